@@ -1,0 +1,123 @@
+# Shoal MPI: one Makefile builds everything into build/.
+# Targets: all deps demo test bench install clean.  Variables: PREFIX, SAN=asan|tsan|ubsan.
+
+BUILD   ?= build
+PREFIX  ?= /usr/local
+CC      ?= cc
+CXX     ?= c++
+
+DEB_PACKAGES := build-essential liburcu-dev libelf-dev gdb procps time
+
+WARN    := -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes -Wstrict-prototypes
+CFLAGS  ?= -O2 -g
+ALL_CFLAGS := -std=c17 $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -D_GNU_SOURCE -I. -I$(BUILD)/include
+ifeq ($(SAN),asan)
+  ALL_CFLAGS += -fsanitize=address -fno-omit-frame-pointer
+endif
+ifeq ($(SAN),ubsan)
+  ALL_CFLAGS += -fsanitize=undefined -fno-omit-frame-pointer
+endif
+ifeq ($(SAN),tsan)
+  ALL_CFLAGS += -fsanitize=thread
+endif
+
+# Files of loader/ that are programs or objects of their own; the rest of loader/ lives in
+# libmpi.so because it interposes libc functions that must come ahead of libc.
+LOADER_PROGRAMS := loader/mpiexec.c loader/shoal_node.c loader/rankcrt.c
+LIB_SRCS := $(wildcard runtime/*.c queues/*.c) \
+            $(filter-out $(LOADER_PROGRAMS),$(wildcard loader/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+HEADERS  := $(wildcard */*.h)
+
+LIBMPI   := $(BUILD)/lib/libmpi.so
+MPIH     := $(BUILD)/include/mpi.h
+RANKCRT  := $(BUILD)/lib/shoal/rankcrt.o
+RANKMAP  := $(BUILD)/lib/shoal/rank.map
+NODE     := $(BUILD)/lib/shoal/shoal-node
+MPIEXEC  := $(BUILD)/bin/mpiexec
+WRAPPERS := $(BUILD)/bin/mpicc $(BUILD)/bin/mpicxx
+EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
+
+.PHONY: all deps demo test bench install clean
+all: $(LIBMPI) $(MPIH) $(RANKCRT) $(RANKMAP) $(NODE) $(MPIEXEC) $(BUILD)/bin/mpirun $(WRAPPERS) \
+     $(BUILD)/lib/pkgconfig/mpi.pc
+
+$(MPIH): runtime/mpi.h
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(BUILD)/obj/%.o: %.c $(HEADERS) $(MPIH)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIBMPI): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libmpi.so -o $@ $(LIB_OBJS) -ldl -lpthread
+
+$(RANKCRT): loader/rankcrt.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(RANKMAP): loader/rank.map
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(NODE): loader/shoal_node.c $(LIBMPI)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -L$(BUILD)/lib -Wl,-rpath,'$$ORIGIN/..' -Wl,--no-as-needed -lmpi -ldl -lpthread
+
+$(MPIEXEC): loader/mpiexec.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $<
+
+$(BUILD)/bin/mpirun: $(MPIEXEC)
+	ln -sf mpiexec $@
+
+$(BUILD)/bin/%: wrappers/%.in
+	@mkdir -p $(@D)
+	cp $< $@
+	chmod +x $@
+
+$(BUILD)/lib/pkgconfig/mpi.pc: wrappers/mpi.pc.in
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(BUILD)/examples/%: examples/%.c $(LIBMPI) $(MPIH) $(RANKCRT) $(RANKMAP) $(WRAPPERS)
+	@mkdir -p $(@D)
+	$(BUILD)/bin/mpicc -O2 -o $@ $<
+
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
+	fi
+
+demo: deps
+	$(MAKE) all
+	$(MAKE) $(EXAMPLES)
+	$(MPIEXEC) -n 4 $(BUILD)/examples/hello
+	$(MPIEXEC) -n 4 $(BUILD)/examples/ring
+	$(MPIEXEC) -n 64 $(BUILD)/examples/ring
+	$(MPIEXEC) -n 2 $(BUILD)/examples/pingpong
+	$(MPIEXEC) -n 8 $(BUILD)/examples/pi
+
+test: deps
+	$(MAKE) all
+	$(MAKE) $(EXAMPLES)
+	tests/run
+
+install: all
+	install -d $(PREFIX)/bin $(PREFIX)/include $(PREFIX)/lib/shoal $(PREFIX)/lib/pkgconfig
+	install -m 755 $(MPIEXEC) $(WRAPPERS) $(PREFIX)/bin/
+	ln -sf mpiexec $(PREFIX)/bin/mpirun
+	install -m 644 $(MPIH) $(PREFIX)/include/
+	install -m 755 $(LIBMPI) $(PREFIX)/lib/
+	install -m 644 $(RANKCRT) $(RANKMAP) $(PREFIX)/lib/shoal/
+	install -m 755 $(NODE) $(PREFIX)/lib/shoal/
+	install -m 644 $(BUILD)/lib/pkgconfig/mpi.pc $(PREFIX)/lib/pkgconfig/
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,145 @@
+/* Loader internals shared by the files of loader/ that live in libmpi.so: one rank's copy of
+ * the program and its private libc state, and the node's process-wide state.
+ * Entered by the node's main thread, rank threads, and any thread calling an interposed libc name.
+ * Must not be included outside loader/; nothing here is exported. */
+#ifndef SHL_LOADER_LOADER_INTERNAL_H
+#define SHL_LOADER_LOADER_INTERNAL_H
+
+#include <getopt.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+/* GNU getopt's scanning state for one rank (or the singleton). */
+struct shl_getopt {
+	char *const *argv; /* argv of the last call; a different one restarts the scan */
+	int last_optind;   /* optind as we last left it; the user changing it restarts */
+	const char *next;  /* rest of the current -abc cluster, or NULL */
+	int first_nonopt;  /* permuted non-options wait in argv[first_nonopt, last_nonopt) */
+	int last_nonopt;
+	bool started;
+	bool posixly;      /* POSIXLY_CORRECT was set at the start of this scan */
+};
+
+/* libc's exit-family functions behind our interposers. */
+typedef void (*shl_exit_fn)(int) __attribute__((noreturn));
+
+/* glibc entry points that no header declares (the C++ ABI's and <getopt.h>'s POSIX alias). */
+int __cxa_finalize(void *dso);
+int __cxa_at_quick_exit(void (*fn)(void), void *dso);
+int __posix_getopt(int argc, char *const argv[], const char *optstring);
+
+/* One quick_exit handler registered by a copy through at_quick_exit. */
+struct shl_quick_handler {
+	void (*fn)(void);
+};
+
+/* The libc state glibc keeps once per process but a rank must have to itself. Used only by
+ * the thread that owns it (a rank thread), except the singleton's, guarded by its lock. */
+struct shl_libc {
+	int *optind;  /* the copy's own getopt variables, from rankcrt.o's constructor */
+	int *opterr;
+	int *optopt;
+	char **optarg;
+	void *dso;    /* the copy's __dso_handle, for __cxa_finalize */
+	struct shl_getopt go;
+	bool rnd_ready;
+	struct random_data rnd;
+	char rnd_state[128];   /* 128 bytes is glibc's own default: TYPE_3, degree 31 */
+	char *strtok_save;
+	struct shl_quick_handler *quick;
+	int nquick;
+	int capquick;
+};
+
+/* Where a rank is in its life; decides what an interposed exit may do. */
+enum shl_stage {
+	SHL_STAGE_LOADING = 0, /* dlopen and constructors: cannot jump out (loader lock held) */
+	SHL_STAGE_RUNNING,     /* main: exit() jumps back to the rank's start */
+	SHL_STAGE_FINISHING,   /* atexit handlers and destructors via __cxa_finalize */
+	SHL_STAGE_UNLOADING,   /* dlclose: cannot jump out */
+	SHL_STAGE_DONE,
+};
+
+/* How the rank's main ended; decides which handlers run. */
+enum shl_ending {
+	SHL_END_RETURN = 0, /* main returned or exit(): atexit handlers and destructors run */
+	SHL_END_QUICK,      /* quick_exit(): at_quick_exit handlers only */
+	SHL_END_IMMEDIATE,  /* _exit()/_Exit(): nothing runs, the copy stays mapped */
+};
+
+/* One rank: its copy of the program, its thread and its libc state. Written only by the rank
+ * thread once it runs, read by the node's main thread after pthread_join. */
+struct shl_copy {
+	int rank;
+	pthread_t thread;
+	char *path;        /* the private copy in the job dir */
+	void *handle;      /* dlopen handle of the copy */
+	int argc;
+	char **argv;       /* the rank's own argv: pointers and strings in one allocation */
+	jmp_buf start;     /* exit() during main comes back here */
+	jmp_buf finish;    /* exit() from an atexit handler comes back here */
+	enum shl_stage stage;
+	enum shl_ending ending;
+	int code;          /* exit code of the rank */
+	bool reported;     /* the rank's end was recorded (return, exit or pthread_exit) */
+	void *altstack;    /* signal stack for crash reports in this thread */
+	struct shl_libc libc;
+};
+
+/* The node process's state, one per process. */
+struct shl_node_state {
+	int nranks;               /* set by the main thread before rank threads start */
+	struct shl_copy *copies;  /* array of nranks, same discipline */
+	const char *program;      /* program path as the user gave it */
+	_Atomic int first_failed; /* rank whose nonzero code came first, or -1; CAS by rank threads */
+	_Atomic int crashing;     /* 0, then 1 for ever once one thread reports a crash */
+	sigset_t stop_signals;    /* SIGINT/TERM/HUP: written once by the main thread before the
+				   signal thread starts, then only read by it */
+	/* Real libc functions, resolved once by the library constructor before main. */
+	shl_exit_fn real_exit;
+	shl_exit_fn real__exit;
+	shl_exit_fn real_quick_exit;
+	int (*real_cxa_at_quick_exit)(void (*)(void), void *);
+	/* State of threads that are not ranks: a program run directly, or shoal-node itself.
+	 * glibc makes rand/random thread-safe with a lock; single_lock does the same here. */
+	pthread_mutex_t single_lock;
+	struct shl_libc single;
+};
+
+extern struct shl_node_state shl_loader;
+
+/* The calling thread's rank copy, or NULL in threads that are not ranks. Initial-exec is
+ * safe: libmpi.so is always loaded at start-up (DT_NEEDED of shoal-node or of the program). */
+extern __thread struct shl_copy *shl_loader_self __attribute__((tls_model("initial-exec")));
+
+/* Any thread: the libc state of the calling thread's rank, or the singleton's. */
+struct shl_libc *shl_loader_libc(void);
+
+/* Rank thread: record how the rank ended and enforce the MPI_Finalize rule. May end the
+ * job (shl_job_abort) when the rank ended inside MPI while other ranks exist. */
+void shl_loader_rank_ended(struct shl_copy *c);
+
+/* Main thread of the node, once: handlers for crash signals, and a signal stack for the
+ * calling thread. Returns 0 or -errno. */
+int shl_loader_install_crash_handlers(void);
+
+/* Any thread: give the calling thread a signal stack for crash reports.
+ * Returns the stack (to free at thread end) or NULL. */
+void *shl_loader_altstack(void);
+
+/* Any thread: check that `path` is an x86-64 ELF shared object carrying Shoal's note. Returns
+ * 0, or -errno for a file that cannot be read, or -ENOEXEC (not ELF / not a shared object)
+ * or -EPROTO (ELF but not built by mpicc) with a reason in `why`. */
+int shl_loader_check_program(const char *path, char *why, size_t whylen);
+
+/* Signal handler context allowed: find the function containing file offset `vaddr` of ELF
+ * file `path` from its .symtab. Returns the name (pointing into a mapping that stays mapped)
+ * and its start address, or NULL. */
+const char *shl_loader_symbolize(const char *path, unsigned long vaddr, unsigned long *start);
+
+#endif

@@ -1,0 +1,321 @@
+/* The node process: checks the program, copies it once per rank, runs each rank's main in
+ * its own thread and turns the ranks' ends into the node's exit status.
+ * Entered by shoal-node's main thread (shl_node_main) and by the rank threads it starts.
+ * Must not know MPI semantics beyond shl_job_*; never calls exit() (that ends a rank). */
+#include <dlfcn.h>
+#include <errno.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "loader/loader.h"
+#include "loader/loader_internal.h"
+#include "runtime/job.h"
+
+/* glibc's default thread stack is RLIMIT_STACK, 8 MiB on Debian; ranks get the same by
+ * default so a program that runs as a process also runs as a rank. */
+#define SHL_LOADER_STACK_DEFAULT (8UL << 20)
+/* Below this, dlopen and a crash report alone can overflow the stack (glibc needs ~16 KiB). */
+#define SHL_LOADER_STACK_MIN (64UL << 10)
+
+struct shl_node_state shl_loader = {
+	.first_failed = -1,
+	.single_lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+__thread struct shl_copy *shl_loader_self __attribute__((tls_model("initial-exec")));
+
+extern char **environ;
+
+struct shl_libc *shl_loader_libc(void)
+{
+	struct shl_copy *c = shl_loader_self;
+
+	return c ? &c->libc : &shl_loader.single;
+}
+
+/* SHOAL_STACK_SIZE: bytes, with an optional K, M or G suffix. */
+static size_t stack_size(void)
+{
+	const char *s = getenv("SHOAL_STACK_SIZE");
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s)
+		return SHL_LOADER_STACK_DEFAULT;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	}
+	if (errno || *end || v < SHL_LOADER_STACK_MIN) {
+		fprintf(stderr, "shoal: ignoring SHOAL_STACK_SIZE=%s (want bytes >= %lu, "
+			"suffix K/M/G allowed)\n", s, SHL_LOADER_STACK_MIN);
+		return SHL_LOADER_STACK_DEFAULT;
+	}
+	return (size_t)v;
+}
+
+/* Copy the program to the rank's private file: dlopen of one inode twice would share it. */
+static int copy_program(const char *from, const char *to)
+{
+	int in, out, err = 0;
+	struct stat st;
+	off_t done = 0;
+
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	if (fstat(in, &st) < 0) {
+		err = -errno;
+		goto close_in;
+	}
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0700);
+	if (out < 0) {
+		err = -errno;
+		goto close_in;
+	}
+	while (done < st.st_size) {
+		ssize_t n = copy_file_range(in, NULL, out, NULL, (size_t)(st.st_size - done), 0);
+
+		if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EINVAL))
+			n = sendfile(out, in, &done, (size_t)(st.st_size - done));
+		else if (n > 0)
+			done += n;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			goto close_out;
+		}
+		if (n == 0) {
+			err = -EIO; /* the file shrank under us */
+			goto close_out;
+		}
+	}
+close_out:
+	if (close(out) < 0 && !err)
+		err = -errno;
+close_in:
+	close(in);
+	return err;
+}
+
+/* The rank's own argv: a process gets a private argv, and programs write into it. */
+static char **copy_argv(int argc, char **argv)
+{
+	size_t bytes = (size_t)(argc + 1) * sizeof(char *);
+	char **v, *p;
+
+	for (int i = 0; i < argc; i++)
+		bytes += strlen(argv[i]) + 1;
+	v = malloc(bytes);
+	if (!v)
+		return NULL;
+	p = (char *)(v + argc + 1);
+	for (int i = 0; i < argc; i++) {
+		size_t n = strlen(argv[i]) + 1;
+
+		v[i] = memcpy(p, argv[i], n);
+		p += n;
+	}
+	v[argc] = NULL;
+	return v;
+}
+
+/* Run this copy's atexit handlers and static destructors (registered with its __dso_handle)
+ * outside the loader lock, so one of them may still call exit(): that comes back to
+ * c->finish and the loop goes on with the remaining handlers, as glibc's exit does. */
+static void run_atexit(struct shl_copy *c)
+{
+	c->stage = SHL_STAGE_FINISHING;
+	setjmp(c->finish);
+	if (c->libc.dso && c->ending == SHL_END_RETURN)
+		__cxa_finalize(c->libc.dso);
+}
+
+/* Called from pthread_exit in the rank's main: a process whose main thread calls pthread_exit
+ * ends with status 0 once its threads end; here the rank simply ends. */
+static void on_pthread_exit(void *arg)
+{
+	struct shl_copy *c = arg;
+
+	if (c->reported)
+		return;
+	c->code = 0;
+	c->stage = SHL_STAGE_DONE;
+	shl_loader_rank_ended(c);
+	fflush(NULL);
+}
+
+static void *run_rank(void *arg)
+{
+	struct shl_copy *c = arg;
+	int (*entry)(int, char **, char **);
+	char name[16];
+	int err;
+
+	shl_job_bind_rank(c->rank);
+	shl_loader_self = c;
+	snprintf(name, sizeof(name), "rank %d", c->rank);
+	pthread_setname_np(pthread_self(), name);
+	c->altstack = shl_loader_altstack();
+
+	err = copy_program(shl_loader.program, c->path);
+	if (err)
+		shl_job_abort(1, "rank %d: cannot copy %s to %s: %s", c->rank, shl_loader.program,
+			      c->path, strerror(-err));
+	c->stage = SHL_STAGE_LOADING;
+	pthread_cleanup_push(on_pthread_exit, c);
+	if (setjmp(c->start) == 0) {
+		/* Constructors of the copy run here, in the rank's thread, after binding. */
+		c->handle = dlopen(c->path, RTLD_NOW | RTLD_LOCAL);
+		if (!c->handle)
+			shl_job_abort(1, "rank %d: cannot load %s: %s", c->rank, c->path, dlerror());
+		entry = (int (*)(int, char **, char **))dlsym(c->handle, "main");
+		if (!entry)
+			shl_job_abort(1, "rank %d: %s has no main: %s", c->rank, shl_loader.program,
+				      dlerror());
+		c->stage = SHL_STAGE_RUNNING;
+		c->code = entry(c->argc, c->argv, environ);
+		c->ending = SHL_END_RETURN;
+	}
+	pthread_cleanup_pop(0);
+
+	if (c->ending == SHL_END_RETURN)
+		run_atexit(c);
+	c->stage = SHL_STAGE_UNLOADING;
+	shl_loader_rank_ended(c);
+	fflush(NULL);
+	/* _exit and quick_exit leave the copy mapped: its destructors must not run. */
+	if (c->ending == SHL_END_RETURN && dlclose(c->handle) != 0)
+		fprintf(stderr, "shoal: rank %d: dlclose: %s\n", c->rank, dlerror());
+	c->stage = SHL_STAGE_DONE;
+	return NULL;
+}
+
+void shl_loader_rank_ended(struct shl_copy *c)
+{
+	int none = -1;
+
+	if (c->reported)
+		return;
+	c->reported = true;
+	if ((c->code & 0xff) != 0) /* a process's status keeps the low 8 bits */
+		atomic_compare_exchange_strong(&shl_loader.first_failed, &none, c->rank);
+	if (shl_loader.nranks > 1 && shl_job_phase(c->rank) == SHL_PHASE_IN_MPI) {
+		fflush(NULL);
+		shl_job_abort(c->code ? c->code : 1,
+			      "rank %d exited (code %d) without calling MPI_Finalize", c->rank, c->code);
+	}
+}
+
+_Noreturn void shl_loader_exit_process(int code)
+{
+	shl_loader.real__exit(code);
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: shoal-node <job dir> <nranks> <program> [args...]\n"
+		"shoal-node is started by mpiexec; run programs with: mpiexec -n N program\n");
+	return 2;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* Start every rank thread; a failure to start one aborts the job (the others may already
+ * be inside MPI_Init waiting for it). */
+static void start_ranks(int argc, char **argv)
+{
+	pthread_attr_t attr;
+	size_t stack = stack_size();
+	const char *jobdir = argv[1];
+	int err;
+
+	pthread_attr_init(&attr);
+	err = pthread_attr_setstacksize(&attr, stack);
+	if (err)
+		shl_job_abort(1, "cannot use a stack of %zu bytes: %s", stack, strerror(err));
+	for (int k = 0; k < shl_loader.nranks; k++) {
+		struct shl_copy *c = &shl_loader.copies[k];
+
+		c->rank = k;
+		c->argc = argc - 3;
+		c->argv = copy_argv(argc - 3, argv + 3);
+		if (asprintf(&c->path, "%s/%s.rank%d", jobdir, base_name(argv[3]), k) < 0 ||
+		    !c->argv)
+			shl_job_abort(1, "out of memory starting rank %d", k);
+		err = pthread_create(&c->thread, &attr, run_rank, c);
+		if (err)
+			shl_job_abort(1, "cannot start rank %d of %d: %s (stack %zu bytes; try a "
+				      "smaller SHOAL_STACK_SIZE)", k, shl_loader.nranks, strerror(err),
+				      stack);
+	}
+	pthread_attr_destroy(&attr);
+}
+
+int shl_node_main(int argc, char **argv)
+{
+	char why[256], *end;
+	long n;
+	int err, failed, code = 0;
+	void *warm[4];
+
+	if (argc < 4)
+		return usage();
+	n = strtol(argv[2], &end, 10);
+	if (*end || n < 1 || n > INT_MAX / 2)
+		return usage();
+	err = shl_loader_check_program(argv[3], why, sizeof(why));
+	if (err) {
+		fprintf(stderr, "shoal: %s\n", why);
+		return err == -ENOENT ? 127 : (err == -EACCES ? 126 : 1);
+	}
+	/* The first backtrace() loads libgcc_s; do it now, not inside a crash handler. */
+	backtrace(warm, 4);
+
+	shl_loader.program = argv[3];
+	shl_loader.nranks = (int)n;
+	shl_loader.copies = calloc((size_t)n, sizeof(struct shl_copy));
+	if (!shl_loader.copies) {
+		fprintf(stderr, "shoal: out of memory for %ld ranks\n", n);
+		return 1;
+	}
+	err = shl_job_create((int)n);
+	if (err) {
+		fprintf(stderr, "shoal: cannot create a job of %ld ranks: %s\n", n, strerror(-err));
+		return 1;
+	}
+	err = shl_loader_install_crash_handlers();
+	if (err) {
+		fprintf(stderr, "shoal: cannot install crash handlers: %s\n", strerror(-err));
+		return 1;
+	}
+	start_ranks(argc, argv);
+	for (int k = 0; k < n; k++)
+		pthread_join(shl_loader.copies[k].thread, NULL);
+
+	fflush(NULL);
+	failed = atomic_load(&shl_loader.first_failed);
+	if (failed >= 0) {
+		code = shl_loader.copies[failed].code & 0xff;
+		fprintf(stderr, "shoal: rank %d exited with code %d\n", failed, code);
+		fflush(stderr);
+	}
+	/* Not exit(): atexit handlers left by ranks that called _exit or quick_exit point into
+	 * copies that must not run them. */
+	shl_loader_exit_process(code);
+}

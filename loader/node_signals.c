@@ -1,0 +1,173 @@
+/* Signals in the node process: a crash in any rank is reported once (rank, signal, address,
+ * symbolized backtrace) and ends the node; SIGINT/SIGTERM/SIGHUP flush stdio and end it.
+ * Entered by the main thread (install), by any faulting thread (handler), and by the one
+ * signal thread. Must not return from a crash handler or let two threads report. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <execinfo.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "loader/loader.h"
+#include "loader/loader_internal.h"
+
+/* Frames printed; deeper stacks are almost always runaway recursion. */
+#define SHL_LOADER_BACKTRACE_MAX 64
+/* A report with dladdr and .symtab lookups needs ~8 KiB; glibc's SIGSTKSZ (now sysconf) can
+ * be as low as 2 KiB, so give each thread 64 KiB of signal stack. */
+#define SHL_LOADER_ALTSTACK (64UL << 10)
+
+static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+
+/* Signal handler context: format into `buf` and write it in one write(2). */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(buf) - 1)
+		n = sizeof(buf) - 1;
+	if (n > 0 && write(STDERR_FILENO, buf, (size_t)n) < 0)
+		return;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = path ? strrchr(path, '/') : NULL;
+
+	return s ? s + 1 : (path ? path : "?");
+}
+
+/* One frame: "#3 0x7f.. compute+0x1c (prog.rank2+0x1149)". The offset inside the object is
+ * what `addr2line -f -e prog 0x1149` takes. A return address points after its call, so the
+ * symbol is looked up at pc-1 except for the faulting frame. */
+static void frame(int i, uintptr_t pc, bool exact)
+{
+	Dl_info info;
+	uintptr_t look = exact ? pc : pc - 1, base;
+	unsigned long start = 0;
+	const char *sym;
+
+	if (!dladdr((void *)look, &info) || !info.dli_fname) {
+		say("  #%-2d 0x%016lx\n", i, (unsigned long)pc);
+		return;
+	}
+	base = (uintptr_t)info.dli_fbase;
+	sym = shl_loader_symbolize(info.dli_fname, look - base, &start);
+	if (sym)
+		start += base;
+	else if (info.dli_sname) {
+		sym = info.dli_sname;
+		start = (uintptr_t)info.dli_saddr;
+	}
+	if (sym)
+		say("  #%-2d 0x%016lx %s+0x%lx (%s+0x%lx)\n", i, (unsigned long)pc, sym,
+		    (unsigned long)(pc - start), base_name(info.dli_fname),
+		    (unsigned long)(pc - base));
+	else
+		say("  #%-2d 0x%016lx (%s+0x%lx)\n", i, (unsigned long)pc,
+		    base_name(info.dli_fname), (unsigned long)(pc - base));
+}
+
+static void on_crash(int sig, siginfo_t *si, void *uc_)
+{
+	ucontext_t *uc = uc_;
+	struct shl_copy *c = shl_loader_self;
+	void *pcs[SHL_LOADER_BACKTRACE_MAX];
+	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	char who[32];
+	int n, first = 0;
+
+	/* Only the first crashing thread reports; the others wait for it to end the process. */
+	if (atomic_exchange(&shl_loader.crashing, 1))
+		for (;;)
+			pause();
+	if (c)
+		snprintf(who, sizeof(who), "rank %d", c->rank);
+	else
+		snprintf(who, sizeof(who), "node process");
+	if (sig == SIGABRT || si->si_code <= 0) /* sent, not a fault: no address */
+		say("shoal: %s: killed by signal SIG%s (%s)\n", who, sigabbrev_np(sig),
+		    sigdescr_np(sig));
+	else
+		say("shoal: %s: killed by signal SIG%s (%s) at %p\n", who, sigabbrev_np(sig),
+		    sigdescr_np(sig), si->si_addr);
+	n = backtrace(pcs, SHL_LOADER_BACKTRACE_MAX);
+	/* Skip this handler and the signal trampoline: start at the interrupted pc. */
+	for (int i = 0; i < n; i++)
+		if ((uintptr_t)pcs[i] == pc) {
+			first = i;
+			break;
+		}
+	for (int i = first; i < n; i++)
+		frame(i - first, (uintptr_t)pcs[i], i == first);
+	fflush(NULL);
+	shl_loader_exit_process(128 + sig);
+}
+
+void *shl_loader_altstack(void)
+{
+	stack_t ss = { .ss_size = SHL_LOADER_ALTSTACK };
+
+	ss.ss_sp = mmap(NULL, ss.ss_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+			MAP_STACK, -1, 0);
+	if (ss.ss_sp == MAP_FAILED)
+		return NULL;
+	if (sigaltstack(&ss, NULL) < 0) {
+		munmap(ss.ss_sp, ss.ss_size);
+		return NULL;
+	}
+	return ss.ss_sp;
+}
+
+/* The one thread that takes SIGINT/SIGTERM/SIGHUP (blocked everywhere else), so flushing
+ * stdio happens in a normal context instead of a handler that may interrupt a printf. */
+static void *wait_signals(void *arg)
+{
+	sigset_t *set = arg;
+	int sig = 0;
+
+	pthread_setname_np(pthread_self(), "shoal signals");
+	while (sigwait(set, &sig) != 0)
+		;
+	fflush(NULL);
+	shl_loader_exit_process(128 + sig);
+}
+
+int shl_loader_install_crash_handlers(void)
+{
+	sigset_t *stop = &shl_loader.stop_signals;
+	struct sigaction sa = { .sa_sigaction = on_crash, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+	pthread_t t;
+	int err;
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
+		if (sigaction(crash_signals[i], &sa, NULL) < 0)
+			return -errno;
+	shl_loader_altstack();
+
+	sigemptyset(stop);
+	sigaddset(stop, SIGINT);
+	sigaddset(stop, SIGTERM);
+	sigaddset(stop, SIGHUP);
+	/* Blocked before any rank starts, so every rank thread inherits the mask. */
+	err = pthread_sigmask(SIG_BLOCK, stop, NULL);
+	if (err)
+		return -err;
+	err = pthread_create(&t, NULL, wait_signals, stop);
+	if (err)
+		return -err;
+	pthread_detach(t);
+	return 0;
+}

@@ -1,0 +1,80 @@
+/* Envelope pools and inbox set-up. shl_pool_get runs in the owning rank's thread (one at a
+ * time); shl_pool_put in any thread. Pools only grow: an envelope's memory is never freed,
+ * so a late reader (a sender cancelling) always touches valid memory. */
+#include <stdlib.h>
+
+#include "queues/queues.h"
+
+/* Envelopes allocated together when a pool runs dry: 32 × 320 B = 10 KiB, small enough
+ * that 1024 idle ranks cost 10 MiB. */
+#define SHL_Q_BATCH 32
+
+void shl_pool_init(struct shl_pool *pool)
+{
+	pool->free_small = NULL;
+	pool->free_medium = NULL;
+	__cds_wfcq_init(&pool->ret_head, &pool->ret_tail);
+}
+
+void shl_inbox_init(struct shl_inbox *inbox)
+{
+	__cds_wfcq_init(&inbox->head, &inbox->tail);
+}
+
+/* Move every returned envelope back to the owner's free lists. */
+static void reclaim(struct shl_pool *pool)
+{
+	struct cds_wfcq_node *node;
+
+	while ((node = __cds_wfcq_dequeue_nonblocking(&pool->ret_head, &pool->ret_tail)) != NULL &&
+	       node != CDS_WFCQ_WOULDBLOCK) {
+		struct shl_envelope *env = caa_container_of(node, struct shl_envelope, link);
+		struct shl_envelope **list = env->chunk ? &pool->free_medium : &pool->free_small;
+
+		env->next = *list;
+		*list = env;
+	}
+}
+
+static int grow(struct shl_pool *pool, bool medium)
+{
+	struct shl_envelope *batch = aligned_alloc(64, SHL_Q_BATCH * sizeof(*batch));
+
+	if (batch == NULL)
+		return -1;
+	for (int i = 0; i < SHL_Q_BATCH; i++) {
+		struct shl_envelope *env = &batch[i];
+		struct shl_envelope **list = medium ? &pool->free_medium : &pool->free_small;
+
+		env->pool = pool;
+		env->chunk = NULL;
+		if (medium && (env->chunk = malloc(SHL_Q_MEDIUM_MAX)) == NULL)
+			return i == 0 ? -1 : 0;
+		env->next = *list;
+		*list = env;
+	}
+	return 0;
+}
+
+struct shl_envelope *shl_pool_get(struct shl_pool *pool, bool medium)
+{
+	struct shl_envelope **list = medium ? &pool->free_medium : &pool->free_small;
+	struct shl_envelope *env;
+
+	if (*list == NULL) {
+		reclaim(pool);
+		if (*list == NULL && grow(pool, medium) < 0)
+			return NULL;
+	}
+	env = *list;
+	*list = env->next;
+	return env;
+}
+
+void shl_pool_put(struct shl_envelope *env)
+{
+	struct shl_pool *pool = env->pool;
+
+	cds_wfcq_node_init(&env->link);
+	cds_wfcq_enqueue(&pool->ret_head, &pool->ret_tail, &env->link);
+}

@@ -1,0 +1,107 @@
+/* The buffer of MPI_Buffer_attach and the blocks buffered sends take from it. Entered by
+ * the owning rank's threads with the rank locked. Each rank has its own attached buffer,
+ * as each process has in a process-based MPI. */
+#include <stdint.h>
+
+#include "runtime/rt.h"
+
+/* A block's header sits in the attached buffer just before its data; its size is part of
+ * MPI_BSEND_OVERHEAD, as the standard intends. */
+struct shl_bsend_block {
+	struct shl_bsend_block *next;  /* next block in use, by address */
+	size_t len;                    /* header and data, rounded to the alignment */
+};
+
+#define ALIGN 16
+_Static_assert(sizeof(struct shl_bsend_block) <= MPI_BSEND_OVERHEAD,
+	       "a block header must fit the advertised overhead");
+
+static size_t round_up(size_t n)
+{
+	return (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+}
+
+void *shl_bsend_alloc(struct shl_rank *r, size_t bytes)
+{
+	struct shl_bsend_buffer *b = &r->bsend;
+	size_t need = round_up(sizeof(struct shl_bsend_block) + bytes);
+	char *start = (char *)round_up((uintptr_t)b->base);
+	char *end = b->base + b->size;
+	struct shl_bsend_block **link = &b->blocks;
+	char *gap = start;
+
+	if (b->base == NULL)
+		return NULL;
+	/* First fit: walk the gaps between blocks in use, in address order. */
+	for (;;) {
+		struct shl_bsend_block *next = *link;
+		char *gap_end = next ? (char *)next : end;
+
+		if (gap_end >= gap && (size_t)(gap_end - gap) >= need) {
+			struct shl_bsend_block *blk = (struct shl_bsend_block *)gap;
+			blk->next = next;
+			blk->len = need;
+			*link = blk;
+			return blk + 1;
+		}
+		if (next == NULL)
+			return NULL;
+		gap = (char *)next + next->len;
+		link = &next->next;
+	}
+}
+
+void shl_bsend_free(struct shl_rank *r, void *data)
+{
+	struct shl_bsend_block *blk = (struct shl_bsend_block *)data - 1;
+	struct shl_bsend_block **link = &r->bsend.blocks;
+
+	while (*link != blk)
+		link = &(*link)->next;
+	*link = blk->next;
+}
+
+int PMPI_Buffer_attach(void *buffer, int size)
+{
+	struct shl_rank *r = shl_rank_or_die("MPI_Buffer_attach");
+	int err = MPI_SUCCESS;
+
+	if (size < 0)
+		return shl_err(NULL, MPI_ERR_SIZE, "MPI_Buffer_attach", "size %d is negative", size);
+	if (buffer == NULL && size > 0)
+		return shl_err(NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach", "buffer is NULL");
+	shl_rank_lock(r);
+	if (r->bsend.base != NULL)
+		err = MPI_ERR_BUFFER;
+	else
+		r->bsend = (struct shl_bsend_buffer){ buffer, (size_t)size, NULL };
+	shl_rank_unlock(r);
+	if (err != MPI_SUCCESS)
+		return shl_err(NULL, err, "MPI_Buffer_attach",
+			       "a buffer is already attached (detach it first)");
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Buffer_attach);
+
+static bool no_blocks(void *arg)
+{
+	return ((struct shl_rank *)arg)->bsend.blocks == NULL;
+}
+
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
+{
+	struct shl_rank *r = shl_rank_or_die("MPI_Buffer_detach");
+
+	if (buffer_addr == NULL || size == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Buffer_detach",
+			       "buffer_addr or size is NULL");
+	shl_rank_lock(r);
+	/* Detach blocks until every buffered message has been received (MPI 4.1, 3.6.1). */
+	shl_wait(r, no_blocks, r);
+	*(void **)buffer_addr = r->bsend.base;
+	*size = (int)r->bsend.size;
+	r->bsend = (struct shl_bsend_buffer){ NULL, 0, NULL };
+	shl_rank_unlock(r);
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Buffer_detach);

@@ -1,0 +1,209 @@
+/* Error classes, their strings, the predefined error handlers and the one place where a
+ * failure becomes an MPI error: shl_err. Entered by rank threads. Never exits on its own
+ * except through MPI_ERRORS_ARE_FATAL / MPI_ERRORS_ABORT (shl_job_abort). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/rt.h"
+
+SHL_API struct shl_errhandler shl_mpi_errors_are_fatal = { SHL_ERRH_MAGIC, SHL_ERRH_FATAL };
+SHL_API struct shl_errhandler shl_mpi_errors_return = { SHL_ERRH_MAGIC, SHL_ERRH_RETURN };
+SHL_API struct shl_errhandler shl_mpi_errors_abort = { SHL_ERRH_MAGIC, SHL_ERRH_ABORT };
+
+static const char *const class_names[MPI_ERR_LASTCODE + 1] = {
+	[MPI_SUCCESS] = "MPI_SUCCESS: no error",
+	[MPI_ERR_BUFFER] = "MPI_ERR_BUFFER: invalid buffer pointer or buffer space",
+	[MPI_ERR_COUNT] = "MPI_ERR_COUNT: invalid count argument",
+	[MPI_ERR_TYPE] = "MPI_ERR_TYPE: invalid datatype",
+	[MPI_ERR_TAG] = "MPI_ERR_TAG: invalid tag argument",
+	[MPI_ERR_COMM] = "MPI_ERR_COMM: invalid communicator",
+	[MPI_ERR_RANK] = "MPI_ERR_RANK: invalid rank",
+	[MPI_ERR_REQUEST] = "MPI_ERR_REQUEST: invalid request",
+	[MPI_ERR_ROOT] = "MPI_ERR_ROOT: invalid root",
+	[MPI_ERR_GROUP] = "MPI_ERR_GROUP: invalid group",
+	[MPI_ERR_OP] = "MPI_ERR_OP: invalid reduction operation",
+	[MPI_ERR_TOPOLOGY] = "MPI_ERR_TOPOLOGY: invalid topology",
+	[MPI_ERR_DIMS] = "MPI_ERR_DIMS: invalid dimension argument",
+	[MPI_ERR_ARG] = "MPI_ERR_ARG: invalid argument of some other kind",
+	[MPI_ERR_UNKNOWN] = "MPI_ERR_UNKNOWN: unknown error",
+	[MPI_ERR_TRUNCATE] = "MPI_ERR_TRUNCATE: message truncated on receive",
+	[MPI_ERR_OTHER] = "MPI_ERR_OTHER: known error not in this list",
+	[MPI_ERR_INTERN] = "MPI_ERR_INTERN: internal MPI error",
+	[MPI_ERR_PENDING] = "MPI_ERR_PENDING: pending request",
+	[MPI_ERR_IN_STATUS] = "MPI_ERR_IN_STATUS: error code is in status",
+	[MPI_ERR_ACCESS] = "MPI_ERR_ACCESS: permission denied",
+	[MPI_ERR_AMODE] = "MPI_ERR_AMODE: invalid file access mode",
+	[MPI_ERR_ASSERT] = "MPI_ERR_ASSERT: invalid assertion argument",
+	[MPI_ERR_BAD_FILE] = "MPI_ERR_BAD_FILE: invalid file name",
+	[MPI_ERR_BASE] = "MPI_ERR_BASE: invalid base address",
+	[MPI_ERR_CONVERSION] = "MPI_ERR_CONVERSION: data conversion error",
+	[MPI_ERR_DISP] = "MPI_ERR_DISP: invalid displacement",
+	[MPI_ERR_DUP_DATAREP] = "MPI_ERR_DUP_DATAREP: data representation already defined",
+	[MPI_ERR_FILE_EXISTS] = "MPI_ERR_FILE_EXISTS: file exists",
+	[MPI_ERR_FILE_IN_USE] = "MPI_ERR_FILE_IN_USE: file in use",
+	[MPI_ERR_FILE] = "MPI_ERR_FILE: invalid file handle",
+	[MPI_ERR_INFO_KEY] = "MPI_ERR_INFO_KEY: info key too long",
+	[MPI_ERR_INFO_NOKEY] = "MPI_ERR_INFO_NOKEY: info key not defined",
+	[MPI_ERR_INFO_VALUE] = "MPI_ERR_INFO_VALUE: info value too long",
+	[MPI_ERR_INFO] = "MPI_ERR_INFO: invalid info object",
+	[MPI_ERR_IO] = "MPI_ERR_IO: I/O error",
+	[MPI_ERR_KEYVAL] = "MPI_ERR_KEYVAL: invalid attribute key",
+	[MPI_ERR_LOCKTYPE] = "MPI_ERR_LOCKTYPE: invalid lock type",
+	[MPI_ERR_NAME] = "MPI_ERR_NAME: service name not published",
+	[MPI_ERR_NO_MEM] = "MPI_ERR_NO_MEM: out of memory",
+	[MPI_ERR_NOT_SAME] = "MPI_ERR_NOT_SAME: arguments differ between processes",
+	[MPI_ERR_NO_SPACE] = "MPI_ERR_NO_SPACE: not enough space",
+	[MPI_ERR_NO_SUCH_FILE] = "MPI_ERR_NO_SUCH_FILE: file does not exist",
+	[MPI_ERR_PORT] = "MPI_ERR_PORT: invalid port name",
+	[MPI_ERR_PROC_ABORTED] = "MPI_ERR_PROC_ABORTED: peer process aborted",
+	[MPI_ERR_QUOTA] = "MPI_ERR_QUOTA: quota exceeded",
+	[MPI_ERR_READ_ONLY] = "MPI_ERR_READ_ONLY: read-only file or file system",
+	[MPI_ERR_RMA_ATTACH] = "MPI_ERR_RMA_ATTACH: memory cannot be attached",
+	[MPI_ERR_RMA_CONFLICT] = "MPI_ERR_RMA_CONFLICT: conflicting accesses to a window",
+	[MPI_ERR_RMA_RANGE] = "MPI_ERR_RMA_RANGE: target memory outside the window",
+	[MPI_ERR_RMA_SHARED] = "MPI_ERR_RMA_SHARED: memory cannot be shared",
+	[MPI_ERR_RMA_SYNC] = "MPI_ERR_RMA_SYNC: wrong synchronization of RMA calls",
+	[MPI_ERR_RMA_FLAVOR] = "MPI_ERR_RMA_FLAVOR: wrong window flavor",
+	[MPI_ERR_SERVICE] = "MPI_ERR_SERVICE: invalid service name",
+	[MPI_ERR_SESSION] = "MPI_ERR_SESSION: invalid session",
+	[MPI_ERR_SIZE] = "MPI_ERR_SIZE: invalid size",
+	[MPI_ERR_SPAWN] = "MPI_ERR_SPAWN: could not spawn processes",
+	[MPI_ERR_UNSUPPORTED_DATAREP] = "MPI_ERR_UNSUPPORTED_DATAREP: unsupported data representation",
+	[MPI_ERR_UNSUPPORTED_OPERATION] = "MPI_ERR_UNSUPPORTED_OPERATION: unsupported operation",
+	[MPI_ERR_VALUE_TOO_LARGE] = "MPI_ERR_VALUE_TOO_LARGE: value too large to store",
+	[MPI_ERR_WIN] = "MPI_ERR_WIN: invalid window",
+	[MPI_ERR_ERRHANDLER] = "MPI_ERR_ERRHANDLER: invalid error handler",
+	[MPI_T_ERR_NOT_SUPPORTED] = "MPI_T_ERR_NOT_SUPPORTED: not supported by the tools interface",
+};
+
+static const char *class_name(int errclass)
+{
+	if (errclass < 0 || errclass > MPI_ERR_LASTCODE || class_names[errclass] == NULL)
+		return NULL;
+	return class_names[errclass];
+}
+
+static const char *comm_name(const struct shl_comm *c)
+{
+	return c->name ? c->name : "a communicator";
+}
+
+int shl_err(struct shl_comm *comm, int errclass, const char *fn, const char *fmt, ...)
+{
+	struct shl_rank *r = shl_self;
+	char what[512];
+	va_list ap;
+
+	if (comm == NULL && r != NULL)
+		comm = &r->self;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (comm != NULL && comm->errh->kind == SHL_ERRH_RETURN)
+		return errclass;
+	/* MPI_ERRORS_ARE_FATAL and MPI_ERRORS_ABORT end every process of the job here: all
+	 * of them share this node process (off-node, the abort reaches the others too). */
+	shl_job_abort(errclass, "rank %d: %s: %s on %s: %s",
+		      r ? r->world_rank : 0, fn, what, comm ? comm_name(comm) : "no communicator",
+		      class_name(errclass) ? class_name(errclass) : "unknown error class");
+}
+
+struct shl_rank *shl_rank_or_die(const char *fn)
+{
+	struct shl_rank *r = shl_self;
+
+	if (unlikely(r == NULL || atomic_load_explicit(&r->phase, memory_order_relaxed) !=
+					  SHL_PHASE_IN_MPI)) {
+		const char *why = r && atomic_load(&r->phase) == SHL_PHASE_FINALIZED
+					  ? "after MPI_Finalize" : "before MPI_Init";
+		shl_job_abort(MPI_ERR_OTHER, "rank %d: %s called %s", r ? r->world_rank : 0, fn,
+			      why);
+	}
+	return r;
+}
+
+_Noreturn void shl_panic(const char *fn, int err, const char *what)
+{
+	struct shl_rank *r = shl_self;
+
+	shl_job_abort(MPI_ERR_INTERN, "rank %d: internal error in %s: %s (%s)",
+		      r ? r->world_rank : -1, fn, what, strerror(err));
+}
+
+int PMPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+	const char *s = class_name(errorcode);
+
+	if (string == NULL || resultlen == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Error_string", "string or resultlen is NULL");
+	if (s == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Error_string",
+			       "errorcode %d is not a valid error code", errorcode);
+	*resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s", s);
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Error_string);
+
+int PMPI_Error_class(int errorcode, int *errorclass)
+{
+	if (errorclass == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Error_class", "errorclass is NULL");
+	if (class_name(errorcode) == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Error_class",
+			       "errorcode %d is not a valid error code", errorcode);
+	*errorclass = errorcode;
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Error_class);
+
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+	struct shl_rank *r = shl_rank_or_die("MPI_Comm_set_errhandler");
+	struct shl_comm *c = shl_comm_get(r, comm);
+
+	if (c == NULL)
+		return shl_err(NULL, MPI_ERR_COMM, "MPI_Comm_set_errhandler",
+			       "invalid communicator argument comm");
+	if (errhandler == NULL || errhandler->magic != SHL_ERRH_MAGIC)
+		return shl_err(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
+			       "invalid errhandler argument");
+	c->errh = errhandler;
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Comm_set_errhandler);
+
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+	struct shl_rank *r = shl_rank_or_die("MPI_Comm_get_errhandler");
+	struct shl_comm *c = shl_comm_get(r, comm);
+
+	if (c == NULL)
+		return shl_err(NULL, MPI_ERR_COMM, "MPI_Comm_get_errhandler",
+			       "invalid communicator argument comm");
+	if (errhandler == NULL)
+		return shl_err(c, MPI_ERR_ARG, "MPI_Comm_get_errhandler", "errhandler is NULL");
+	*errhandler = c->errh;
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Comm_get_errhandler);
+
+size_t shl_env_size(const char *name, size_t dflt, size_t max)
+{
+	const char *s = getenv(name);
+	char *end;
+	unsigned long long v;
+
+	if (s == NULL || *s == '\0')
+		return dflt;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno != 0 || *end != '\0' || v > max) {
+		fprintf(stderr, "shoal: ignoring %s=%s (expected a number up to %zu)\n", name, s,
+			max);
+		return dflt;
+	}
+	return v;
+}

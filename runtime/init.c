@@ -1,0 +1,297 @@
+/* The job table (runtime/job.h), MPI_Init/Finalize and the environment queries. Entered by
+ * the node process's main thread (shl_job_create) and by rank threads. Must not know how
+ * ranks are started; the only process-wide state is `shl_job`, written before ranks run. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime/rt.h"
+
+SHL_API struct shl_comm shl_mpi_comm_world = {
+	.magic = SHL_COMM_MAGIC, .predef = SHL_COMM_IS_WORLD, .name = "MPI_COMM_WORLD" };
+SHL_API struct shl_comm shl_mpi_comm_self = {
+	.magic = SHL_COMM_MAGIC, .predef = SHL_COMM_IS_SELF, .name = "MPI_COMM_SELF" };
+
+struct shl_job shl_job;
+__thread struct shl_rank *shl_self __attribute__((tls_model("initial-exec")));
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void rank_init(struct shl_rank *r, int world_rank, int size)
+{
+	r->world_rank = world_rank;
+	pthread_mutex_init(&r->lock, NULL);
+	r->world = (struct shl_comm){ .magic = SHL_COMM_MAGIC, .context = SHL_CTX_WORLD,
+				      .rank = world_rank, .size = size,
+				      .errh = &shl_mpi_errors_are_fatal,
+				      .name = "MPI_COMM_WORLD" };
+	r->self_world[0] = world_rank;
+	r->self = (struct shl_comm){ .magic = SHL_COMM_MAGIC, .context = SHL_CTX_SELF,
+				     .rank = 0, .size = 1, .world = r->self_world,
+				     .errh = &shl_mpi_errors_are_fatal, .name = "MPI_COMM_SELF" };
+	shl_pool_init(&r->pool);
+	shl_inbox_init(&r->inbox);
+	r->unexpected_tail = &r->unexpected;
+	r->posted_tail = &r->posted;
+}
+
+int shl_job_create(int size)
+{
+	struct shl_rank *ranks;
+
+	if (size < 1)
+		return -EINVAL;
+	shl_job.ranks = calloc((size_t)size, sizeof(*shl_job.ranks));
+	ranks = aligned_alloc(64, (size_t)size * sizeof(*ranks));
+	if (shl_job.ranks == NULL || ranks == NULL)
+		return -ENOMEM;
+	memset(ranks, 0, (size_t)size * sizeof(*ranks));
+	for (int i = 0; i < size; i++) {
+		rank_init(&ranks[i], i, size);
+		shl_job.ranks[i] = &ranks[i];
+	}
+	shl_job.size = size;
+	shl_job.wtime_base = now();
+	shl_job.inline_max = shl_env_size("SHOAL_INLINE_MAX", SHL_Q_INLINE_MAX, SHL_Q_INLINE_MAX);
+	shl_job.medium_max = shl_env_size("SHOAL_MEDIUM_MAX", SHL_Q_MEDIUM_MAX, SHL_Q_MEDIUM_MAX);
+	return 0;
+}
+
+void shl_job_bind_rank(int rank)
+{
+	shl_self = shl_job.ranks[rank];
+}
+
+enum shl_phase shl_job_phase(int rank)
+{
+	return atomic_load_explicit(&shl_job.ranks[rank]->phase, memory_order_acquire);
+}
+
+int shl_job_my_rank(void)
+{
+	return shl_self ? shl_self->world_rank : -1;
+}
+
+_Noreturn void shl_job_abort(int code, const char *fmt, ...)
+{
+	static pthread_mutex_t once = PTHREAD_MUTEX_INITIALIZER;  /* process-wide: first wins */
+	va_list ap;
+
+	pthread_mutex_lock(&once);
+	fflush(NULL);
+	fputs("shoal: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(NULL);
+	_exit(code >= 1 && code <= 255 ? code : 1);
+}
+
+static int init(const char *fn, int required, int *provided)
+{
+	struct shl_rank *r = shl_self;
+
+	if (r == NULL) {
+		/* Not started by mpiexec: a singleton, MPI_COMM_WORLD of size 1. */
+		if (shl_job.size == 0 && shl_job_create(1) < 0)
+			shl_panic(fn, ENOMEM, "cannot create the job");
+		shl_job_bind_rank(0);
+		r = shl_self;
+	}
+	if (atomic_load(&r->phase) != SHL_PHASE_BEFORE_INIT)
+		return shl_err(&r->world, MPI_ERR_OTHER, fn, "MPI is already %s",
+			       atomic_load(&r->phase) == SHL_PHASE_IN_MPI ? "initialized"
+									  : "finalized");
+	if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
+		required = MPI_THREAD_MULTIPLE;
+	r->thread_level = required;
+	r->mt = required == MPI_THREAD_MULTIPLE;
+	r->main_thread = pthread_self();
+	if (provided != NULL)
+		*provided = required;
+	/* Pairs with the acquire load in shl_job_phase (the loader reads it at rank exit). */
+	atomic_store_explicit(&r->phase, SHL_PHASE_IN_MPI, memory_order_release);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Init(int *argc, char ***argv)
+{
+	return init("MPI_Init", MPI_THREAD_SINGLE, NULL);
+}
+SHL_WEAK_ALIAS(Init);
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+	if (provided == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Init_thread", "provided is NULL");
+	return init("MPI_Init_thread", required, provided);
+}
+SHL_WEAK_ALIAS(Init_thread);
+
+static bool nothing_detached(void *arg)
+{
+	struct shl_rank *r = arg;
+
+	return r->detached == NULL;
+}
+
+int PMPI_Finalize(void)
+{
+	struct shl_rank *r = shl_rank_or_die("MPI_Finalize");
+
+	shl_rank_lock(r);
+	/* Buffered sends and freed requests still in flight complete first (MPI 4.1, 11.2.2). */
+	shl_wait(r, nothing_detached, r);
+	shl_rank_unlock(r);
+	atomic_store_explicit(&r->phase, SHL_PHASE_FINALIZED, memory_order_release);
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Finalize);
+
+int PMPI_Initialized(int *flag)
+{
+	struct shl_rank *r = shl_self;
+
+	if (flag == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Initialized", "flag is NULL");
+	*flag = r != NULL && atomic_load(&r->phase) != SHL_PHASE_BEFORE_INIT;
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Initialized);
+
+int PMPI_Finalized(int *flag)
+{
+	struct shl_rank *r = shl_self;
+
+	if (flag == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Finalized", "flag is NULL");
+	*flag = r != NULL && atomic_load(&r->phase) == SHL_PHASE_FINALIZED;
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Finalized);
+
+int PMPI_Query_thread(int *provided)
+{
+	struct shl_rank *r = shl_rank_or_die("MPI_Query_thread");
+
+	if (provided == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Query_thread", "provided is NULL");
+	*provided = r->thread_level;
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Query_thread);
+
+int PMPI_Is_thread_main(int *flag)
+{
+	struct shl_rank *r = shl_rank_or_die("MPI_Is_thread_main");
+
+	if (flag == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Is_thread_main", "flag is NULL");
+	*flag = pthread_equal(r->main_thread, pthread_self());
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Is_thread_main);
+
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+	struct shl_rank *r = shl_self;
+	struct shl_comm *c = r ? shl_comm_get(r, comm) : NULL;
+
+	shl_job_abort(errorcode, "rank %d called MPI_Abort(%s, %d): ending the job",
+		      r ? r->world_rank : 0, c && c->name ? c->name : "comm", errorcode);
+}
+SHL_WEAK_ALIAS(Abort);
+
+static int comm_query(const char *fn, MPI_Comm comm, int *out, struct shl_comm **c)
+{
+	struct shl_rank *r = shl_rank_or_die(fn);
+
+	*c = shl_comm_get(r, comm);
+	if (*c == NULL)
+		return shl_err(NULL, MPI_ERR_COMM, fn, "invalid communicator argument comm");
+	if (out == NULL)
+		return shl_err(*c, MPI_ERR_ARG, fn, "output argument is NULL");
+	return MPI_SUCCESS;
+}
+
+int PMPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+	struct shl_comm *c;
+	int err = comm_query("MPI_Comm_rank", comm, rank, &c);
+
+	if (err == MPI_SUCCESS)
+		*rank = c->rank;
+	return err;
+}
+SHL_WEAK_ALIAS(Comm_rank);
+
+int PMPI_Comm_size(MPI_Comm comm, int *size)
+{
+	struct shl_comm *c;
+	int err = comm_query("MPI_Comm_size", comm, size, &c);
+
+	if (err == MPI_SUCCESS)
+		*size = c->size;
+	return err;
+}
+SHL_WEAK_ALIAS(Comm_size);
+
+double PMPI_Wtime(void)
+{
+	return now() - shl_job.wtime_base;
+}
+SHL_WEAK_ALIAS(Wtime);
+
+double PMPI_Wtick(void)
+{
+	struct timespec res;
+
+	clock_getres(CLOCK_MONOTONIC, &res);
+	return (double)res.tv_sec + (double)res.tv_nsec * 1e-9;
+}
+SHL_WEAK_ALIAS(Wtick);
+
+int PMPI_Get_processor_name(char *name, int *resultlen)
+{
+	if (name == NULL || resultlen == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Get_processor_name", "name or resultlen is NULL");
+	if (gethostname(name, MPI_MAX_PROCESSOR_NAME) < 0)
+		snprintf(name, MPI_MAX_PROCESSOR_NAME, "localhost");
+	name[MPI_MAX_PROCESSOR_NAME - 1] = '\0';
+	*resultlen = (int)strlen(name);
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Get_processor_name);
+
+int PMPI_Get_version(int *version, int *subversion)
+{
+	if (version == NULL || subversion == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Get_version", "version or subversion is NULL");
+	*version = MPI_VERSION;
+	*subversion = MPI_SUBVERSION;
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Get_version);
+
+int PMPI_Get_library_version(char *version, int *resultlen)
+{
+	if (version == NULL || resultlen == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Get_library_version",
+			       "version or resultlen is NULL");
+	*resultlen = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+			      "Shoal MPI %s (MPI %d.%d), ranks as threads of one process per node",
+			      SHOAL_VERSION_STRING, MPI_VERSION, MPI_SUBVERSION);
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Get_library_version);

@@ -1,0 +1,38 @@
+/* The job as the runtime sees it: the table of ranks hosted by this node process.
+ * Entered by the loader (node process main thread and rank threads) and by MPI_Init.
+ * Knows nothing of how ranks are started; the loader knows nothing of MPI semantics. */
+#ifndef SHL_RUNTIME_JOB_H
+#define SHL_RUNTIME_JOB_H
+
+#include <stdbool.h>
+
+/* Where a rank is in its MPI life; read by the loader when the rank's main ends. */
+enum shl_phase {
+	SHL_PHASE_BEFORE_INIT = 0, /* MPI_Init not called yet (or never) */
+	SHL_PHASE_IN_MPI,          /* between MPI_Init and MPI_Finalize */
+	SHL_PHASE_FINALIZED,       /* MPI_Finalize returned */
+};
+
+/* Node process, main thread, once, before any rank thread starts: create the table of
+ * `size` ranks (all local for now). Returns 0 or -errno. */
+int shl_job_create(int size);
+
+/* Rank thread, first thing: bind the calling thread to rank `rank` so MPI_Init in this
+ * thread becomes that rank. Without a bound thread, MPI_Init makes a singleton job. */
+void shl_job_bind_rank(int rank);
+
+/* Any thread: the phase of rank `rank` (acquire load; pairs with the release store in
+ * MPI_Init / MPI_Finalize). */
+enum shl_phase shl_job_phase(int rank);
+
+/* Any thread: the rank the calling thread is bound to, or -1. */
+int shl_job_my_rank(void);
+
+/* Any thread: end the whole job now. Prints "shoal: <message>" on stderr, flushes every
+ * stdio stream, removes nothing, and ends the node process with exit status `code`
+ * (1 if code is 0 or out of 1..255). Safe to call from several threads at once: the first
+ * caller wins, the others block forever. */
+_Noreturn void shl_job_abort(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,777 @@
+/* Point-to-point on one node: sends in all four modes, receives, matching, probes and
+ * matched probes, cancel. Entered by rank threads; every helper below runs with the rank
+ * locked (shl_rank_lock). Never blocks except in shl_wait; never touches another rank's
+ * lists, only its inbox (push), its pool (put) and requests it is told to complete.
+ *
+ * Protocols (DESIGN.md): a payload up to shl_job.inline_max rides in the envelope, up to
+ * shl_job.medium_max in a pooled chunk (the send completes at once either way); larger,
+ * buffered and synchronous sends leave a cookie (the sender's request) that the receiver
+ * completes when it matches — for large ones after copying once from the sender's buffer. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/rt.h"
+#include "runtime/p2p_internal.h"
+
+/* MPI_MESSAGE_NO_PROC: the message a matched probe of MPI_PROC_NULL returns; never queued. */
+SHL_API struct shl_envelope shl_mpi_message_no_proc;
+
+void shl_status_empty(MPI_Status *status, int source)
+{
+	status->MPI_SOURCE = source;
+	status->MPI_TAG = MPI_ANY_TAG;
+	status->MPI_ERROR = MPI_SUCCESS;
+	status->shl_cancelled = 0;
+	status->shl_bytes = 0;
+}
+
+static bool req_done(void *arg)
+{
+	return atomic_load_explicit(&((struct shl_req *)arg)->done, memory_order_acquire);
+}
+
+/* Claim an envelope for a receive. Fails only if its sender cancelled it first. */
+static bool claim(struct shl_envelope *env)
+{
+	uint32_t expected = SHL_Q_PENDING;
+
+	if (env->cookie == NULL)
+		return true;
+	/* Pairs with the sender's CAS in shl_p2p_cancel: exactly one of them wins. */
+	return atomic_compare_exchange_strong(&env->state, &expected, SHL_Q_MATCHED);
+}
+
+/* A claimed envelope's payload goes into receive `q`; both sides complete. */
+static void deliver(struct shl_rank *r, struct shl_req *q, struct shl_envelope *env)
+{
+	size_t cap = (size_t)q->count * q->type->size;
+	size_t n = env->bytes <= cap ? env->bytes : cap;
+	const struct shl_datatype *layout = env->payload == SHL_Q_DIRECT ? env->layout : NULL;
+
+	shl_dt_copy(q->buf, q->type, env->data, layout, n);
+	q->status.MPI_SOURCE = env->src;
+	q->status.MPI_TAG = env->tag;
+	q->status.MPI_ERROR = env->bytes > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+	q->status.shl_cancelled = 0;
+	q->status.shl_bytes = (MPI_Count)env->bytes;
+	if (env->cookie != NULL)
+		shl_req_complete(env->cookie);
+	shl_pool_put(env);
+	shl_req_complete(q);
+	if (q->freed)
+		shl_req_release(r, q);
+}
+
+static void unlink_unexpected(struct shl_rank *r, struct shl_envelope **link,
+			      struct shl_envelope *env)
+{
+	*link = env->next;
+	if (r->unexpected_tail == &env->next)
+		r->unexpected_tail = link;
+}
+
+void shl_p2p_arrive(struct shl_rank *r, struct shl_envelope *env)
+{
+	struct shl_req **link = &r->posted, *q;
+
+	for (; (q = *link) != NULL; link = &q->next) {
+		if (!shl_p2p_match(env, q->comm->context, q->peer, q->tag))
+			continue;
+		if (!claim(env)) {
+			shl_pool_put(env);
+			return;
+		}
+		*link = q->next;
+		if (r->posted_tail == &q->next)
+			r->posted_tail = link;
+		deliver(r, q, env);
+		return;
+	}
+	env->next = NULL;
+	*r->unexpected_tail = env;
+	r->unexpected_tail = &env->next;
+}
+
+/* The oldest unexpected message matching (comm, source, tag), unlinked and claimed if
+ * `take`; NULL if none. Envelopes cancelled by their senders are dropped on the way. */
+static struct shl_envelope *find_unexpected(struct shl_rank *r, const struct shl_comm *c,
+					    int source, int tag, bool take)
+{
+	struct shl_envelope **link = &r->unexpected, *env;
+
+	while ((env = *link) != NULL) {
+		if (!shl_p2p_match(env, c->context, source, tag)) {
+			link = &env->next;
+			continue;
+		}
+		if (env->cookie != NULL && atomic_load(&env->state) == SHL_Q_CANCELLED) {
+			unlink_unexpected(r, link, env);
+			shl_pool_put(env);
+			continue;
+		}
+		if (!take)
+			return env;
+		unlink_unexpected(r, link, env);
+		if (claim(env))
+			return env;
+		shl_pool_put(env);
+	}
+	return NULL;
+}
+
+static void post_recv(struct shl_rank *r, struct shl_req *q)
+{
+	struct shl_envelope *env = find_unexpected(r, q->comm, q->peer, q->tag, true);
+
+	if (env != NULL) {
+		deliver(r, q, env);
+		return;
+	}
+	q->next = NULL;
+	*r->posted_tail = q;
+	r->posted_tail = &q->next;
+}
+
+/* Send (buf, count, type) to `dest` of `c`. `req` completes when the send does; with a
+ * stack request the caller waits on it. Returns 0, -ENOBUFS (buffered send without room in
+ * the attached buffer) or -ENOMEM. */
+static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, int count,
+		struct shl_datatype *type, int dest, int tag, enum shl_send_mode mode,
+		struct shl_req *req)
+{
+	size_t bytes = (size_t)count * type->size;
+	struct shl_req *cookie = NULL;
+	struct shl_envelope *env;
+	struct shl_rank *to;
+
+	req->env = NULL;
+	if (dest == MPI_PROC_NULL) {
+		shl_req_complete(req);
+		return 0;
+	}
+	to = shl_job.ranks[shl_comm_world_rank(c, dest)];
+	if (mode == SHL_MODE_BUFFERED) {
+		/* Pack into the attached buffer; an internal request frees the block once
+		 * the receiver has copied it out. */
+		void *block = shl_bsend_alloc(r, bytes);
+		if (block == NULL)
+			return -ENOBUFS;
+		shl_dt_copy(block, NULL, buf, type, bytes);
+		cookie = shl_req_new(r, SHL_REQ_SEND);
+		if (cookie == NULL) {
+			shl_bsend_free(r, block);
+			return -ENOMEM;
+		}
+		cookie->bsend_block = block;
+		cookie->freed = true;
+		cookie->next = r->detached;
+		r->detached = cookie;
+		buf = block;
+		type = NULL;
+	} else if (bytes > shl_job.medium_max || mode == SHL_MODE_SYNC) {
+		cookie = req;
+	}
+	bool direct = bytes > shl_job.medium_max || mode == SHL_MODE_BUFFERED;
+	env = shl_pool_get(&r->pool, !direct && bytes > shl_job.inline_max);
+	if (env == NULL)
+		return -ENOMEM;
+	env->context = c->context;
+	env->src = c->rank;
+	env->tag = tag;
+	env->bytes = bytes;
+	env->cookie = cookie;
+	atomic_store_explicit(&env->state, SHL_Q_PENDING, memory_order_relaxed);
+	if (direct) {
+		env->payload = SHL_Q_DIRECT;
+		env->data = buf;
+		env->layout = type;
+		env->count = (size_t)count;
+	} else {
+		void *payload = bytes > shl_job.inline_max ? env->chunk : env->inline_data;
+		env->payload = bytes > shl_job.inline_max ? SHL_Q_POOLED : SHL_Q_INLINE;
+		shl_dt_copy(payload, NULL, buf, type, bytes);
+		env->data = payload;
+	}
+	if (cookie == req)
+		req->env = env;
+	else
+		shl_req_complete(req);
+	shl_inbox_push(&to->inbox, env);
+	shl_rank_wake(to);
+	return 0;
+}
+
+int shl_p2p_start(struct shl_rank *r, struct shl_req *req)
+{
+	atomic_store_explicit(&req->done, 0, memory_order_relaxed);
+	req->active = true;
+	req->cancelled = false;
+	shl_status_empty(&req->status, MPI_ANY_SOURCE);
+	if (req->kind == SHL_REQ_SEND)
+		return send(r, req->comm, req->buf, req->count, req->type, req->peer, req->tag,
+			    req->mode, req);
+	if (req->peer == MPI_PROC_NULL) {
+		shl_status_empty(&req->status, MPI_PROC_NULL);
+		shl_req_complete(req);
+		return 0;
+	}
+	post_recv(r, req);
+	return 0;
+}
+
+void shl_p2p_cancel(struct shl_rank *r, struct shl_req *req)
+{
+	if (req_done(req))
+		return;
+	if (req->kind == SHL_REQ_RECV) {
+		struct shl_req **link = &r->posted;
+		while (*link != NULL && *link != req)
+			link = &(*link)->next;
+		if (*link == NULL)
+			return;
+		*link = req->next;
+		if (r->posted_tail == &req->next)
+			r->posted_tail = link;
+	} else {
+		uint32_t expected = SHL_Q_PENDING;
+		/* Pairs with claim(): if the receiver has not matched the envelope yet, it
+		 * will find it cancelled and drop it. */
+		if (req->env == NULL ||
+		    !atomic_compare_exchange_strong(&req->env->state, &expected, SHL_Q_CANCELLED))
+			return;
+	}
+	req->status.shl_cancelled = 1;
+	shl_req_complete(req);
+}
+
+/* ---- argument checks ---- */
+
+static int check_buffer(const char *fn, struct shl_comm *c, const void *buf, int count,
+			MPI_Datatype type)
+{
+	if (count < 0)
+		return shl_err(c, MPI_ERR_COUNT, fn, "count %d is negative", count);
+	if (!shl_type_ok(type))
+		return shl_err(c, MPI_ERR_TYPE, fn, "invalid datatype argument%s",
+			       type == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
+	if (buf == NULL && count > 0 && type->size > 0)
+		return shl_err(c, MPI_ERR_BUFFER, fn, "buf is NULL but count is %d", count);
+	return MPI_SUCCESS;
+}
+
+static int check_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_comm **c)
+{
+	*c = shl_comm_get(r, comm);
+	if (*c == NULL)
+		return shl_err(NULL, MPI_ERR_COMM, fn, "invalid communicator argument comm%s",
+			       comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
+	return MPI_SUCCESS;
+}
+
+static int check_send(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_comm **c,
+		      const void *buf, int count, MPI_Datatype type, int dest, int tag)
+{
+	int err = check_comm(fn, r, comm, c);
+
+	if (err == MPI_SUCCESS)
+		err = check_buffer(fn, *c, buf, count, type);
+	if (err != MPI_SUCCESS)
+		return err;
+	if (tag == MPI_ANY_TAG)
+		return shl_err(*c, MPI_ERR_TAG, fn, "tag MPI_ANY_TAG is not allowed in a send");
+	if (tag < 0 || tag > MPI_TAG_UB_VALUE)
+		return shl_err(*c, MPI_ERR_TAG, fn, "tag %d is outside 0..%d (MPI_TAG_UB)", tag,
+			       MPI_TAG_UB_VALUE);
+	if (dest != MPI_PROC_NULL && (dest < 0 || dest >= (*c)->size))
+		return shl_err(*c, MPI_ERR_RANK, fn, "dest %d is not a rank of %s (size %d)",
+			       dest, (*c)->name ? (*c)->name : "the communicator", (*c)->size);
+	return MPI_SUCCESS;
+}
+
+static int check_source(const char *fn, struct shl_comm *c, int source, int tag)
+{
+	if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_TAG_UB_VALUE))
+		return shl_err(c, MPI_ERR_TAG, fn, "tag %d is outside 0..%d (MPI_TAG_UB)", tag,
+			       MPI_TAG_UB_VALUE);
+	if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE && (source < 0 || source >= c->size))
+		return shl_err(c, MPI_ERR_RANK, fn, "source %d is not a rank of %s (size %d)",
+			       source, c->name ? c->name : "the communicator", c->size);
+	return MPI_SUCCESS;
+}
+
+static int check_recv(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_comm **c,
+		      void *buf, int count, MPI_Datatype type, int source, int tag)
+{
+	int err = check_comm(fn, r, comm, c);
+
+	if (err == MPI_SUCCESS)
+		err = check_buffer(fn, *c, buf, count, type);
+	if (err == MPI_SUCCESS)
+		err = check_source(fn, *c, source, tag);
+	return err;
+}
+
+static int check_request_out(const char *fn, struct shl_comm *c, MPI_Request *request)
+{
+	if (request == NULL)
+		return shl_err(c, MPI_ERR_REQUEST, fn, "request is NULL");
+	return MPI_SUCCESS;
+}
+
+/* The error a failed start maps to, raised on `c`. */
+static int start_error(const char *fn, struct shl_comm *c, int rc, size_t bytes)
+{
+	if (rc == -ENOBUFS)
+		return shl_err(c, MPI_ERR_BUFFER, fn,
+			       "no room for %zu bytes (+%d overhead) in the buffer attached with "
+			       "MPI_Buffer_attach", bytes, MPI_BSEND_OVERHEAD);
+	return shl_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+}
+
+static int truncated(const char *fn, struct shl_comm *c, const MPI_Status *st, int count,
+		     MPI_Datatype type)
+{
+	return shl_err(c, MPI_ERR_TRUNCATE, fn,
+		       "message from rank %d with tag %d does not fit the receive buffer "
+		       "(%d x %s = %zu bytes)", st->MPI_SOURCE, st->MPI_TAG, count,
+		       type->name ? type->name : "datatype", (size_t)count * type->size);
+}
+
+static void fill_request(struct shl_req *q, struct shl_comm *c, const void *buf, int count,
+			 MPI_Datatype type, int peer, int tag, enum shl_send_mode mode)
+{
+	q->comm = c;
+	q->buf = (void *)buf;
+	q->count = count;
+	q->type = type;
+	q->peer = peer;
+	q->tag = tag;
+	q->mode = mode;
+}
+
+/* ---- blocking sends ---- */
+
+static int send_blocking(const char *fn, enum shl_send_mode mode, const void *buf, int count,
+			 MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+	struct shl_rank *r = shl_rank_or_die(fn);
+	struct shl_req q = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_SEND, .owner = r };
+	struct shl_comm *c;
+	int err = check_send(fn, r, comm, &c, buf, count, type, dest, tag);
+	int rc;
+
+	if (err != MPI_SUCCESS)
+		return err;
+	shl_rank_lock(r);
+	rc = send(r, c, buf, count, type, dest, tag, mode, &q);
+	if (rc == 0)
+		shl_wait(r, req_done, &q);
+	shl_rank_unlock(r);
+	return rc == 0 ? MPI_SUCCESS : start_error(fn, c, rc, (size_t)count * type->size);
+}
+
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+	      MPI_Comm comm)
+{
+	return send_blocking("MPI_Send", SHL_MODE_STANDARD, buf, count, datatype, dest, tag, comm);
+}
+SHL_WEAK_ALIAS(Send);
+
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+	       MPI_Comm comm)
+{
+	return send_blocking("MPI_Ssend", SHL_MODE_SYNC, buf, count, datatype, dest, tag, comm);
+}
+SHL_WEAK_ALIAS(Ssend);
+
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+	       MPI_Comm comm)
+{
+	return send_blocking("MPI_Bsend", SHL_MODE_BUFFERED, buf, count, datatype, dest, tag, comm);
+}
+SHL_WEAK_ALIAS(Bsend);
+
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+	       MPI_Comm comm)
+{
+	return send_blocking("MPI_Rsend", SHL_MODE_READY, buf, count, datatype, dest, tag, comm);
+}
+SHL_WEAK_ALIAS(Rsend);
+
+/* ---- nonblocking and persistent ---- */
+
+/* Create the request for a send or receive; start it unless it is persistent. */
+static int make_request(const char *fn, enum shl_req_kind kind, bool persistent,
+			enum shl_send_mode mode, const void *buf, int count, MPI_Datatype type,
+			int peer, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	struct shl_rank *r = shl_rank_or_die(fn);
+	struct shl_comm *c;
+	struct shl_req *q;
+	int err = kind == SHL_REQ_SEND
+			  ? check_send(fn, r, comm, &c, buf, count, type, peer, tag)
+			  : check_recv(fn, r, comm, &c, (void *)buf, count, type, peer, tag);
+	int rc = 0;
+
+	if (err == MPI_SUCCESS)
+		err = check_request_out(fn, c, request);
+	if (err != MPI_SUCCESS)
+		return err;
+	shl_rank_lock(r);
+	q = shl_req_new(r, kind);
+	if (q != NULL) {
+		fill_request(q, c, buf, count, type, peer, tag, mode);
+		q->persistent = persistent;
+		if (!persistent)
+			rc = shl_p2p_start(r, q);
+		if (rc != 0) {
+			shl_req_release(r, q);
+			q = NULL;
+		}
+	}
+	shl_rank_unlock(r);
+	if (q == NULL)
+		return start_error(fn, c, rc ? rc : -ENOMEM, (size_t)count * type->size);
+	*request = q;
+	return MPI_SUCCESS;
+}
+
+#define SEND_ARGS const void *buf, int count, MPI_Datatype datatype, int dest, int tag, \
+	MPI_Comm comm, MPI_Request *request
+
+int PMPI_Isend(SEND_ARGS)
+{
+	return make_request("MPI_Isend", SHL_REQ_SEND, false, SHL_MODE_STANDARD, buf, count,
+			    datatype, dest, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Isend);
+
+int PMPI_Issend(SEND_ARGS)
+{
+	return make_request("MPI_Issend", SHL_REQ_SEND, false, SHL_MODE_SYNC, buf, count,
+			    datatype, dest, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Issend);
+
+int PMPI_Ibsend(SEND_ARGS)
+{
+	return make_request("MPI_Ibsend", SHL_REQ_SEND, false, SHL_MODE_BUFFERED, buf, count,
+			    datatype, dest, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Ibsend);
+
+int PMPI_Irsend(SEND_ARGS)
+{
+	return make_request("MPI_Irsend", SHL_REQ_SEND, false, SHL_MODE_READY, buf, count,
+			    datatype, dest, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Irsend);
+
+int PMPI_Send_init(SEND_ARGS)
+{
+	return make_request("MPI_Send_init", SHL_REQ_SEND, true, SHL_MODE_STANDARD, buf, count,
+			    datatype, dest, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Send_init);
+
+int PMPI_Ssend_init(SEND_ARGS)
+{
+	return make_request("MPI_Ssend_init", SHL_REQ_SEND, true, SHL_MODE_SYNC, buf, count,
+			    datatype, dest, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Ssend_init);
+
+int PMPI_Bsend_init(SEND_ARGS)
+{
+	return make_request("MPI_Bsend_init", SHL_REQ_SEND, true, SHL_MODE_BUFFERED, buf, count,
+			    datatype, dest, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Bsend_init);
+
+int PMPI_Rsend_init(SEND_ARGS)
+{
+	return make_request("MPI_Rsend_init", SHL_REQ_SEND, true, SHL_MODE_READY, buf, count,
+			    datatype, dest, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Rsend_init);
+
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+	       MPI_Request *request)
+{
+	return make_request("MPI_Irecv", SHL_REQ_RECV, false, SHL_MODE_STANDARD, buf, count,
+			    datatype, source, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Irecv);
+
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+		   MPI_Comm comm, MPI_Request *request)
+{
+	return make_request("MPI_Recv_init", SHL_REQ_RECV, true, SHL_MODE_STANDARD, buf, count,
+			    datatype, source, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Recv_init);
+
+/* ---- blocking receives ---- */
+
+static void copy_status(MPI_Status *status, const MPI_Status *st)
+{
+	if (status == MPI_STATUS_IGNORE)
+		return;
+	/* Single-completion calls leave MPI_ERROR alone (MPI 4.1, 3.2.5). */
+	int error = status->MPI_ERROR;
+	*status = *st;
+	status->MPI_ERROR = error;
+}
+
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+	      MPI_Status *status)
+{
+	struct shl_rank *r = shl_rank_or_die("MPI_Recv");
+	struct shl_req q = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_RECV, .owner = r };
+	struct shl_comm *c;
+	int err = check_recv("MPI_Recv", r, comm, &c, buf, count, datatype, source, tag);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	fill_request(&q, c, buf, count, datatype, source, tag, SHL_MODE_STANDARD);
+	shl_rank_lock(r);
+	shl_p2p_start(r, &q);
+	shl_wait(r, req_done, &q);
+	shl_rank_unlock(r);
+	copy_status(status, &q.status);
+	if (q.status.MPI_ERROR == MPI_ERR_TRUNCATE)
+		return truncated("MPI_Recv", c, &q.status, count, datatype);
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Recv);
+
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+		  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+		  int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	struct shl_rank *r = shl_rank_or_die("MPI_Sendrecv");
+	struct shl_req sq = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_SEND, .owner = r };
+	struct shl_req rq = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_RECV, .owner = r };
+	struct shl_comm *c;
+	int err = check_send("MPI_Sendrecv", r, comm, &c, sendbuf, sendcount, sendtype, dest,
+			     sendtag);
+	int rc;
+
+	if (err == MPI_SUCCESS)
+		err = check_recv("MPI_Sendrecv", r, comm, &c, recvbuf, recvcount, recvtype, source,
+				 recvtag);
+	if (err != MPI_SUCCESS)
+		return err;
+	fill_request(&sq, c, sendbuf, sendcount, sendtype, dest, sendtag, SHL_MODE_STANDARD);
+	fill_request(&rq, c, recvbuf, recvcount, recvtype, source, recvtag, SHL_MODE_STANDARD);
+	shl_rank_lock(r);
+	shl_p2p_start(r, &rq);
+	rc = shl_p2p_start(r, &sq);
+	if (rc == 0)
+		shl_wait(r, req_done, &sq);
+	shl_wait(r, req_done, &rq);
+	shl_rank_unlock(r);
+	if (rc != 0)
+		return start_error("MPI_Sendrecv", c, rc, 0);
+	copy_status(status, &rq.status);
+	if (rq.status.MPI_ERROR == MPI_ERR_TRUNCATE)
+		return truncated("MPI_Sendrecv", c, &rq.status, recvcount, recvtype);
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Sendrecv);
+
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+			  int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	struct shl_rank *r = shl_rank_or_die("MPI_Sendrecv_replace");
+	struct shl_comm *c;
+	int err = check_send("MPI_Sendrecv_replace", r, comm, &c, buf, count, datatype, dest,
+			     sendtag);
+	size_t bytes = (size_t)count * (shl_type_ok(datatype) ? datatype->size : 0);
+	void *copy;
+
+	if (err == MPI_SUCCESS)
+		err = check_source("MPI_Sendrecv_replace", c, source, recvtag);
+	if (err != MPI_SUCCESS)
+		return err;
+	/* The outgoing data must survive the incoming: send from a packed copy. */
+	copy = malloc(bytes ? bytes : 1);
+	if (copy == NULL)
+		return shl_err(c, MPI_ERR_NO_MEM, "MPI_Sendrecv_replace",
+			       "cannot allocate %zu bytes for the outgoing copy", bytes);
+	shl_dt_copy(copy, NULL, buf, datatype, bytes);
+	err = PMPI_Sendrecv(copy, (int)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
+			    source, recvtag, comm, status);
+	free(copy);
+	return err;
+}
+SHL_WEAK_ALIAS(Sendrecv_replace);
+
+/* ---- probes ---- */
+
+struct probe {
+	struct shl_rank *r;
+	struct shl_comm *c;
+	int source, tag;
+	bool take;
+	struct shl_envelope *env;
+};
+
+static bool found_unexpected(void *arg)
+{
+	struct probe *p = arg;
+
+	p->env = find_unexpected(p->r, p->c, p->source, p->tag, p->take);
+	return p->env != NULL;
+}
+
+static void probe_status(MPI_Status *status, const struct shl_envelope *env)
+{
+	if (status == MPI_STATUS_IGNORE)
+		return;
+	status->MPI_SOURCE = env->src;
+	status->MPI_TAG = env->tag;
+	status->shl_cancelled = 0;
+	status->shl_bytes = (MPI_Count)env->bytes;
+}
+
+/* Probe for (source, tag) on `comm`; blocking unless `flag` is given. With `message`,
+ * the message is taken (matched probe). */
+static int probe(const char *fn, int source, int tag, MPI_Comm comm, int *flag,
+		 MPI_Message *message, MPI_Status *status)
+{
+	struct shl_rank *r = shl_rank_or_die(fn);
+	struct probe p = { .r = r, .source = source, .tag = tag, .take = message != NULL };
+	int err = check_comm(fn, r, comm, &p.c);
+
+	if (err == MPI_SUCCESS)
+		err = check_source(fn, p.c, source, tag);
+	if (err != MPI_SUCCESS)
+		return err;
+	if (source == MPI_PROC_NULL) {
+		if (flag != NULL)
+			*flag = 1;
+		if (message != NULL)
+			*message = MPI_MESSAGE_NO_PROC;
+		if (status != MPI_STATUS_IGNORE)
+			shl_status_empty(status, MPI_PROC_NULL);
+		return MPI_SUCCESS;
+	}
+	shl_rank_lock(r);
+	if (flag != NULL) {
+		shl_progress(r);
+		found_unexpected(&p);
+	} else {
+		shl_wait(r, found_unexpected, &p);
+	}
+	shl_rank_unlock(r);
+	if (flag != NULL)
+		*flag = p.env != NULL;
+	if (p.env == NULL)
+		return MPI_SUCCESS;
+	probe_status(status, p.env);
+	if (message != NULL)
+		*message = p.env;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+	return probe("MPI_Probe", source, tag, comm, NULL, NULL, status);
+}
+SHL_WEAK_ALIAS(Probe);
+
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+	if (flag == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Iprobe", "flag is NULL");
+	return probe("MPI_Iprobe", source, tag, comm, flag, NULL, status);
+}
+SHL_WEAK_ALIAS(Iprobe);
+
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+	if (message == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Mprobe", "message is NULL");
+	return probe("MPI_Mprobe", source, tag, comm, NULL, message, status);
+}
+SHL_WEAK_ALIAS(Mprobe);
+
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+		 MPI_Status *status)
+{
+	if (flag == NULL || message == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Improbe", "flag or message is NULL");
+	return probe("MPI_Improbe", source, tag, comm, flag, message, status);
+}
+SHL_WEAK_ALIAS(Improbe);
+
+/* Receive matched message *message into `q` (filled but not started). */
+static int matched_recv(const char *fn, struct shl_rank *r, void *buf, int count,
+			MPI_Datatype type, MPI_Message *message, struct shl_req *q)
+{
+	int err;
+
+	if (message == NULL || *message == MPI_MESSAGE_NULL)
+		return shl_err(NULL, MPI_ERR_REQUEST, fn, "message is MPI_MESSAGE_NULL");
+	err = check_buffer(fn, NULL, buf, count, type);
+	if (err != MPI_SUCCESS)
+		return err;
+	/* The message's context names its communicator: errors are raised there. */
+	struct shl_comm *c = *message != MPI_MESSAGE_NO_PROC && (*message)->context == SHL_CTX_SELF
+				     ? &r->self : &r->world;
+	fill_request(q, c, buf, count, type, MPI_ANY_SOURCE, MPI_ANY_TAG, SHL_MODE_STANDARD);
+	if (*message == MPI_MESSAGE_NO_PROC) {
+		shl_status_empty(&q->status, MPI_PROC_NULL);
+		shl_req_complete(q);
+	} else {
+		shl_rank_lock(r);
+		deliver(r, q, *message);
+		shl_rank_unlock(r);
+	}
+	*message = MPI_MESSAGE_NULL;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+	       MPI_Status *status)
+{
+	struct shl_rank *r = shl_rank_or_die("MPI_Mrecv");
+	struct shl_req q = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_RECV, .owner = r };
+	int err = matched_recv("MPI_Mrecv", r, buf, count, datatype, message, &q);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	copy_status(status, &q.status);
+	if (q.status.MPI_ERROR == MPI_ERR_TRUNCATE)
+		return truncated("MPI_Mrecv", q.comm, &q.status, count, datatype);
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Mrecv);
+
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+		MPI_Request *request)
+{
+	struct shl_rank *r = shl_rank_or_die("MPI_Imrecv");
+	struct shl_req *q;
+	int err;
+
+	if (request == NULL)
+		return shl_err(NULL, MPI_ERR_REQUEST, "MPI_Imrecv", "request is NULL");
+	shl_rank_lock(r);
+	q = shl_req_new(r, SHL_REQ_RECV);
+	shl_rank_unlock(r);
+	if (q == NULL)
+		return shl_err(NULL, MPI_ERR_NO_MEM, "MPI_Imrecv", "out of memory");
+	err = matched_recv("MPI_Imrecv", r, buf, count, datatype, message, q);
+	if (err != MPI_SUCCESS) {
+		shl_rank_lock(r);
+		shl_req_release(r, q);
+		shl_rank_unlock(r);
+		return err;
+	}
+	*request = q;
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Imrecv);

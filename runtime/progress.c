@@ -1,0 +1,100 @@
+/* Progress and waiting: draining a rank's inbox into matches, completing requests, and the
+ * spin-then-sleep protocol on the rank's futex word. Entered by the rank's own threads
+ * (progress, wait) and by any thread (wake, complete). Never sleeps with the rank locked. */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "runtime/rt.h"
+#include "runtime/p2p_internal.h"
+
+/* Progress polls before sleeping when ranks do not outnumber cores. One poll of an empty
+ * inbox costs about 10 ns, so 2000 polls spin for roughly 20 µs: long enough to catch a
+ * ping-pong reply, short enough that a blocked rank's CPU use fades after 1 ms. */
+#define SHL_WAIT_SPIN 2000
+/* When ranks outnumber cores a spinning rank steals the core its peer needs: poll once. */
+#define SHL_WAIT_SPIN_OVERSUBSCRIBED 1
+
+static long futex(_Atomic uint32_t *word, int op, uint32_t val)
+{
+	return syscall(SYS_futex, (uint32_t *)word, op, val, NULL, NULL, 0);
+}
+
+void shl_rank_wake(struct shl_rank *r)
+{
+	atomic_fetch_add(&r->wake_seq, 1);
+	if (atomic_load(&r->sleepers) > 0)
+		futex(&r->wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX);
+}
+
+void shl_req_complete(struct shl_req *req)
+{
+	/* Read the owner first: once `done` is set the owner may recycle the request. */
+	struct shl_rank *owner = req->owner;
+
+	atomic_store(&req->done, 1);
+	shl_rank_wake(owner);
+}
+
+void shl_progress(struct shl_rank *r)
+{
+	struct shl_envelope *env;
+
+	while ((env = shl_inbox_pop(&r->inbox)) != NULL)
+		shl_p2p_arrive(r, env);
+	if (r->detached != NULL)
+		shl_req_reap(r);
+}
+
+static unsigned spin_limit(void)
+{
+	static _Atomic unsigned limit;  /* process-wide: computed once from the job size */
+	unsigned l = atomic_load_explicit(&limit, memory_order_relaxed);
+
+	if (l == 0) {
+		long cores = sysconf(_SC_NPROCESSORS_ONLN);
+		l = shl_job.size > cores ? SHL_WAIT_SPIN_OVERSUBSCRIBED : SHL_WAIT_SPIN;
+		l = (unsigned)shl_env_size("SHOAL_SPIN", l, 1u << 30);
+		if (l == 0)
+			l = 1;
+		atomic_store_explicit(&limit, l, memory_order_relaxed);
+	}
+	return l;
+}
+
+void shl_wait(struct shl_rank *r, bool (*done)(void *arg), void *arg)
+{
+	unsigned spins = spin_limit();
+
+	for (;;) {
+		shl_progress(r);
+		if (done(arg))
+			return;
+		if (spins > 0) {
+			spins--;
+			if (r->mt) {
+				/* Let the rank's other threads in between polls. */
+				shl_rank_unlock(r);
+				__builtin_ia32_pause();
+				shl_rank_lock(r);
+			} else {
+				__builtin_ia32_pause();
+			}
+			continue;
+		}
+		uint32_t seq = atomic_load(&r->wake_seq);
+		/* Pairs with shl_rank_wake: after this increment either we see the waker's
+		 * event below, or the waker sees us and bumps wake_seq (futex returns). */
+		atomic_fetch_add(&r->sleepers, 1);
+		if (shl_inbox_empty(&r->inbox) && !done(arg)) {
+			shl_rank_unlock(r);
+			long rc = futex(&r->wake_seq, FUTEX_WAIT_PRIVATE, seq);
+			if (rc < 0 && errno != EAGAIN && errno != EINTR)
+				shl_panic("shl_wait", errno, "futex wait failed");
+			shl_rank_lock(r);
+		}
+		atomic_fetch_sub(&r->sleepers, 1);
+	}
+}

@@ -1,0 +1,250 @@
+/* The runtime's internal objects: ranks, communicators, datatypes, requests, error handlers,
+ * and the contracts between runtime files. Entered by rank threads (and their own threads
+ * under MPI_THREAD_MULTIPLE). Must not depend on the loader. */
+#ifndef SHL_RUNTIME_RT_H
+#define SHL_RUNTIME_RT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mpi.h"
+#include "queues/queues.h"
+#include "runtime/job.h"
+
+#define SHL_API __attribute__((visibility("default")))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+/* Every MPI_x is the weak twin of PMPI_x, so a tool's MPI_x can wrap ours. */
+#define SHL_WEAK_ALIAS(name) extern __typeof__(PMPI_##name) MPI_##name \
+	__attribute__((weak, alias("PMPI_" #name), visibility("default")))
+
+/* Magic values make stale or foreign handles an MPI error rather than a crash later. */
+#define SHL_COMM_MAGIC 0x636f6d6du
+#define SHL_TYPE_MAGIC 0x74797065u
+#define SHL_REQ_MAGIC 0x72657175u
+#define SHL_ERRH_MAGIC 0x65727268u
+
+/* Context ids of the predefined communicators. */
+#define SHL_CTX_WORLD 0
+#define SHL_CTX_SELF 1
+
+/* ---- error handlers ---- */
+enum shl_errh_kind { SHL_ERRH_FATAL, SHL_ERRH_RETURN, SHL_ERRH_ABORT };
+
+struct shl_errhandler {
+	uint32_t magic;
+	enum shl_errh_kind kind;
+};
+
+/* ---- communicators ---- */
+enum shl_predef_comm { SHL_COMM_NOT_PREDEF = 0, SHL_COMM_IS_WORLD, SHL_COMM_IS_SELF };
+
+/* One rank's view of a communicator: what differs between ranks (rank, error handler) is
+ * here, so each rank has its own object. The predefined handles are sentinels that
+ * shl_comm_get maps to the calling rank's own object. */
+struct shl_comm {
+	uint32_t magic;
+	enum shl_predef_comm predef;
+	uint32_t context;
+	int rank;
+	int size;
+	const int *world;             /* comm rank -> world rank; NULL: identity */
+	struct shl_errhandler *errh;
+	const char *name;
+};
+
+/* ---- datatypes ---- */
+/* One run of bytes inside one extent of a datatype. */
+struct shl_block {
+	size_t off;
+	size_t len;
+};
+
+struct shl_datatype {
+	uint32_t magic;
+	bool contig;          /* one block covering [0, size) and size == extent */
+	int nblocks;
+	size_t size;          /* bytes of data in one element */
+	ptrdiff_t lb;
+	ptrdiff_t extent;
+	int elements;         /* basic elements in one element (MPI_Get_elements) */
+	struct shl_block blocks[2];
+	const char *name;
+};
+
+/* Copy `bytes` bytes of typed data from (src, stype) to (dst, dtype). A NULL type means
+ * contiguous bytes. Element counts are implied by `bytes`. */
+void shl_dt_copy(void *dst, const struct shl_datatype *dtype, const void *src,
+		 const struct shl_datatype *stype, size_t bytes);
+
+/* ---- requests ---- */
+enum shl_req_kind { SHL_REQ_SEND, SHL_REQ_RECV, SHL_REQ_DONE };
+enum shl_send_mode { SHL_MODE_STANDARD, SHL_MODE_SYNC, SHL_MODE_BUFFERED, SHL_MODE_READY };
+
+struct shl_rank;
+
+struct shl_req {
+	uint32_t magic;
+	enum shl_req_kind kind;
+	_Atomic int done;             /* release-set by whoever completes; acquire-read by owner */
+	bool persistent;
+	bool active;                  /* persistent: started and not yet completed by Wait/Test */
+	bool freed;                   /* MPI_Request_free'd while active: release when done */
+	bool cancelled;
+	enum shl_send_mode mode;
+	struct shl_rank *owner;
+	struct shl_comm *comm;
+	void *buf;
+	int count;
+	struct shl_datatype *type;
+	int peer;                     /* dest, or source (may be MPI_ANY_SOURCE) */
+	int tag;
+	MPI_Status status;            /* recv: filled at completion; send: cancelled flag */
+	struct shl_envelope *env;     /* send with a cookie: the envelope in flight */
+	struct shl_envelope *msg;     /* Imrecv: the message it receives */
+	void *bsend_block;            /* buffered send: block of the attached buffer */
+	struct shl_req *next;         /* posted list, detached list or free list */
+};
+
+/* ---- ranks ---- */
+struct shl_bsend_buffer {
+	char *base;                   /* user's attached buffer, or NULL */
+	size_t size;
+	struct shl_bsend_block *blocks;  /* blocks in use, by address */
+};
+
+/* Everything one rank owns. Fields up to `wake_seq` are touched only by the rank's own
+ * threads (under `lock` when the rank runs MPI_THREAD_MULTIPLE); the inbox, wake word
+ * and phase are written by other ranks too and sit on their own cache lines. */
+struct shl_rank {
+	int world_rank;
+	bool mt;                      /* MPI_THREAD_MULTIPLE: own threads take `lock` */
+	int thread_level;
+	pthread_t main_thread;
+	pthread_mutex_t lock;
+	struct shl_comm world;
+	struct shl_comm self;
+	int self_world[1];            /* self.world */
+	struct shl_pool pool;
+	struct shl_envelope *unexpected, **unexpected_tail;
+	struct shl_req *posted, **posted_tail;
+	struct shl_req *detached;     /* freed or internal requests still in flight */
+	struct shl_req *free_reqs;
+	struct shl_bsend_buffer bsend;
+	struct shl_inbox inbox;
+	alignas(64) _Atomic uint32_t wake_seq;   /* futex word; bumped by every waker */
+	_Atomic int sleepers;                    /* threads of this rank in futex_wait */
+	alignas(64) _Atomic int phase;           /* enum shl_phase; release-stored by the rank */
+};
+
+/* Process-wide job state; written once by shl_job_create (or the singleton MPI_Init)
+ * before any rank runs, read-only afterwards. */
+struct shl_job {
+	int size;
+	struct shl_rank **ranks;
+	double wtime_base;
+	size_t inline_max;    /* SHOAL_INLINE_MAX: largest payload carried in the envelope */
+	size_t medium_max;    /* SHOAL_MEDIUM_MAX: largest payload copied through a pooled buffer */
+};
+
+extern struct shl_job shl_job;
+
+/* The rank the calling thread belongs to, or NULL before binding / singleton init. */
+extern __thread struct shl_rank *shl_self __attribute__((tls_model("initial-exec")));
+
+/* ---- locking and waiting (progress.c) ---- */
+static inline void shl_rank_lock(struct shl_rank *r)
+{
+	if (r->mt)
+		pthread_mutex_lock(&r->lock);
+}
+
+static inline void shl_rank_unlock(struct shl_rank *r)
+{
+	if (r->mt)
+		pthread_mutex_unlock(&r->lock);
+}
+
+/* Any thread: wake every thread of `r` sleeping in shl_wait. Call after publishing the
+ * event (inbox push, request completion); the seq_cst increment pairs with the
+ * seq_cst sleepers increment in shl_wait (Dekker: one side sees the other). */
+void shl_rank_wake(struct shl_rank *r);
+
+/* Owner, rank locked: drain the inbox, matching against posted receives. */
+void shl_progress(struct shl_rank *r);
+
+/* Owner, rank locked: progress until `done(arg)` is true, spinning briefly, then sleeping
+ * on the rank's futex (the lock is released while asleep). */
+void shl_wait(struct shl_rank *r, bool (*done)(void *arg), void *arg);
+
+/* Any thread: mark `req` complete and wake its owner if it sleeps. */
+void shl_req_complete(struct shl_req *req);
+
+/* ---- requests (request.c) ---- */
+struct shl_req *shl_req_new(struct shl_rank *r, enum shl_req_kind kind);
+void shl_req_release(struct shl_rank *r, struct shl_req *req);
+/* Owner, rank locked: release detached requests that have completed. */
+void shl_req_reap(struct shl_rank *r);
+
+/* ---- point-to-point (p2p.c) ---- */
+/* Owner, rank locked: start the send or receive described by `req`'s fields (Isend and
+ * friends, and MPI_Start). Returns 0 or -ENOBUFS (buffered send without room). */
+int shl_p2p_start(struct shl_rank *r, struct shl_req *req);
+/* Owner, rank locked: try to cancel `req`; it completes (cancelled or not) either way. */
+void shl_p2p_cancel(struct shl_rank *r, struct shl_req *req);
+/* Owner, rank locked: whether `env` matches a receive for (context, source, tag). */
+static inline bool shl_p2p_match(const struct shl_envelope *env, uint32_t context, int source,
+				 int tag)
+{
+	return env->context == context && (source == MPI_ANY_SOURCE || source == env->src) &&
+	       (tag == MPI_ANY_TAG || tag == env->tag);
+}
+
+/* ---- buffered sends (bsend.c) ---- */
+void *shl_bsend_alloc(struct shl_rank *r, size_t bytes);
+void shl_bsend_free(struct shl_rank *r, void *block);
+
+/* ---- errors (errors.c) ---- */
+/* Report error `errclass` raised in MPI function `fn` on communicator `comm` (NULL:
+ * MPI_COMM_SELF) through that communicator's error handler. The message names the
+ * function, the rank, and what was wrong. Returns the error code to return to the user
+ * (only when the handler returns). */
+int shl_err(struct shl_comm *comm, int errclass, const char *fn, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* The calling rank, or an error raised (and the process ended) if MPI is not initialized. */
+struct shl_rank *shl_rank_or_die(const char *fn);
+
+/* The rank's object for handle `h`, or NULL if `h` is not a valid communicator. */
+static inline struct shl_comm *shl_comm_get(struct shl_rank *r, MPI_Comm h)
+{
+	if (h == NULL || h->magic != SHL_COMM_MAGIC)
+		return NULL;
+	if (h->predef == SHL_COMM_IS_WORLD)
+		return &r->world;
+	if (h->predef == SHL_COMM_IS_SELF)
+		return &r->self;
+	return h;
+}
+
+static inline bool shl_type_ok(MPI_Datatype t)
+{
+	return t != NULL && t->magic == SHL_TYPE_MAGIC;
+}
+
+static inline int shl_comm_world_rank(const struct shl_comm *c, int rank)
+{
+	return c->world ? c->world[rank] : rank;
+}
+
+/* A panic: a broken internal invariant. Prints rank, function and errno, aborts the job. */
+_Noreturn void shl_panic(const char *fn, int err, const char *what);
+
+/* Read a size tunable from the environment variable `name`, or `dflt`. */
+size_t shl_env_size(const char *name, size_t dflt, size_t max);
+
+#endif

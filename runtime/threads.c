@@ -1,0 +1,50 @@
+/* Threads that a rank creates belong to that rank: pthread_create is interposed so the new
+ * thread inherits the creator's rank binding (shl_self), which MPI_THREAD_MULTIPLE needs.
+ * Entered by any thread that calls pthread_create; must not call into MPI. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "runtime/rt.h"
+
+struct start {
+	void *(*fn)(void *);
+	void *arg;
+	struct shl_rank *rank;
+};
+
+static void *trampoline(void *p)
+{
+	struct start s = *(struct start *)p;
+
+	free(p);
+	shl_self = s.rank;
+	return s.fn(s.arg);
+}
+
+typedef int create_fn(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+SHL_API int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+			   void *(*fn)(void *), void *arg)
+{
+	static _Atomic(create_fn *) real;  /* process-wide: libc's pthread_create, found once */
+	create_fn *next = atomic_load_explicit(&real, memory_order_acquire);
+	struct start *s;
+	int rc;
+
+	if (next == NULL) {
+		next = (create_fn *)dlsym(RTLD_NEXT, "pthread_create");
+		atomic_store_explicit(&real, next, memory_order_release);
+	}
+	if (shl_self == NULL)
+		return next(thread, attr, fn, arg);
+	s = malloc(sizeof(*s));
+	if (s == NULL)
+		return EAGAIN;
+	*s = (struct start){ fn, arg, shl_self };
+	rc = next(thread, attr, trampoline, s);
+	if (rc != 0)
+		free(s);
+	return rc;
+}

@@ -1,0 +1,135 @@
+/* Assertions for Shoal's tests: each prints both values, file, line and the rank, then fails
+ * the test (exit status 1).  Entered by any rank thread (and by helper threads in
+ * MPI_THREAD_MULTIPLE tests); must not depend on anything but the public MPI interface. */
+#ifndef SHOAL_TESTS_CHECK_H
+#define SHOAL_TESTS_CHECK_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mpi.h>
+
+/* The rank of the caller in MPI_COMM_WORLD, or -1 outside MPI_Init..MPI_Finalize. */
+static inline int check_rank(void)
+{
+	int inited = 0, finalized = 0, rank = -1;
+
+	MPI_Initialized(&inited);
+	MPI_Finalized(&finalized);
+	if (inited && !finalized)
+		MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	return rank;
+}
+
+/* Report a failed check and end the job with status 1.  Inside MPI the whole job is
+ * aborted so that peers blocked on the failed rank don't hang until the timeout. */
+static inline _Noreturn void check_fail(const char *file, int line, const char *what)
+{
+	int rank = check_rank();
+
+	fflush(stdout);
+	fprintf(stderr, "%s:%d: rank %d: check failed: %s\n", file, line, rank, what);
+	fflush(stderr);
+	if (rank >= 0)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	exit(1);
+}
+
+#define CHECK_MSG_MAX 1024
+
+/* CHECK(cond): cond must hold. */
+#define CHECK(cond)                                                                     \
+	do {                                                                            \
+		if (!(cond))                                                            \
+			check_fail(__FILE__, __LINE__, #cond);                          \
+	} while (0)
+
+/* CHECK_INT(a, b): integers a and b must be equal. */
+#define CHECK_INT(a, b)                                                                 \
+	do {                                                                            \
+		long long check_a_ = (long long)(a), check_b_ = (long long)(b);         \
+		if (check_a_ != check_b_) {                                             \
+			char check_m_[CHECK_MSG_MAX];                                   \
+			snprintf(check_m_, sizeof check_m_, "%s == %s (%lld != %lld)",  \
+				 #a, #b, check_a_, check_b_);                           \
+			check_fail(__FILE__, __LINE__, check_m_);                       \
+		}                                                                       \
+	} while (0)
+
+/* CHECK_CMP(a, op, b): integers, e.g. CHECK_CMP(n, <=, 4). */
+#define CHECK_CMP(a, op, b)                                                             \
+	do {                                                                            \
+		long long check_a_ = (long long)(a), check_b_ = (long long)(b);         \
+		if (!(check_a_ op check_b_)) {                                          \
+			char check_m_[CHECK_MSG_MAX];                                   \
+			snprintf(check_m_, sizeof check_m_, "%s %s %s (%lld vs %lld)",  \
+				 #a, #op, #b, check_a_, check_b_);                      \
+			check_fail(__FILE__, __LINE__, check_m_);                       \
+		}                                                                       \
+	} while (0)
+
+/* CHECK_DBL_CMP(a, op, b): doubles, e.g. CHECK_DBL_CMP(elapsed, >=, 0.15). */
+#define CHECK_DBL_CMP(a, op, b)                                                         \
+	do {                                                                            \
+		double check_a_ = (double)(a), check_b_ = (double)(b);                  \
+		if (!(check_a_ op check_b_)) {                                          \
+			char check_m_[CHECK_MSG_MAX];                                   \
+			snprintf(check_m_, sizeof check_m_, "%s %s %s (%.9g vs %.9g)",  \
+				 #a, #op, #b, check_a_, check_b_);                      \
+			check_fail(__FILE__, __LINE__, check_m_);                       \
+		}                                                                       \
+	} while (0)
+
+/* CHECK_STR(a, b): C strings must be equal. */
+#define CHECK_STR(a, b)                                                                 \
+	do {                                                                            \
+		const char *check_a_ = (a), *check_b_ = (b);                            \
+		if (strcmp(check_a_, check_b_) != 0) {                                  \
+			char check_m_[CHECK_MSG_MAX];                                   \
+			snprintf(check_m_, sizeof check_m_, "%s == %s (\"%.400s\" != \"%.400s\")", \
+				 #a, #b, check_a_, check_b_);                           \
+			check_fail(__FILE__, __LINE__, check_m_);                       \
+		}                                                                       \
+	} while (0)
+
+/* CHECK_MPI(call): an MPI call must return MPI_SUCCESS. */
+#define CHECK_MPI(call) CHECK_INT((call), MPI_SUCCESS)
+
+/* CHECK_CLASS(rc, cls): an MPI error code must belong to error class cls. */
+#define CHECK_CLASS(rc, cls)                                                            \
+	do {                                                                            \
+		int check_rc_ = (rc), check_cls_ = -1;                                  \
+		if (check_rc_ == MPI_SUCCESS)                                           \
+			check_cls_ = MPI_SUCCESS;                                       \
+		else if (MPI_Error_class(check_rc_, &check_cls_) != MPI_SUCCESS)        \
+			check_cls_ = -1;                                                \
+		if (check_cls_ != (cls)) {                                              \
+			char check_m_[CHECK_MSG_MAX];                                   \
+			snprintf(check_m_, sizeof check_m_,                             \
+				 "error class of %s is %s (%d != %d, code %d)", #rc,    \
+				 #cls, check_cls_, (int)(cls), check_rc_);              \
+			check_fail(__FILE__, __LINE__, check_m_);                       \
+		}                                                                       \
+	} while (0)
+
+/* A barrier built from point-to-point messages only (the library has no collectives yet):
+ * everyone reports to rank 0 on `tag`, then rank 0 releases everyone. */
+static inline void check_barrier(MPI_Comm comm, int tag)
+{
+	int rank, size, token = 0;
+
+	MPI_Comm_rank(comm, &rank);
+	MPI_Comm_size(comm, &size);
+	if (rank == 0) {
+		for (int i = 1; i < size; i++)
+			CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, MPI_ANY_SOURCE, tag, comm,
+					   MPI_STATUS_IGNORE));
+		for (int i = 1; i < size; i++)
+			CHECK_MPI(MPI_Send(&token, 1, MPI_INT, i, tag, comm));
+	} else {
+		CHECK_MPI(MPI_Send(&token, 1, MPI_INT, 0, tag, comm));
+		CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, 0, tag, comm, MPI_STATUS_IGNORE));
+	}
+}
+
+#endif

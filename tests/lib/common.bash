@@ -1,0 +1,55 @@
+# Helpers for Shoal's shell tests (sourced, never run).  A test sources this file, builds its
+# small programs into $TEST_TMP, runs them and checks exit codes and output.
+# Exit convention: 0 pass, 1 fail (fail), 77 skip (skip).
+set -u
+: "${SHOAL_BUILD:?SHOAL_BUILD must name the build directory}"
+: "${TEST_TMP:?TEST_TMP must name a scratch directory}"
+MPICC=$SHOAL_BUILD/bin/mpicc
+MPICXX=$SHOAL_BUILD/bin/mpicxx
+MPIEXEC=$SHOAL_BUILD/bin/mpiexec
+OUT=$TEST_TMP/out
+ERR=$TEST_TMP/err
+RC=0
+
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "SKIP: $*"; exit 77; }
+
+# build NAME [mpicc flags...] < source: compile C source from stdin into $TEST_TMP/NAME.
+build() {
+	local name=$1
+	shift
+	cat >"$TEST_TMP/$name.c"
+	"$MPICC" -g -o "$TEST_TMP/$name" "$TEST_TMP/$name.c" "$@" >"$TEST_TMP/$name.build" 2>&1 ||
+		{ cat "$TEST_TMP/$name.build"; fail "mpicc could not build $name"; }
+}
+
+# run [-t SECONDS] CMD...: run CMD with stdout in $OUT, stderr in $ERR, status in $RC.
+# stdout is a file, not a terminal, as in a batch job.  Default limit 30 s.
+run() {
+	local t=30
+	if [ "$1" = -t ]; then t=$2; shift 2; fi
+	timeout -k 5 "$t" "$@" >"$OUT" 2>"$ERR" </dev/null
+	RC=$?
+	[ "$RC" = 124 ] && { show; fail "timed out after ${t}s: $*"; }
+	return 0
+}
+
+# show: print the last run's output (for failure reports).
+show() {
+	echo "--- exit status $RC; stdout:"
+	tail -n 20 "$OUT"
+	echo "--- stderr:"
+	tail -n 20 "$ERR"
+}
+
+expect_rc() { [ "$RC" = "$1" ] || { show; fail "expected exit status $1, got $RC"; }; }
+expect_nonzero() { [ "$RC" != 0 ] || { show; fail "expected a non-zero exit status"; }; }
+# expect_out REGEX / expect_err REGEX: stdout / stderr must contain a line matching REGEX.
+expect_out() { grep -Eq -- "$1" "$OUT" || { show; fail "stdout lacks /$1/"; }; }
+expect_err() { grep -Eq -- "$1" "$ERR" || { show; fail "stderr lacks /$1/"; }; }
+# expect_out_count REGEX N: exactly N stdout lines match REGEX.
+expect_out_count() {
+	local n
+	n=$(grep -Ec -- "$1" "$OUT")
+	[ "$n" = "$2" ] || { show; fail "expected $2 stdout lines matching /$1/, got $n"; }
+}
