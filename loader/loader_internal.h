@@ -105,6 +105,7 @@ struct shl_node_state {
 	shl_exit_fn real__exit;
 	shl_exit_fn real_quick_exit;
 	int (*real_cxa_at_quick_exit)(void (*)(void), void *);
+	void *libmpi_base;        /* load address of libmpi.so: exit() called from here is libc's */
 	/* State of threads that are not ranks: a program run directly, or shoal-node itself.
 	 * glibc makes rand/random thread-safe with a lock; single_lock does the same here. */
 	pthread_mutex_t single_lock;

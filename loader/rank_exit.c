@@ -21,6 +21,10 @@ _Noreturn static void exit_group(int code)
  * shoal-node): find libc's own definitions behind ours. */
 __attribute__((constructor)) static void find_real(void)
 {
+	Dl_info self;
+
+	if (dladdr((void *)find_real, &self))
+		shl_loader.libmpi_base = self.dli_fbase;
 	shl_loader.real_exit = (shl_exit_fn)dlsym(RTLD_NEXT, "exit");
 	shl_loader.real__exit = (shl_exit_fn)dlsym(RTLD_NEXT, "_exit");
 	shl_loader.real_quick_exit = (shl_exit_fn)dlsym(RTLD_NEXT, "quick_exit");
@@ -57,32 +61,54 @@ _Noreturn static void end_rank(struct shl_copy *c, int code, enum shl_ending how
 		      "of its program while it was being loaded or unloaded", c->rank, code);
 }
 
-SHL_LOADER_EXPORT _Noreturn void exit(int code)
+/* Library code never ends a rank (STYLE.md: it never calls exit()), so an exit-family call
+ * made from inside libmpi.so, e.g. by shl_job_abort, means the whole process. */
+static bool from_libmpi(const void *caller)
+{
+	Dl_info info;
+
+	return dladdr(caller, &info) && info.dli_fbase == shl_loader.libmpi_base;
+}
+
+/* The calling thread's rank when an exit-family call must end only that rank, else NULL. */
+static struct shl_copy *rank_of(const void *caller)
 {
 	struct shl_copy *c = shl_loader_self;
+
+	return c && !from_libmpi(caller) ? c : NULL;
+}
+
+SHL_LOADER_EXPORT _Noreturn void exit(int code)
+{
+	struct shl_copy *c = rank_of(__builtin_return_address(0));
 
 	if (!c)
 		shl_loader.real_exit(code);
 	end_rank(c, code, SHL_END_RETURN);
 }
 
-SHL_LOADER_EXPORT _Noreturn void _exit(int code)
+static _Noreturn void leave_now(int code, const void *caller)
 {
-	struct shl_copy *c = shl_loader_self;
+	struct shl_copy *c = rank_of(caller);
 
 	if (!c)
 		shl_loader.real__exit(code);
 	end_rank(c, code, SHL_END_IMMEDIATE);
 }
 
+SHL_LOADER_EXPORT _Noreturn void _exit(int code)
+{
+	leave_now(code, __builtin_return_address(0));
+}
+
 SHL_LOADER_EXPORT _Noreturn void _Exit(int code)
 {
-	_exit(code);
+	leave_now(code, __builtin_return_address(0));
 }
 
 SHL_LOADER_EXPORT _Noreturn void quick_exit(int code)
 {
-	struct shl_copy *c = shl_loader_self;
+	struct shl_copy *c = rank_of(__builtin_return_address(0));
 	struct shl_libc *l;
 
 	if (!c)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "runtime/rt.h"
@@ -95,7 +96,9 @@ _Noreturn void shl_job_abort(int code, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	fflush(NULL);
-	_exit(code >= 1 && code <= 255 ? code : 1);
+	/* exit_group directly: libmpi interposes _exit to end just one rank. */
+	syscall(SYS_exit_group, code >= 1 && code <= 255 ? code : 1);
+	__builtin_unreachable();
 }
 
 static int init(const char *fn, int required, int *provided)

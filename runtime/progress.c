@@ -24,9 +24,14 @@ static long futex(_Atomic uint32_t *word, int op, uint32_t val)
 
 void shl_rank_wake(struct shl_rank *r)
 {
-	atomic_fetch_add(&r->wake_seq, 1);
-	if (atomic_load(&r->sleepers) > 0)
+	/* The caller published its event with a seq_cst read-modify-write (the inbox push's
+	 * exchange, or shl_req_complete's), so this load cannot be ordered before it. A
+	 * sleeper increments `sleepers` before its last look for events: either it sees our
+	 * event, or we see it and bump wake_seq past the value it sleeps on. */
+	if (atomic_load(&r->sleepers) > 0) {
+		atomic_fetch_add(&r->wake_seq, 1);
 		futex(&r->wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX);
+	}
 }
 
 void shl_req_complete(struct shl_req *req)
@@ -34,7 +39,7 @@ void shl_req_complete(struct shl_req *req)
 	/* Read the owner first: once `done` is set the owner may recycle the request. */
 	struct shl_rank *owner = req->owner;
 
-	atomic_store(&req->done, 1);
+	atomic_exchange(&req->done, 1);  /* seq_cst RMW: see shl_rank_wake */
 	shl_rank_wake(owner);
 }
 
@@ -86,7 +91,7 @@ void shl_wait(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 		}
 		uint32_t seq = atomic_load(&r->wake_seq);
 		/* Pairs with shl_rank_wake: after this increment either we see the waker's
-		 * event below, or the waker sees us and bumps wake_seq (futex returns). */
+		 * event below, or the waker sees us and bumps wake_seq past `seq`. */
 		atomic_fetch_add(&r->sleepers, 1);
 		if (shl_inbox_empty(&r->inbox) && !done(arg)) {
 			shl_rank_unlock(r);

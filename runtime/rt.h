@@ -169,9 +169,9 @@ static inline void shl_rank_unlock(struct shl_rank *r)
 		pthread_mutex_unlock(&r->lock);
 }
 
-/* Any thread: wake every thread of `r` sleeping in shl_wait. Call after publishing the
- * event (inbox push, request completion); the seq_cst increment pairs with the
- * seq_cst sleepers increment in shl_wait (Dekker: one side sees the other). */
+/* Any thread: wake every thread of `r` sleeping in shl_wait. Call right after publishing
+ * the event with a seq_cst read-modify-write (the inbox push, shl_req_complete); that
+ * pairs with the sleepers increment in shl_wait (Dekker: one side sees the other). */
 void shl_rank_wake(struct shl_rank *r);
 
 /* Owner, rank locked: drain the inbox, matching against posted receives. */

@@ -23,7 +23,7 @@ static inline int check_rank(void)
 
 /* Report a failed check and end the job with status 1.  Inside MPI the whole job is
  * aborted so that peers blocked on the failed rank don't hang until the timeout. */
-static inline _Noreturn void check_fail(const char *file, int line, const char *what)
+__attribute__((noreturn)) static inline void check_fail(const char *file, int line, const char *what)
 {
 	int rank = check_rank();
 

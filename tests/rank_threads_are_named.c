@@ -1,6 +1,9 @@
 /* rank_threads_are_named: the thread running rank N is named "rank N", and every rank's
  * thread shows up under that name in /proc/self/task. */
 /* ranks: 1 2 4 64 */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <dirent.h>
 #include <pthread.h>
 #include "check.h"

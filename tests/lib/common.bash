@@ -19,7 +19,7 @@ build() {
 	local name=$1
 	shift
 	cat >"$TEST_TMP/$name.c"
-	"$MPICC" -g -o "$TEST_TMP/$name" "$TEST_TMP/$name.c" "$@" >"$TEST_TMP/$name.build" 2>&1 ||
+	"$MPICC" -g -I"$SHOAL_TESTS" -o "$TEST_TMP/$name" "$TEST_TMP/$name.c" "$@" >"$TEST_TMP/$name.build" 2>&1 ||
 		{ cat "$TEST_TMP/$name.build"; fail "mpicc could not build $name"; }
 }
 

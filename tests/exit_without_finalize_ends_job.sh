@@ -1,0 +1,34 @@
+#!/bin/bash
+# exit_without_finalize_ends_job: a rank that returns from main (or calls exit(0)) without MPI_Finalize while others wait for it in MPI_Recv ends the job with a non-zero status and a message naming the rank, instead of hanging.
+. "$SHOAL_TESTS/lib/common.bash"
+
+build nofin <<'SRC'
+#include <stdlib.h>
+#include <string.h>
+#include <mpi.h>
+int main(int argc, char **argv)
+{
+	int rank, v;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (rank == 1) {
+		if (argc > 1 && strcmp(argv[1], "exit") == 0)
+			exit(0);
+		return 0; /* no MPI_Finalize */
+	}
+	/* Waits for rank 1, which never sends. */
+	MPI_Recv(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	MPI_Finalize();
+	return 0;
+}
+SRC
+
+for how in return exit; do
+	start=$(date +%s)
+	run -t 30 "$MPIEXEC" -n 4 "$TEST_TMP/nofin" $how
+	expect_nonzero
+	expect_err 'rank 1'
+	grep -qi 'finali[sz]' "$ERR" || { show; fail "message does not mention MPI_Finalize"; }
+	[ $(( $(date +%s) - start )) -le 15 ] || fail "took more than 15 s to notice"
+done
+exit 0
