@@ -54,9 +54,10 @@ $(LIBMPI): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libmpi.so -o $@ $(LIB_OBJS) -ldl -lpthread
 
+# rankcrt.o goes into every user program: never with sanitizer instrumentation.
 $(RANKCRT): loader/rankcrt.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) -std=c17 $(WARN) -O2 -g -fPIC -fvisibility=hidden -D_GNU_SOURCE -I. -c $< -o $@
 
 $(RANKMAP): loader/rank.map
 	@mkdir -p $(@D)

@@ -15,6 +15,7 @@
 
 #include "loader/loader.h"
 #include "loader/loader_internal.h"
+#include "runtime/job.h"
 
 /* Frames printed; deeper stacks are almost always runaway recursion. */
 #define SHL_LOADER_BACKTRACE_MAX 64
@@ -94,6 +95,8 @@ static void on_crash(int sig, siginfo_t *si, void *uc_)
 			pause();
 	if (c)
 		snprintf(who, sizeof(who), "rank %d", c->rank);
+	else if (shl_job_my_rank() >= 0) /* a thread the rank created */
+		snprintf(who, sizeof(who), "rank %d (thread %d)", shl_job_my_rank(), gettid());
 	else
 		snprintf(who, sizeof(who), "node process");
 	if (sig == SIGABRT || si->si_code <= 0) /* sent, not a fault: no address */

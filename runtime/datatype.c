@@ -10,7 +10,7 @@
 
 #define BASIC(var, ctype, mpiname)                                                      \
 	SHL_API struct shl_datatype var = {                                             \
-		.magic = SHL_TYPE_MAGIC, .contig = true, .nblocks = 1,                  \
+		.magic = SHL_TYPE_MAGIC, .predefined = true, .contig = true, .nblocks = 1,                  \
 		.size = sizeof(ctype), .lb = 0, .extent = sizeof(ctype), .elements = 1, \
 		.blocks = { { 0, sizeof(ctype) } }, .name = mpiname }
 
@@ -58,7 +58,7 @@ BASIC(shl_mpi_cxx_long_double_complex, long double _Complex, "MPI_CXX_LONG_DOUBL
 #define PAIR(var, ctype, mpiname)                                                         \
 	struct var##_layout { ctype v; int i; };                                          \
 	SHL_API struct shl_datatype var = {                                               \
-		.magic = SHL_TYPE_MAGIC,                                                  \
+		.magic = SHL_TYPE_MAGIC, .predefined = true,                              \
 		.contig = offsetof(struct var##_layout, i) == sizeof(ctype) &&            \
 			  sizeof(struct var##_layout) == sizeof(ctype) + sizeof(int),     \
 		.nblocks = 2, .size = sizeof(ctype) + sizeof(int), .lb = 0,               \

@@ -255,7 +255,8 @@ static int check_buffer(const char *fn, struct shl_comm *c, const void *buf, int
 	if (!shl_type_ok(type))
 		return shl_err(c, MPI_ERR_TYPE, fn, "invalid datatype argument%s",
 			       type == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
-	if (buf == NULL && count > 0 && type->size > 0)
+	/* NULL is MPI_BOTTOM: fine with a derived type holding absolute addresses only. */
+	if (buf == NULL && count > 0 && type->size > 0 && type->predefined)
 		return shl_err(c, MPI_ERR_BUFFER, fn, "buf is NULL but count is %d", count);
 	return MPI_SUCCESS;
 }

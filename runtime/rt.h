@@ -13,6 +13,7 @@
 #include "mpi.h"
 #include "queues/queues.h"
 #include "runtime/job.h"
+#include "runtime/datatype.h"
 
 #define SHL_API __attribute__((visibility("default")))
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -24,7 +25,6 @@
 
 /* Magic values make stale or foreign handles an MPI error rather than a crash later. */
 #define SHL_COMM_MAGIC 0x636f6d6du
-#define SHL_TYPE_MAGIC 0x74797065u
 #define SHL_REQ_MAGIC 0x72657175u
 #define SHL_ERRH_MAGIC 0x65727268u
 
@@ -56,30 +56,6 @@ struct shl_comm {
 	struct shl_errhandler *errh;
 	const char *name;
 };
-
-/* ---- datatypes ---- */
-/* One run of bytes inside one extent of a datatype. */
-struct shl_block {
-	size_t off;
-	size_t len;
-};
-
-struct shl_datatype {
-	uint32_t magic;
-	bool contig;          /* one block covering [0, size) and size == extent */
-	int nblocks;
-	size_t size;          /* bytes of data in one element */
-	ptrdiff_t lb;
-	ptrdiff_t extent;
-	int elements;         /* basic elements in one element (MPI_Get_elements) */
-	struct shl_block blocks[2];
-	const char *name;
-};
-
-/* Copy `bytes` bytes of typed data from (src, stype) to (dst, dtype). A NULL type means
- * contiguous bytes. Element counts are implied by `bytes`. */
-void shl_dt_copy(void *dst, const struct shl_datatype *dtype, const void *src,
-		 const struct shl_datatype *stype, size_t bytes);
 
 /* ---- requests ---- */
 enum shl_req_kind { SHL_REQ_SEND, SHL_REQ_RECV, SHL_REQ_DONE };
@@ -229,11 +205,6 @@ static inline struct shl_comm *shl_comm_get(struct shl_rank *r, MPI_Comm h)
 	if (h->predef == SHL_COMM_IS_SELF)
 		return &r->self;
 	return h;
-}
-
-static inline bool shl_type_ok(MPI_Datatype t)
-{
-	return t != NULL && t->magic == SHL_TYPE_MAGIC;
 }
 
 static inline int shl_comm_world_rank(const struct shl_comm *c, int rank)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# exit_without_finalize_ends_job: a rank that returns from main (or calls exit(0)) without MPI_Finalize while others wait for it in MPI_Recv ends the job with a non-zero status and a message naming the rank, instead of hanging.
+# exit_without_finalize_ends_job: a rank that returns from main (or calls exit(0)) without MPI_Finalize while others wait for it in MPI_Recv ends the job with a non-zero status and a message naming the rank, instead of hanging; with exit(3) the job status is 3.
 . "$SHOAL_TESTS/lib/common.bash"
 
 build nofin <<'SRC'
@@ -14,6 +14,8 @@ int main(int argc, char **argv)
 	if (rank == 1) {
 		if (argc > 1 && strcmp(argv[1], "exit") == 0)
 			exit(0);
+		if (argc > 1 && strcmp(argv[1], "exit3") == 0)
+			exit(3);
 		return 0; /* no MPI_Finalize */
 	}
 	/* Waits for rank 1, which never sends. */
@@ -31,4 +33,9 @@ for how in return exit; do
 	grep -qi 'finali[sz]' "$ERR" || { show; fail "message does not mention MPI_Finalize"; }
 	[ $(( $(date +%s) - start )) -le 15 ] || fail "took more than 15 s to notice"
 done
+
+# A failing exit status of that rank is the job's status.
+run -t 30 "$MPIEXEC" -n 4 "$TEST_TMP/nofin" exit3
+expect_rc 3
+expect_err 'rank 1'
 exit 0
