@@ -14,6 +14,7 @@
 #include "queues/queues.h"
 #include "runtime/job.h"
 #include "runtime/datatype.h"
+#include "runtime/comm.h"
 
 #define SHL_API __attribute__((visibility("default")))
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -24,38 +25,8 @@
 	__attribute__((weak, alias("PMPI_" #name), visibility("default")))
 
 /* Magic values make stale or foreign handles an MPI error rather than a crash later. */
-#define SHL_COMM_MAGIC 0x636f6d6du
 #define SHL_REQ_MAGIC 0x72657175u
-#define SHL_ERRH_MAGIC 0x65727268u
 
-/* Context ids of the predefined communicators. */
-#define SHL_CTX_WORLD 0
-#define SHL_CTX_SELF 1
-
-/* ---- error handlers ---- */
-enum shl_errh_kind { SHL_ERRH_FATAL, SHL_ERRH_RETURN, SHL_ERRH_ABORT };
-
-struct shl_errhandler {
-	uint32_t magic;
-	enum shl_errh_kind kind;
-};
-
-/* ---- communicators ---- */
-enum shl_predef_comm { SHL_COMM_NOT_PREDEF = 0, SHL_COMM_IS_WORLD, SHL_COMM_IS_SELF };
-
-/* One rank's view of a communicator: what differs between ranks (rank, error handler) is
- * here, so each rank has its own object. The predefined handles are sentinels that
- * shl_comm_get maps to the calling rank's own object. */
-struct shl_comm {
-	uint32_t magic;
-	enum shl_predef_comm predef;
-	uint32_t context;
-	int rank;
-	int size;
-	const int *world;             /* comm rank -> world rank; NULL: identity */
-	struct shl_errhandler *errh;
-	const char *name;
-};
 
 /* ---- requests ---- */
 enum shl_req_kind { SHL_REQ_SEND, SHL_REQ_RECV, SHL_REQ_DONE };
@@ -205,11 +176,6 @@ static inline struct shl_comm *shl_comm_get(struct shl_rank *r, MPI_Comm h)
 	if (h->predef == SHL_COMM_IS_SELF)
 		return &r->self;
 	return h;
-}
-
-static inline int shl_comm_world_rank(const struct shl_comm *c, int rank)
-{
-	return c->world ? c->world[rank] : rank;
 }
 
 /* A panic: a broken internal invariant. Prints rank, function and errno, aborts the job. */
