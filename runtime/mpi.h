@@ -305,6 +305,12 @@ SHL_DECLARE(int, Test_cancelled, (const MPI_Status *status, int *flag));
 SHL_DECLARE(int, Start, (MPI_Request *request));
 SHL_DECLARE(int, Startall, (int count, MPI_Request array_of_requests[]));
 
+/* ---- groups, communicators, attributes, info, user error handlers ---- */
+
+/* ---- collectives ---- */
+
+/* ---- derived datatypes, packing ---- */
+
 #undef SHL_DECLARE
 
 #ifdef __cplusplus
