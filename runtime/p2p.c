@@ -26,6 +26,17 @@ void shl_status_empty(MPI_Status *status, int source)
 	status->shl_bytes = 0;
 }
 
+/* shl_dt_copy with its contiguous case inline: the eager path's only copy. `contig`
+ * means the data is `bytes` dense bytes starting at the buffer address. */
+static inline void copy(void *dst, const struct shl_datatype *dtype, const void *src,
+			const struct shl_datatype *stype, size_t bytes)
+{
+	if (likely((dtype == NULL || dtype->contig) && (stype == NULL || stype->contig)))
+		memcpy(dst, src, bytes);
+	else
+		shl_dt_copy(dst, dtype, src, stype, bytes);
+}
+
 static bool req_done(void *arg)
 {
 	return atomic_load_explicit(&((struct shl_req *)arg)->done, memory_order_acquire);
@@ -49,7 +60,7 @@ static void deliver(struct shl_rank *r, struct shl_req *q, struct shl_envelope *
 	size_t n = env->bytes <= cap ? env->bytes : cap;
 	const struct shl_datatype *layout = env->payload == SHL_Q_DIRECT ? env->layout : NULL;
 
-	shl_dt_copy(q->buf, q->type, env->data, layout, n);
+	copy(q->buf, q->type, env->data, layout, n);
 	q->status.MPI_SOURCE = env->src;
 	q->status.MPI_TAG = env->tag;
 	q->status.MPI_ERROR = env->bytes > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
@@ -190,7 +201,7 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, int cou
 	} else {
 		void *payload = bytes > shl_job.inline_max ? env->chunk : env->inline_data;
 		env->payload = bytes > shl_job.inline_max ? SHL_Q_POOLED : SHL_Q_INLINE;
-		shl_dt_copy(payload, NULL, buf, type, bytes);
+		copy(payload, NULL, buf, type, bytes);
 		env->data = payload;
 	}
 	if (cookie == req)
@@ -366,7 +377,7 @@ static int send_blocking(const char *fn, enum shl_send_mode mode, const void *bu
 		return err;
 	shl_rank_lock(r);
 	rc = send(r, c, buf, count, type, dest, tag, mode, &q);
-	if (rc == 0)
+	if (rc == 0 && !req_done(&q))
 		shl_wait(r, req_done, &q);
 	shl_rank_unlock(r);
 	return rc == 0 ? MPI_SUCCESS : start_error(fn, c, rc, (size_t)count * type->size);

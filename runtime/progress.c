@@ -91,8 +91,12 @@ void shl_wait(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 		}
 		uint32_t seq = atomic_load(&r->wake_seq);
 		/* Pairs with shl_rank_wake: after this increment either we see the waker's
-		 * event below, or the waker sees us and bumps wake_seq past `seq`. */
+		 * event below, or the waker sees us and bumps wake_seq past `seq`. The last
+		 * look must cover every event a waker announces: arrivals (the inbox) and
+		 * completions, including those only progress turns into progress of `done`
+		 * (a detached request's completion frees a buffered-send block). */
 		atomic_fetch_add(&r->sleepers, 1);
+		shl_progress(r);
 		if (shl_inbox_empty(&r->inbox) && !done(arg)) {
 			shl_rank_unlock(r);
 			long rc = futex(&r->wake_seq, FUTEX_WAIT_PRIVATE, seq);
