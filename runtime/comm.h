@@ -1,9 +1,13 @@
-/* Communicators and error handlers as the runtime sees them: one object per rank per
- * communicator (what differs between ranks lives there), predefined handles as sentinels.
+/* Communicators, groups, attributes, info and error handlers as the runtime sees them: one
+ * object per rank per communicator (what differs between ranks), one shared object per
+ * communicator (what its members agree on), and the meeting where members create them.
  * Entered by rank threads. Must not touch another rank's communicator objects. */
 #ifndef SHL_RUNTIME_COMM_H
 #define SHL_RUNTIME_COMM_H
 
+#include <pthread.h>
+#include <stdalign.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,41 +16,268 @@
 
 #define SHL_COMM_MAGIC 0x636f6d6du
 #define SHL_ERRH_MAGIC 0x65727268u
+#define SHL_GROUP_MAGIC 0x67727570u
+#define SHL_INFO_MAGIC 0x696e666fu
 
-/* Context ids of the predefined communicators. */
+/* Context ids of the predefined communicators. Every other communicator's id comes from
+ * shl_ctx_agree; ids are below SHL_CTX_MAX, so `context | SHL_CTX_INTERNAL` is free for a
+ * communicator's internal point-to-point traffic (collectives that must go through
+ * messages, e.g. off-node) and never matches a user's message. */
 #define SHL_CTX_WORLD 0
 #define SHL_CTX_SELF 1
+#define SHL_CTX_INTERNAL 0x80000000u
+/* Context ids live in a bitmap of this many bits (128 KiB): a million communicators alive
+ * at once on a node; MPICH allows 2048–16384. */
+#define SHL_CTX_MAX (1u << 20)
 
 struct shl_rank;
+struct shl_req;
 
 /* ---- error handlers ---- */
-enum shl_errh_kind { SHL_ERRH_FATAL, SHL_ERRH_RETURN, SHL_ERRH_ABORT };
+enum shl_errh_kind { SHL_ERRH_FATAL, SHL_ERRH_RETURN, SHL_ERRH_ABORT, SHL_ERRH_USER };
 
+/* Predefined handlers are immutable; a user handler is created by one rank and lives while
+ * `refs` (its handle plus each communicator using it) is above zero. */
 struct shl_errhandler {
 	uint32_t magic;
 	enum shl_errh_kind kind;
+	MPI_Comm_errhandler_function *fn;  /* SHL_ERRH_USER */
+	_Atomic int refs;                  /* SHL_ERRH_USER only */
 };
+
+/* Any rank thread: take / drop a reference on `e` (no-ops on predefined handlers). */
+void shl_errh_hold(struct shl_errhandler *e);
+void shl_errh_drop(struct shl_errhandler *e);
+
+/* ---- groups (group.c) ---- */
+/* An ordered set of world ranks; immutable once built, owned by the rank that built it. */
+struct shl_group {
+	uint32_t magic;
+	bool predefined;              /* MPI_GROUP_EMPTY: never freed */
+	int size;
+	int world[];                  /* world rank of each member */
+};
+
+/* A new group of `size` members (world[] to be filled by the caller), or NULL. */
+struct shl_group *shl_group_new(int size);
+static inline bool shl_group_ok(MPI_Group g)
+{
+	return g != NULL && g->magic == SHL_GROUP_MAGIC;
+}
+/* The member index of world rank `w` in `g`, or MPI_UNDEFINED. */
+int shl_group_find(const struct shl_group *g, int w);
+
+/* ---- info (info.c) ---- */
+struct shl_info_entry {
+	char *key;
+	char *value;
+};
+
+/* A rank's info object: keys in insertion order (MPI_Info_get_nthkey is stable). */
+struct shl_info {
+	uint32_t magic;
+	bool predefined;              /* MPI_INFO_ENV's sentinel: resolved per rank */
+	int n, cap;
+	struct shl_info_entry *e;
+};
+
+/* The rank's object for info handle `h` (MPI_INFO_ENV resolved), or NULL if invalid. */
+struct shl_info *shl_info_get(struct shl_rank *r, MPI_Info h);
+/* A copy of `src` (NULL: an empty info), or NULL when out of memory. */
+struct shl_info *shl_info_dup(const struct shl_info *src);
+void shl_info_free(struct shl_info *info);
+
+/* ---- attributes (attr.c) ---- */
+struct shl_attr {
+	struct shl_keyval *kv;
+	void *val;
+	struct shl_attr *next;
+};
+
+/* ---- the shared part of a communicator ---- */
+
+/* One member's part in a meeting. It lives in the member's own memory (its stack for a
+ * blocking call) until `req` completes; the meeting's compute reads `in` and writes only
+ * `out` and `err`, then completes `req` (release: the member reads out/err after). */
+struct shl_arrival {
+	struct shl_req *req;
+	const void *in;
+	void *out;
+	int err;                      /* MPI error class compute reports to this member, or 0 */
+	bool heap;                    /* malloc'ed by a nonblocking call: the meeting frees it */
+};
+
+struct shl_meeting;
+/* A meeting's work, run once by the last member to arrive, in its thread, holding no lock. */
+typedef void shl_meet_fn(struct shl_meeting *m);
+
+/* A collective operation some members have joined: created by the first, run and freed by
+ * the last. Fields other than `arrival[member]` are guarded by the shared object's lock. */
+struct shl_meeting {
+	uint64_t key;
+	shl_meet_fn *fn;
+	bool mismatch;                /* members arrived with different operations */
+	int n, arrived;
+	struct shl_comm_shared *sh;
+	struct shl_meeting *next;
+	struct shl_arrival *arrival[];   /* by member index */
+};
+
+/* A member's publication slot for collectives on the shared address space, written only by
+ * its member; peers read it. Protocol for collective number k (struct shl_comm.seq): store
+ * ptr/len, then store seq = k with release; a reader waits (shl_wait) until an acquire load
+ * of seq reaches k, then uses ptr. `ack` is the reverse channel (readers done with ptr).
+ * A writer publishing must wake the members that may wait for it (shl_rank_wake after a
+ * seq_cst RMW, e.g. atomic_exchange on seq). */
+struct shl_coll_slot {
+	alignas(64) _Atomic uint64_t seq;
+	void *_Atomic ptr;
+	size_t len;
+	alignas(64) _Atomic uint64_t ack;
+};
+
+/* What the members of a communicator share: fixed at creation except the lock-guarded
+ * meetings, the atomic counters and the slots. Members are indexed 0..nmembers-1: group 0
+ * (the intracommunicator's group, or an intercommunicator's first group) then group 1;
+ * member j is rank shl_job.ranks[world[j]], which is whom to shl_rank_wake.
+ *
+ * How a collective uses it. Every collective call on a communicator, creation included,
+ * takes the next number k = ++c->seq; MPI orders collectives per communicator, so all
+ * members agree on k even with nonblocking ones outstanding.
+ *  - General path (any operation, blocking or not, overlapping allowed): each member joins
+ *    meeting k with shl_comm_meet (its buffers as `in`/`out`); the last arriver's `fn` does
+ *    the data movement for everyone (it may read and write every member's buffers: they
+ *    share the address space), then every member's request completes. Blocking calls use
+ *    shl_comm_meet_wait; an MPI_I* call keeps a heap arrival and returns its request.
+ *  - Flag path (blocking collectives, where latency matters): member i publishes its buffer
+ *    in slot[i] (ptr, len, then seq = k with atomic_exchange, then wakes the peers that may
+ *    wait), peers shl_wait until slot[i].seq >= k and copy, then raise slot[i].ack so the
+ *    owner may return. A barrier is atomic_fetch_add(&arrived, 1): the member that brings
+ *    it to m * nmembers (its m-th barrier) stores released = m and wakes every member; the
+ *    others shl_wait for released >= m. Each flag protocol keeps its own count m per rank
+ *    object, since blocking and nonblocking calls may interleave on one communicator. */
+struct shl_comm_shared {
+	uint32_t context;
+	bool inter;
+	int nmembers;
+	int gsize[2];                 /* group sizes; gsize[1] is 0 on an intracommunicator */
+	int *world;                   /* nmembers world ranks, group 0 then group 1 */
+	_Atomic int refs;             /* per-rank objects still referring to this one */
+	pthread_mutex_t lock;         /* guards `meetings` and each meeting's bookkeeping */
+	struct shl_meeting *meetings; /* meetings not everyone has joined yet */
+	/* For the collectives: a flag-based barrier counter and its release word. */
+	alignas(64) _Atomic uint64_t arrived;
+	alignas(64) _Atomic uint64_t released;
+	struct shl_coll_slot slot[];  /* nmembers */
+};
+
+/* Any rank thread: join the meeting `key` of `sh` as member `member` of `n`, running `fn`
+ * when everyone has joined (in the last arriver's thread). Keys 1..2^63-1 are collective
+ * operations numbered by each member's c->seq (all members number them alike: MPI orders
+ * collectives per communicator); keys with bit 63 set are rendezvous of a subset
+ * (MPI_Comm_create_group). Never blocks; `a` must stay valid until a->req completes.
+ * Returns 0 or -ENOMEM. Members arriving with different `fn` all get MPI_ERR_NOT_SAME. */
+int shl_comm_meet(struct shl_comm_shared *sh, uint64_t key, int n, int member, shl_meet_fn *fn,
+		  struct shl_arrival *a);
+
+/* Owner thread, rank unlocked: join like shl_comm_meet and wait (sleeping) until the
+ * meeting has run. Returns the arrival's error class, or MPI_ERR_NO_MEM. */
+int shl_comm_meet_wait(struct shl_rank *r, struct shl_comm_shared *sh, uint64_t key, int n,
+		       int member, shl_meet_fn *fn, const void *in, void *out);
+
+/* Last arriver of a meeting: agree on a fresh context id for a new communicator of the
+ * node's ranks. Returns 0 and *ctx, or -ENOSPC. Off-node agreement grows here. */
+int shl_ctx_agree(uint32_t *ctx);
 
 /* ---- communicators ---- */
 enum shl_predef_comm { SHL_COMM_NOT_PREDEF = 0, SHL_COMM_IS_WORLD, SHL_COMM_IS_SELF };
 
-/* One rank's view of a communicator: what differs between ranks (rank, error handler) is
- * here, so each rank has its own object. The predefined handles are sentinels that
- * shl_comm_get maps to the calling rank's own object. */
+/* One rank's view of a communicator: what differs between ranks (rank, error handler,
+ * attributes, name) is here, so each rank has its own object; `sh` is what members share.
+ * The predefined handles are sentinels that shl_comm_get maps to the rank's own object.
+ * Touched only by the owning rank's threads (attributes and name under the rank lock). */
 struct shl_comm {
 	uint32_t magic;
 	enum shl_predef_comm predef;
 	uint32_t context;
 	int rank;
 	int size;
-	const int *world;             /* comm rank -> world rank; NULL: identity */
+	const int *world;             /* local group: comm rank -> world rank; NULL: identity */
+	bool inter;
+	int remote_size;              /* intercommunicator: size of the remote group */
+	const int *remote_world;      /* intercommunicator: remote rank -> world rank */
 	struct shl_errhandler *errh;
-	const char *name;
+	const char *name;             /* NULL, a literal, or name_buf */
+	struct shl_comm_shared *sh;
+	int member;                   /* this rank's index in sh */
+	uint64_t seq;                 /* collective operations this rank started on it */
+	struct shl_attr *attrs;
+	struct shl_info *info;        /* hints set by the user, or NULL */
+	char name_buf[MPI_MAX_OBJECT_NAME];
 };
 
 static inline int shl_comm_world_rank(const struct shl_comm *c, int rank)
 {
 	return c->world ? c->world[rank] : rank;
 }
+
+/* Ranks a send may name as `dest` and a receive as `source`: the remote group on an
+ * intercommunicator, the group itself otherwise. */
+static inline int shl_comm_remote_size(const struct shl_comm *c)
+{
+	return c->inter ? c->remote_size : c->size;
+}
+
+static inline int shl_comm_remote_world(const struct shl_comm *c, int rank)
+{
+	return c->inter ? c->remote_world[rank] : shl_comm_world_rank(c, rank);
+}
+
+/* The handle the user knows for the rank's object `c` (the sentinel for WORLD and SELF). */
+static inline MPI_Comm shl_comm_handle(struct shl_comm *c)
+{
+	if (c->predef == SHL_COMM_IS_WORLD)
+		return MPI_COMM_WORLD;
+	if (c->predef == SHL_COMM_IS_SELF)
+		return MPI_COMM_SELF;
+	return c;
+}
+
+/* ---- per-rank object tables (comm.c, attr.c, errors.c) ---- */
+struct shl_user_error {
+	int cls;                      /* the code's class (itself for a class) */
+	char *str;                    /* MPI_Add_error_string, or NULL */
+};
+
+/* What MPI makes local to a process: keyvals, user error codes, MPI_INFO_ENV. Touched by
+ * the rank's own threads under its rank lock. */
+struct shl_rank_objs {
+	struct shl_keyval **keyvals;  /* by keyval - SHL_KEYVAL_FIRST */
+	int nkeyvals;
+	struct shl_user_error *errors;   /* by code - (MPI_ERR_LASTCODE + 1) */
+	int nerrors;
+	int last_used_code;           /* MPI_LASTUSEDCODE's value */
+	int universe_size;            /* MPI_UNIVERSE_SIZE's value */
+	struct shl_info *env;         /* MPI_INFO_ENV, built on first use */
+};
+
+/* Node process, main thread, before ranks run (shl_job_create): the shared objects of
+ * MPI_COMM_WORLD and each rank's MPI_COMM_SELF, and each rank's object tables.
+ * Returns 0 or -ENOMEM. */
+int shl_comm_job_init(int size);
+
+/* Owner thread, rank unlocked, at MPI_Finalize: delete MPI_COMM_SELF's attributes (MPI 4.1,
+ * 11.2.3: their delete callbacks run first), then MPI_COMM_WORLD's. */
+void shl_comm_finalize(struct shl_rank *r);
+
+/* Owner thread, rank unlocked: copy `from`'s attributes onto `to` through the copy
+ * callbacks (MPI_Comm_dup). Returns MPI_SUCCESS or the failing callback's code. */
+int shl_attr_copy(struct shl_rank *r, struct shl_comm *from, struct shl_comm *to);
+/* Owner thread, rank unlocked: delete every attribute of `c` through the delete callbacks.
+ * Returns MPI_SUCCESS or the failing callback's code (the rest stay attached). */
+int shl_attr_delete_all(struct shl_rank *r, struct shl_comm *c);
+
+/* Owner thread: the class of error code `code`, or -1 if it is not a valid code. */
+int shl_err_class_of(struct shl_rank *r, int code);
 
 #endif

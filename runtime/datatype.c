@@ -1,217 +1,421 @@
-/* Predefined datatypes, their queries, and the one copy routine that moves typed data from
- * one layout to another. Entered by rank threads; the predefined objects are immutable.
- * Must not allocate or take locks: shl_dt_copy is on every message's path. */
+/* Predefined datatypes and the queries on any datatype: sizes, extents, element counts,
+ * envelope and contents, names. Entered by rank threads; the predefined objects are
+ * immutable statics shared by every rank. Must not write to a predefined type. */
 #include <complex.h>
+#include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 
 #include "runtime/rt.h"
+#include "runtime/dt_internal.h"
 
-#define BASIC(var, ctype, mpiname)                                                      \
+/* External32 sizes are MPI 4.1 Table 13.2 (section 13.5.2): e.g. MPI_LONG is 4 bytes there
+ * although it is 8 here, MPI_LONG_DOUBLE is an IEEE binary128 of 16. */
+#define BASIC(var, ctype, mpiname, k, ext, n)                                           \
 	SHL_API struct shl_datatype var = {                                             \
-		.magic = SHL_TYPE_MAGIC, .predefined = true, .contig = true, .nblocks = 1,                  \
-		.size = sizeof(ctype), .lb = 0, .extent = sizeof(ctype), .elements = 1, \
+		.magic = SHL_TYPE_MAGIC, .predefined = true, .contig = true,            \
+		.committed = true, .kind = k, .ext_size = ext, .ncomp = n,              \
+		.align = _Alignof(ctype), .size = sizeof(ctype), .lb = 0,               \
+		.extent = sizeof(ctype), .true_lb = 0, .true_extent = sizeof(ctype),    \
+		.elements = 1, .nruns = 1, .runs = var.blocks,                          \
 		.blocks = { { 0, sizeof(ctype) } }, .name = mpiname }
 
-BASIC(shl_mpi_char, char, "MPI_CHAR");
-BASIC(shl_mpi_signed_char, signed char, "MPI_SIGNED_CHAR");
-BASIC(shl_mpi_unsigned_char, unsigned char, "MPI_UNSIGNED_CHAR");
-BASIC(shl_mpi_byte, unsigned char, "MPI_BYTE");
-BASIC(shl_mpi_packed, unsigned char, "MPI_PACKED");
-BASIC(shl_mpi_wchar, wchar_t, "MPI_WCHAR");
-BASIC(shl_mpi_short, short, "MPI_SHORT");
-BASIC(shl_mpi_unsigned_short, unsigned short, "MPI_UNSIGNED_SHORT");
-BASIC(shl_mpi_int, int, "MPI_INT");
-BASIC(shl_mpi_unsigned, unsigned, "MPI_UNSIGNED");
-BASIC(shl_mpi_long, long, "MPI_LONG");
-BASIC(shl_mpi_unsigned_long, unsigned long, "MPI_UNSIGNED_LONG");
-BASIC(shl_mpi_long_long, long long, "MPI_LONG_LONG");
-BASIC(shl_mpi_unsigned_long_long, unsigned long long, "MPI_UNSIGNED_LONG_LONG");
-BASIC(shl_mpi_float, float, "MPI_FLOAT");
-BASIC(shl_mpi_double, double, "MPI_DOUBLE");
-BASIC(shl_mpi_long_double, long double, "MPI_LONG_DOUBLE");
-BASIC(shl_mpi_c_bool, _Bool, "MPI_C_BOOL");
-BASIC(shl_mpi_int8_t, int8_t, "MPI_INT8_T");
-BASIC(shl_mpi_int16_t, int16_t, "MPI_INT16_T");
-BASIC(shl_mpi_int32_t, int32_t, "MPI_INT32_T");
-BASIC(shl_mpi_int64_t, int64_t, "MPI_INT64_T");
-BASIC(shl_mpi_uint8_t, uint8_t, "MPI_UINT8_T");
-BASIC(shl_mpi_uint16_t, uint16_t, "MPI_UINT16_T");
-BASIC(shl_mpi_uint32_t, uint32_t, "MPI_UINT32_T");
-BASIC(shl_mpi_uint64_t, uint64_t, "MPI_UINT64_T");
-BASIC(shl_mpi_c_float_complex, float _Complex, "MPI_C_FLOAT_COMPLEX");
-BASIC(shl_mpi_c_double_complex, double _Complex, "MPI_C_DOUBLE_COMPLEX");
-BASIC(shl_mpi_c_long_double_complex, long double _Complex, "MPI_C_LONG_DOUBLE_COMPLEX");
-BASIC(shl_mpi_aint, MPI_Aint, "MPI_AINT");
-BASIC(shl_mpi_offset, MPI_Offset, "MPI_OFFSET");
-BASIC(shl_mpi_count, MPI_Count, "MPI_COUNT");
+#define B SHL_DT_BYTES
+#define S SHL_DT_SIGNED
+#define U SHL_DT_UNSIGNED
+#define F SHL_DT_FLOAT
+#define L SHL_DT_LDOUBLE
+BASIC(shl_mpi_char, char, "MPI_CHAR", B, 1, 1);
+BASIC(shl_mpi_signed_char, signed char, "MPI_SIGNED_CHAR", B, 1, 1);
+BASIC(shl_mpi_unsigned_char, unsigned char, "MPI_UNSIGNED_CHAR", B, 1, 1);
+BASIC(shl_mpi_byte, unsigned char, "MPI_BYTE", B, 1, 1);
+BASIC(shl_mpi_packed, unsigned char, "MPI_PACKED", B, 1, 1);
+BASIC(shl_mpi_wchar, wchar_t, "MPI_WCHAR", S, 4, 1);
+BASIC(shl_mpi_short, short, "MPI_SHORT", S, 2, 1);
+BASIC(shl_mpi_unsigned_short, unsigned short, "MPI_UNSIGNED_SHORT", U, 2, 1);
+BASIC(shl_mpi_int, int, "MPI_INT", S, 4, 1);
+BASIC(shl_mpi_unsigned, unsigned, "MPI_UNSIGNED", U, 4, 1);
+BASIC(shl_mpi_long, long, "MPI_LONG", S, 4, 1);
+BASIC(shl_mpi_unsigned_long, unsigned long, "MPI_UNSIGNED_LONG", U, 4, 1);
+BASIC(shl_mpi_long_long, long long, "MPI_LONG_LONG", S, 8, 1);
+BASIC(shl_mpi_unsigned_long_long, unsigned long long, "MPI_UNSIGNED_LONG_LONG", U, 8, 1);
+BASIC(shl_mpi_float, float, "MPI_FLOAT", F, 4, 1);
+BASIC(shl_mpi_double, double, "MPI_DOUBLE", F, 8, 1);
+BASIC(shl_mpi_long_double, long double, "MPI_LONG_DOUBLE", L, 16, 1);
+BASIC(shl_mpi_c_bool, _Bool, "MPI_C_BOOL", B, 1, 1);
+BASIC(shl_mpi_int8_t, int8_t, "MPI_INT8_T", S, 1, 1);
+BASIC(shl_mpi_int16_t, int16_t, "MPI_INT16_T", S, 2, 1);
+BASIC(shl_mpi_int32_t, int32_t, "MPI_INT32_T", S, 4, 1);
+BASIC(shl_mpi_int64_t, int64_t, "MPI_INT64_T", S, 8, 1);
+BASIC(shl_mpi_uint8_t, uint8_t, "MPI_UINT8_T", U, 1, 1);
+BASIC(shl_mpi_uint16_t, uint16_t, "MPI_UINT16_T", U, 2, 1);
+BASIC(shl_mpi_uint32_t, uint32_t, "MPI_UINT32_T", U, 4, 1);
+BASIC(shl_mpi_uint64_t, uint64_t, "MPI_UINT64_T", U, 8, 1);
+BASIC(shl_mpi_c_float_complex, float _Complex, "MPI_C_FLOAT_COMPLEX", F, 4, 2);
+BASIC(shl_mpi_c_double_complex, double _Complex, "MPI_C_DOUBLE_COMPLEX", F, 8, 2);
+BASIC(shl_mpi_c_long_double_complex, long double _Complex, "MPI_C_LONG_DOUBLE_COMPLEX", L, 16, 2);
+BASIC(shl_mpi_aint, MPI_Aint, "MPI_AINT", S, 8, 1);
+BASIC(shl_mpi_offset, MPI_Offset, "MPI_OFFSET", S, 8, 1);
+BASIC(shl_mpi_count, MPI_Count, "MPI_COUNT", S, 8, 1);
 /* C++ bool and std::complex have the layout of their C counterparts on this ABI. */
-BASIC(shl_mpi_cxx_bool, _Bool, "MPI_CXX_BOOL");
-BASIC(shl_mpi_cxx_float_complex, float _Complex, "MPI_CXX_FLOAT_COMPLEX");
-BASIC(shl_mpi_cxx_double_complex, double _Complex, "MPI_CXX_DOUBLE_COMPLEX");
-BASIC(shl_mpi_cxx_long_double_complex, long double _Complex, "MPI_CXX_LONG_DOUBLE_COMPLEX");
+BASIC(shl_mpi_cxx_bool, _Bool, "MPI_CXX_BOOL", B, 1, 1);
+BASIC(shl_mpi_cxx_float_complex, float _Complex, "MPI_CXX_FLOAT_COMPLEX", F, 4, 2);
+BASIC(shl_mpi_cxx_double_complex, double _Complex, "MPI_CXX_DOUBLE_COMPLEX", F, 8, 2);
+BASIC(shl_mpi_cxx_long_double_complex, long double _Complex, "MPI_CXX_LONG_DOUBLE_COMPLEX", L, 16, 2);
+#undef B
+#undef S
+#undef U
+#undef F
+#undef L
 
 /* The MINLOC/MAXLOC pair types: a value followed by an int, laid out as the C struct
  * { T value; int index; } (MPI 4.1 section 6.9.4), which may have padding in the middle
- * (MPI_SHORT_INT) or at the end (MPI_DOUBLE_INT). */
-#define PAIR(var, ctype, mpiname)                                                         \
+ * (MPI_SHORT_INT) or at the end (MPI_DOUBLE_INT). When the int follows the value at once
+ * the two are one run. */
+#define PAIR(var, ctype, valtype, mpiname)                                                \
 	struct var##_layout { ctype v; int i; };                                          \
 	SHL_API struct shl_datatype var = {                                               \
-		.magic = SHL_TYPE_MAGIC, .predefined = true,                              \
+		.magic = SHL_TYPE_MAGIC, .predefined = true, .committed = true,           \
 		.contig = offsetof(struct var##_layout, i) == sizeof(ctype) &&            \
 			  sizeof(struct var##_layout) == sizeof(ctype) + sizeof(int),     \
-		.nblocks = 2, .size = sizeof(ctype) + sizeof(int), .lb = 0,               \
-		.extent = sizeof(struct var##_layout), .elements = 2,                     \
-		.blocks = { { 0, sizeof(ctype) },                                         \
+		.kind = SHL_DT_PAIR, .ncomp = 2, .align = _Alignof(struct var##_layout),  \
+		.size = sizeof(ctype) + sizeof(int), .lb = 0,                             \
+		.extent = sizeof(struct var##_layout), .true_lb = 0,                      \
+		.true_extent = offsetof(struct var##_layout, i) + sizeof(int),            \
+		.elements = 2, .runs = var.blocks,                                        \
+		.nruns = offsetof(struct var##_layout, i) == sizeof(ctype) ? 1 : 2,       \
+		.blocks = { { 0, offsetof(struct var##_layout, i) == sizeof(ctype)        \
+				     ? sizeof(ctype) + sizeof(int) : sizeof(ctype) },      \
 			    { offsetof(struct var##_layout, i), sizeof(int) } },          \
+		.pair = &valtype, .pair_off = offsetof(struct var##_layout, i),           \
 		.name = mpiname }
 
-PAIR(shl_mpi_float_int, float, "MPI_FLOAT_INT");
-PAIR(shl_mpi_double_int, double, "MPI_DOUBLE_INT");
-PAIR(shl_mpi_long_int, long, "MPI_LONG_INT");
-PAIR(shl_mpi_2int, int, "MPI_2INT");
-PAIR(shl_mpi_short_int, short, "MPI_SHORT_INT");
-PAIR(shl_mpi_long_double_int, long double, "MPI_LONG_DOUBLE_INT");
+PAIR(shl_mpi_float_int, float, shl_mpi_float, "MPI_FLOAT_INT");
+PAIR(shl_mpi_double_int, double, shl_mpi_double, "MPI_DOUBLE_INT");
+PAIR(shl_mpi_long_int, long, shl_mpi_long, "MPI_LONG_INT");
+PAIR(shl_mpi_2int, int, shl_mpi_int, "MPI_2INT");
+PAIR(shl_mpi_short_int, short, shl_mpi_short, "MPI_SHORT_INT");
+PAIR(shl_mpi_long_double_int, long double, shl_mpi_long_double, "MPI_LONG_DOUBLE_INT");
 
-/* A position in typed data: the next byte to move is at base + elem*extent + block.off + off. */
-struct cursor {
-	char *base;
-	const struct shl_datatype *t;
-	size_t elem;
-	int blk;
-	size_t off;
-};
+/* ---- sizes and extents ---- */
 
-/* The contiguous run at the cursor: its address, and its length in *len. */
-static char *run(const struct cursor *c, size_t *len)
+/* A datatype argument of a query: valid (freed-but-alive types still answer queries). */
+static int check_type(const char *fn, MPI_Datatype t)
 {
-	const struct shl_block *b = &c->t->blocks[c->blk];
-
-	*len = b->len - c->off;
-	return c->base + (ptrdiff_t)c->elem * c->t->extent + (ptrdiff_t)b->off + c->off;
+	if (!shl_type_ok(t))
+		return shl_err(NULL, MPI_ERR_TYPE, fn, "invalid datatype argument%s",
+			       t == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
+	return MPI_SUCCESS;
 }
 
-/* Move the cursor `n` bytes forward, n at most the current run's length. */
-static void advance(struct cursor *c, size_t n)
+static int check_ptrs(const char *fn, const void *a, const void *b)
 {
-	c->off += n;
-	if (c->off < c->t->blocks[c->blk].len)
-		return;
-	c->off = 0;
-	if (++c->blk == c->t->nblocks) {
-		c->blk = 0;
-		c->elem++;
-	}
-}
-
-void shl_dt_copy(void *dst, const struct shl_datatype *dtype, const void *src,
-		 const struct shl_datatype *stype, size_t bytes)
-{
-	struct cursor d = { dst, dtype, 0, 0, 0 }, s = { (char *)src, stype, 0, 0, 0 };
-
-	if ((dtype == NULL || dtype->contig) && (stype == NULL || stype->contig)) {
-		memcpy(dst, src, bytes);
-		return;
-	}
-	/* Contiguous bytes walk as one run as long as the whole message. */
-	struct shl_block whole = { 0, bytes };
-	struct shl_datatype flat = { .nblocks = 1, .size = bytes, .extent = (ptrdiff_t)bytes,
-				     .blocks = { whole } };
-	if (dtype == NULL || dtype->contig)
-		d.t = &flat;
-	if (stype == NULL || stype->contig)
-		s.t = &flat;
-	while (bytes > 0) {
-		size_t sn, dn;
-		char *sp = run(&s, &sn);
-		char *dp = run(&d, &dn);
-		size_t n = sn < dn ? sn : dn;
-
-		if (n > bytes)
-			n = bytes;
-		memcpy(dp, sp, n);
-		advance(&s, n);
-		advance(&d, n);
-		bytes -= n;
-	}
+	if (a == NULL || b == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "an output argument is NULL");
+	return MPI_SUCCESS;
 }
 
 int PMPI_Type_size(MPI_Datatype datatype, int *size)
 {
-	if (!shl_type_ok(datatype))
-		return shl_err(NULL, MPI_ERR_TYPE, "MPI_Type_size", "invalid datatype argument");
-	if (size == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Type_size", "size is NULL");
-	*size = (int)datatype->size;
+	int err = check_type("MPI_Type_size", datatype);
+
+	if (err == MPI_SUCCESS)
+		err = check_ptrs("MPI_Type_size", size, size);
+	if (err != MPI_SUCCESS)
+		return err;
+	*size = datatype->size > INT_MAX ? MPI_UNDEFINED : (int)datatype->size;
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Type_size);
 
+static int size_count(const char *fn, MPI_Datatype datatype, MPI_Count *size)
+{
+	int err = check_type(fn, datatype);
+
+	if (err == MPI_SUCCESS)
+		err = check_ptrs(fn, size, size);
+	if (err != MPI_SUCCESS)
+		return err;
+	*size = (MPI_Count)datatype->size;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+{
+	return size_count("MPI_Type_size_x", datatype, size);
+}
+SHL_WEAK_ALIAS(Type_size_x);
+
+int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
+{
+	return size_count("MPI_Type_size_c", datatype, size);
+}
+SHL_WEAK_ALIAS(Type_size_c);
+
 int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
-	if (!shl_type_ok(datatype))
-		return shl_err(NULL, MPI_ERR_TYPE, "MPI_Type_get_extent", "invalid datatype argument");
-	if (lb == NULL || extent == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Type_get_extent", "lb or extent is NULL");
+	int err = check_type("MPI_Type_get_extent", datatype);
+
+	if (err == MPI_SUCCESS)
+		err = check_ptrs("MPI_Type_get_extent", lb, extent);
+	if (err != MPI_SUCCESS)
+		return err;
 	*lb = datatype->lb;
 	*extent = datatype->extent;
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Type_get_extent);
 
-static int status_query(const char *fn, const MPI_Status *status, MPI_Datatype datatype)
+int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
+{
+	int err = check_type("MPI_Type_get_true_extent", datatype);
+
+	if (err == MPI_SUCCESS)
+		err = check_ptrs("MPI_Type_get_true_extent", true_lb, true_extent);
+	if (err != MPI_SUCCESS)
+		return err;
+	*true_lb = datatype->true_lb;
+	*true_extent = datatype->true_extent;
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Type_get_true_extent);
+
+/* The MPI_Count flavours of get_extent (`true_`: of get_true_extent). */
+static int extent_count(const char *fn, MPI_Datatype t, bool true_, MPI_Count *lb,
+			MPI_Count *extent)
+{
+	int err = check_type(fn, t);
+
+	if (err == MPI_SUCCESS)
+		err = check_ptrs(fn, lb, extent);
+	if (err != MPI_SUCCESS)
+		return err;
+	*lb = true_ ? t->true_lb : t->lb;
+	*extent = true_ ? t->true_extent : t->extent;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+	return extent_count("MPI_Type_get_extent_x", datatype, false, lb, extent);
+}
+SHL_WEAK_ALIAS(Type_get_extent_x);
+
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+	return extent_count("MPI_Type_get_extent_c", datatype, false, lb, extent);
+}
+SHL_WEAK_ALIAS(Type_get_extent_c);
+
+int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+				MPI_Count *true_extent)
+{
+	return extent_count("MPI_Type_get_true_extent_x", datatype, true, true_lb, true_extent);
+}
+SHL_WEAK_ALIAS(Type_get_true_extent_x);
+
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb,
+				MPI_Count *true_extent)
+{
+	return extent_count("MPI_Type_get_true_extent_c", datatype, true, true_lb, true_extent);
+}
+SHL_WEAK_ALIAS(Type_get_true_extent_c);
+
+/* ---- counts from a status ---- */
+
+static int status_query(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
+			const void *out)
 {
 	if (status == NULL)
 		return shl_err(NULL, MPI_ERR_ARG, fn, "status is NULL (MPI_STATUS_IGNORE)");
 	if (!shl_type_ok(datatype))
 		return shl_err(NULL, MPI_ERR_TYPE, fn, "invalid datatype argument");
+	if (out == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "count is NULL");
 	return MPI_SUCCESS;
+}
+
+/* Whole elements of `t` in the status's message, or MPI_UNDEFINED if the message ends
+ * inside an element (MPI 4.1, 3.2.5). */
+static MPI_Count count_of(const MPI_Status *status, const struct shl_datatype *t)
+{
+	size_t bytes = (size_t)status->shl_bytes;
+
+	if (t->size == 0)
+		return bytes == 0 ? 0 : MPI_UNDEFINED;
+	return bytes % t->size != 0 ? MPI_UNDEFINED : (MPI_Count)(bytes / t->size);
 }
 
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
-	int err = status_query("MPI_Get_count", status, datatype);
-	size_t bytes;
+	int err = status_query("MPI_Get_count", status, datatype, count);
+	MPI_Count n;
 
 	if (err != MPI_SUCCESS)
 		return err;
-	if (count == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Get_count", "count is NULL");
-	bytes = (size_t)status->shl_bytes;
-	if (datatype->size == 0)
-		*count = bytes == 0 ? 0 : MPI_UNDEFINED;
-	else if (bytes % datatype->size != 0 || bytes / datatype->size > INT32_MAX)
-		*count = MPI_UNDEFINED;
-	else
-		*count = (int)(bytes / datatype->size);
+	n = count_of(status, datatype);
+	*count = n > INT_MAX ? MPI_UNDEFINED : (int)n;
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Get_count);
 
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+	int err = status_query("MPI_Get_count_c", status, datatype, count);
+
+	if (err == MPI_SUCCESS)
+		*count = count_of(status, datatype);
+	return err;
+}
+SHL_WEAK_ALIAS(Get_count_c);
+
+/* Basic elements in the status's message: a partial element counts the basic elements it
+ * holds completely (MPI 4.1, 5.1.11); MPI_UNDEFINED if it ends inside one. */
+static MPI_Count elements_of(const MPI_Status *status, const struct shl_datatype *t)
+{
+	MPI_Count n = shl_dt_elements(t, (size_t)status->shl_bytes);
+
+	return n < 0 ? MPI_UNDEFINED : n;
+}
+
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
-	int err = status_query("MPI_Get_elements", status, datatype);
-	size_t bytes, whole, rest, n;
+	int err = status_query("MPI_Get_elements", status, datatype, count);
+	MPI_Count n;
 
 	if (err != MPI_SUCCESS)
 		return err;
-	if (count == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Get_elements", "count is NULL");
-	bytes = (size_t)status->shl_bytes;
-	if (datatype->size == 0) {
-		*count = 0;
-		return MPI_SUCCESS;
-	}
-	whole = bytes / datatype->size;
-	rest = bytes % datatype->size;
-	n = whole * datatype->elements;
-	/* A partial element counts the basic elements it holds completely (MPI 4.1, 5.1.11). */
-	for (int b = 0; b < datatype->nblocks && rest >= datatype->blocks[b].len; b++) {
-		rest -= datatype->blocks[b].len;
-		n++;
-	}
-	*count = rest != 0 || n > INT32_MAX ? MPI_UNDEFINED : (int)n;
+	n = elements_of(status, datatype);
+	*count = n > INT_MAX ? MPI_UNDEFINED : (int)n;
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Get_elements);
+
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+	int err = status_query("MPI_Get_elements_x", status, datatype, count);
+
+	if (err == MPI_SUCCESS)
+		*count = elements_of(status, datatype);
+	return err;
+}
+SHL_WEAK_ALIAS(Get_elements_x);
+
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+	int err = status_query("MPI_Get_elements_c", status, datatype, count);
+
+	if (err == MPI_SUCCESS)
+		*count = elements_of(status, datatype);
+	return err;
+}
+SHL_WEAK_ALIAS(Get_elements_c);
+
+/* ---- envelope and contents ---- */
+
+int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+			   int *num_datatypes, int *combiner)
+{
+	const char *fn = "MPI_Type_get_envelope";
+	int err = check_type(fn, datatype);
+
+	if (err == MPI_SUCCESS && (!num_integers || !num_addresses || !num_datatypes || !combiner))
+		err = shl_err(NULL, MPI_ERR_ARG, fn, "an output argument is NULL");
+	if (err != MPI_SUCCESS)
+		return err;
+	if (datatype->predefined) {
+		*num_integers = *num_addresses = *num_datatypes = 0;
+		*combiner = MPI_COMBINER_NAMED;
+		return MPI_SUCCESS;
+	}
+	*num_integers = datatype->contents.nints;
+	*num_addresses = datatype->contents.naints;
+	*num_datatypes = datatype->contents.ntypes;
+	*combiner = datatype->contents.combiner;
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Type_get_envelope);
+
+int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+			   int max_datatypes, int array_of_integers[],
+			   MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
+{
+	const char *fn = "MPI_Type_get_contents";
+	int err = check_type(fn, datatype);
+	const struct shl_dt_contents *c;
+
+	if (err != MPI_SUCCESS)
+		return err;
+	if (datatype->predefined)
+		return shl_err(NULL, MPI_ERR_TYPE, fn, "%s is predefined (MPI_COMBINER_NAMED) and "
+			       "has no contents", datatype->name);
+	c = &datatype->contents;
+	if (max_integers < c->nints || max_addresses < c->naints || max_datatypes < c->ntypes)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "arrays too small: the envelope has %d "
+			       "integers, %d addresses, %d datatypes", c->nints, c->naints,
+			       c->ntypes);
+	if ((c->nints && !array_of_integers) || (c->naints && !array_of_addresses) ||
+	    (c->ntypes && !array_of_datatypes))
+		return shl_err(NULL, MPI_ERR_ARG, fn, "an output array is NULL");
+	if (c->nints)
+		memcpy(array_of_integers, c->ints, (size_t)c->nints * sizeof(int));
+	if (c->naints)
+		memcpy(array_of_addresses, c->aints, (size_t)c->naints * sizeof(MPI_Aint));
+	/* Derived types come back as new handles the caller frees (MPI 4.1, 5.1.13). */
+	for (int i = 0; i < c->ntypes; i++) {
+		struct shl_datatype *t = c->types[i];
+		if (!t->predefined) {
+			shl_dt_hold(t);
+			atomic_fetch_add_explicit(&t->handles, 1, memory_order_relaxed);
+		}
+		array_of_datatypes[i] = t;
+	}
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Type_get_contents);
+
+/* ---- names ---- */
+
+int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
+{
+	const char *fn = "MPI_Type_set_name";
+	int err = check_type(fn, datatype);
+	char *name;
+
+	if (err != MPI_SUCCESS)
+		return err;
+	if (type_name == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "type_name is NULL");
+	/* Predefined types are shared by every rank of the process: renaming one in one rank
+	 * would rename it in all. */
+	if (datatype->predefined)
+		return shl_err(NULL, MPI_ERR_TYPE, fn, "%s is predefined; its name cannot change",
+			       datatype->name);
+	name = strndup(type_name, MPI_MAX_OBJECT_NAME - 1);
+	if (name == NULL)
+		return shl_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+	free((char *)datatype->name);
+	datatype->name = name;
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Type_set_name);
+
+int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
+{
+	const char *fn = "MPI_Type_get_name";
+	int err = check_type(fn, datatype);
+	const char *name;
+
+	if (err == MPI_SUCCESS)
+		err = check_ptrs(fn, type_name, resultlen);
+	if (err != MPI_SUCCESS)
+		return err;
+	name = datatype->name ? datatype->name : "";
+	snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", name);
+	*resultlen = (int)strlen(type_name);
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Type_get_name);

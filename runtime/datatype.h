@@ -4,6 +4,7 @@
 #ifndef SHL_RUNTIME_DATATYPE_H
 #define SHL_RUNTIME_DATATYPE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,29 +13,125 @@
 
 #define SHL_TYPE_MAGIC 0x74797065u
 
-/* One run of bytes inside one extent of a datatype. */
+/* Nesting depth of the loop form. Subarrays of up to 4 dimensions inside a vector fit;
+ * deeper nests expand their innermost loops into runs (correct, just bigger). */
+#define SHL_DT_LOOPS 6
+
+/* One run of bytes inside one extent of a datatype, relative to the element's origin. */
 struct shl_block {
-	size_t off;
+	ptrdiff_t off;
 	size_t len;
 };
 
+/* One level of the loop form: the body below it repeats `count` times, `stride` bytes apart. */
+struct shl_dt_loop {
+	size_t count;
+	ptrdiff_t stride;
+};
+
+/* How external32 converts one basic element (predefined types only). */
+enum shl_dt_kind {
+	SHL_DT_BYTES,    /* copied as is: char, byte, bool, packed */
+	SHL_DT_SIGNED,   /* two's complement, big-endian; may narrow (MPI_LONG is 4 bytes) */
+	SHL_DT_UNSIGNED,
+	SHL_DT_FLOAT,    /* IEEE, byte-swapped per component (complex: 2 components) */
+	SHL_DT_LDOUBLE,  /* x87 80-bit <-> IEEE binary128 */
+	SHL_DT_PAIR,     /* MINLOC/MAXLOC pair: `pair` value then an int at `pair_off` */
+};
+
+/* The constructor a derived type came from, and its arguments as given (MPI_Type_get_contents).
+ * Every datatype in `types` holds a reference. */
+struct shl_dt_contents {
+	int combiner;
+	int nints, naints, ntypes;
+	int *ints;
+	MPI_Aint *aints;
+	struct shl_datatype **types;
+};
+
+/* The typemap of one derived element as blocks: block i holds blens[i] (or `blen`) elements
+ * of types[i] (or `child`) at byte displacement disps[i] (or i * stride). Walked in order
+ * by shl_dt_walk (element counts, external32); each child holds a reference. */
+struct shl_dt_tree {
+	size_t count;
+	size_t blen;
+	ptrdiff_t stride;
+	size_t *blens;
+	ptrdiff_t *disps;
+	struct shl_datatype **types;
+	struct shl_datatype *child;
+};
+
+/* A datatype. Predefined ones are static and immutable. A derived one is built complete by
+ * its constructor (the loop form is computed there, so MPI_Type_commit only sets a flag) and
+ * is reference counted: one reference per user handle (`handles`), per derived type built
+ * on it, and per request using it. The last release frees it. */
 struct shl_datatype {
 	uint32_t magic;
 	bool predefined;      /* MPI_INT and friends: immutable, never freed */
-	bool contig;          /* one block covering [0, size) and size == extent */
-	int nblocks;
+	bool contig;          /* the data of n elements is n*size dense bytes at the buffer address */
+	bool committed;
+	uint8_t nloops;       /* levels in `loops`, outermost first */
+	uint8_t kind;         /* enum shl_dt_kind (predefined) */
+	uint8_t ext_size;     /* external32 bytes of one component (predefined) */
+	uint8_t ncomp;        /* components of a predefined type (complex: 2) */
+	uint8_t align;        /* strictest alignment of the basic types inside (struct padding) */
 	size_t size;          /* bytes of data in one element */
 	ptrdiff_t lb;
 	ptrdiff_t extent;
-	int elements;         /* basic elements in one element (MPI_Get_elements) */
-	struct shl_block blocks[2];
-	const char *name;
+	ptrdiff_t true_lb;    /* where the data really starts and ends, ignoring resizing */
+	ptrdiff_t true_extent;
+	size_t elements;      /* basic elements in one element (MPI_Get_elements) */
+	/* Loop form: one element is the runs, repeated over the loop nest, in typemap order. */
+	size_t nruns;
+	struct shl_block *runs;
+	struct shl_dt_loop loops[SHL_DT_LOOPS];
+	struct shl_block blocks[2];            /* predefined: the runs live here */
+	const struct shl_datatype *pair;       /* SHL_DT_PAIR: the value's type */
+	ptrdiff_t pair_off;                    /* SHL_DT_PAIR: the int's offset */
+	const char *name;                      /* predefined name, or the derived name (owned) */
+	/* Derived types only. */
+	_Atomic int refs;
+	_Atomic int handles;
+	struct shl_dt_tree tree;
+	struct shl_dt_contents contents;
 };
 
 /* Copy `bytes` bytes of typed data from (src, stype) to (dst, dtype). A NULL type means
- * contiguous bytes. Element counts are implied by `bytes`. */
+ * contiguous bytes. Element counts are implied by `bytes`; a final partial element is
+ * copied up to `bytes`. Any thread; both types must stay alive during the call. Never
+ * allocates. Fast paths: dense, then strided runs of equal length, then the loop form. */
 void shl_dt_copy(void *dst, const struct shl_datatype *dtype, const void *src,
 		 const struct shl_datatype *stype, size_t bytes);
+
+/* Take a reference on `t` (a no-op on predefined types): it stays alive until the matching
+ * shl_dt_release, whatever MPI_Type_free the user calls meanwhile. Any thread. */
+void shl_dt_hold(struct shl_datatype *t);
+void shl_dt_release(struct shl_datatype *t);
+
+/* Why `t` (a valid handle) cannot describe a buffer for communication, or NULL if it can:
+ * uncommitted, or freed by MPI_Type_free while something else kept it alive. */
+static inline const char *shl_dt_unusable(const struct shl_datatype *t)
+{
+	if (t->predefined)
+		return NULL;
+	if (atomic_load_explicit(&t->handles, memory_order_relaxed) == 0)
+		return "was freed with MPI_Type_free";
+	if (!t->committed)
+		return "is not committed (call MPI_Type_commit first)";
+	return NULL;
+}
+
+/* Visit the typemap of `count` elements of `t` at `buf` in order, as runs of `n` predefined
+ * elements of type `basic` at `addr` (n consecutive, basic->extent apart). Stops when `fn`
+ * returns false; returns false then. Not on a hot path: recursion over the constructor tree. */
+typedef bool (*shl_dt_visit)(void *ctx, const struct shl_datatype *basic, char *addr, size_t n);
+bool shl_dt_walk(const struct shl_datatype *t, char *buf, size_t count, shl_dt_visit fn,
+		 void *ctx);
+
+/* Basic elements in the first `bytes` of the signature of (count elements of) `t`, or -1
+ * if `bytes` ends inside a basic element. */
+MPI_Count shl_dt_elements(const struct shl_datatype *t, size_t bytes);
 
 static inline bool shl_type_ok(MPI_Datatype t)
 {

@@ -1,6 +1,6 @@
-/* Error classes, their strings, the predefined error handlers and the one place where a
- * failure becomes an MPI error: shl_err. Entered by rank threads. Never exits on its own
- * except through MPI_ERRORS_ARE_FATAL / MPI_ERRORS_ABORT (shl_job_abort). */
+/* Error classes and user error codes, their strings, error handlers (predefined and user)
+ * and the one place where a failure becomes an MPI error: shl_err. Entered by rank threads.
+ * Never exits on its own except through MPI_ERRORS_ARE_FATAL / MPI_ERRORS_ABORT. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,9 +9,18 @@
 
 #include "runtime/rt.h"
 
-SHL_API struct shl_errhandler shl_mpi_errors_are_fatal = { SHL_ERRH_MAGIC, SHL_ERRH_FATAL };
-SHL_API struct shl_errhandler shl_mpi_errors_return = { SHL_ERRH_MAGIC, SHL_ERRH_RETURN };
-SHL_API struct shl_errhandler shl_mpi_errors_abort = { SHL_ERRH_MAGIC, SHL_ERRH_ABORT };
+SHL_API struct shl_errhandler shl_mpi_errors_are_fatal = {
+	.magic = SHL_ERRH_MAGIC, .kind = SHL_ERRH_FATAL };
+SHL_API struct shl_errhandler shl_mpi_errors_return = {
+	.magic = SHL_ERRH_MAGIC, .kind = SHL_ERRH_RETURN };
+SHL_API struct shl_errhandler shl_mpi_errors_abort = {
+	.magic = SHL_ERRH_MAGIC, .kind = SHL_ERRH_ABORT };
+
+/* User codes and classes (MPI_Add_error_class/code) follow the predefined ones. */
+#define FIRST_USER_CODE (MPI_ERR_LASTCODE + 1)
+/* The last value MPI_Add_error_class/code hands out: codes must stay positive ints, and a
+ * rank's table grows with each (16 bytes a code). */
+#define LAST_USER_CODE 0xffff
 
 static const char *const class_names[MPI_ERR_LASTCODE + 1] = {
 	[MPI_SUCCESS] = "MPI_SUCCESS: no error",
@@ -86,6 +95,47 @@ static const char *class_name(int errclass)
 	return class_names[errclass];
 }
 
+/* The rank's entry for user code `code`, or NULL. Rank locked (or single-threaded use). */
+static struct shl_user_error *user_error(struct shl_rank *r, int code)
+{
+	if (r == NULL || code < FIRST_USER_CODE || code - FIRST_USER_CODE >= r->objs->nerrors)
+		return NULL;
+	return &r->objs->errors[code - FIRST_USER_CODE];
+}
+
+int shl_err_class_of(struct shl_rank *r, int code)
+{
+	struct shl_user_error *u;
+	int cls = -1;
+
+	if (class_name(code) != NULL)
+		return code;
+	if (r == NULL)
+		return -1;
+	shl_rank_lock(r);
+	u = user_error(r, code);
+	if (u != NULL)
+		cls = u->cls;
+	shl_rank_unlock(r);
+	return cls;
+}
+
+void shl_errh_hold(struct shl_errhandler *e)
+{
+	if (e->kind == SHL_ERRH_USER)
+		atomic_fetch_add_explicit(&e->refs, 1, memory_order_relaxed);
+}
+
+void shl_errh_drop(struct shl_errhandler *e)
+{
+	/* acq_rel: the last dropper sees every other holder's use before freeing. */
+	if (e->kind == SHL_ERRH_USER && atomic_fetch_sub_explicit(&e->refs, 1,
+								  memory_order_acq_rel) == 1) {
+		e->magic = 0;
+		free(e);
+	}
+}
+
 static const char *comm_name(const struct shl_comm *c)
 {
 	return c->name ? c->name : "a communicator";
@@ -104,11 +154,19 @@ int shl_err(struct shl_comm *comm, int errclass, const char *fn, const char *fmt
 	va_end(ap);
 	if (comm != NULL && comm->errh->kind == SHL_ERRH_RETURN)
 		return errclass;
+	if (comm != NULL && comm->errh->kind == SHL_ERRH_USER) {
+		/* The handler gets the handle the user knows and may change neither. */
+		MPI_Comm h = shl_comm_handle(comm);
+		int code = errclass;
+		comm->errh->fn(&h, &code);
+		return errclass;
+	}
 	/* MPI_ERRORS_ARE_FATAL and MPI_ERRORS_ABORT end every process of the job here: all
 	 * of them share this node process (off-node, the abort reaches the others too). */
-	shl_job_abort(errclass, "rank %d: %s: %s on %s: %s",
+	int cls = shl_err_class_of(r, errclass);
+	shl_job_abort(cls > 0 ? cls : MPI_ERR_UNKNOWN, "rank %d: %s: %s on %s: %s",
 		      r ? r->world_rank : 0, fn, what, comm ? comm_name(comm) : "no communicator",
-		      class_name(errclass) ? class_name(errclass) : "unknown error class");
+		      class_name(cls) ? class_name(cls) : "unknown error class");
 }
 
 struct shl_rank *shl_rank_or_die(const char *fn)
@@ -135,29 +193,181 @@ _Noreturn void shl_panic(const char *fn, int err, const char *what)
 
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
+	struct shl_rank *r = shl_self;
 	const char *s = class_name(errorcode);
+	struct shl_user_error *u;
 
 	if (string == NULL || resultlen == NULL)
 		return shl_err(NULL, MPI_ERR_ARG, "MPI_Error_string", "string or resultlen is NULL");
-	if (s == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Error_string",
-			       "errorcode %d is not a valid error code", errorcode);
-	*resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s", s);
-	return MPI_SUCCESS;
+	if (s != NULL) {
+		*resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s", s);
+		return MPI_SUCCESS;
+	}
+	if (r != NULL) {
+		shl_rank_lock(r);
+		u = user_error(r, errorcode);
+		/* A user code without a string has the empty string (MPI 4.1, 9.5). */
+		if (u != NULL)
+			*resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s",
+					      u->str ? u->str : "");
+		shl_rank_unlock(r);
+		if (u != NULL)
+			return MPI_SUCCESS;
+	}
+	return shl_err(NULL, MPI_ERR_ARG, "MPI_Error_string",
+		       "errorcode %d is not a valid error code", errorcode);
 }
 SHL_WEAK_ALIAS(Error_string);
 
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
+	int cls = shl_err_class_of(shl_self, errorcode);
+
 	if (errorclass == NULL)
 		return shl_err(NULL, MPI_ERR_ARG, "MPI_Error_class", "errorclass is NULL");
-	if (class_name(errorcode) == NULL)
+	if (cls < 0)
 		return shl_err(NULL, MPI_ERR_ARG, "MPI_Error_class",
 			       "errorcode %d is not a valid error code", errorcode);
-	*errorclass = errorcode;
+	*errorclass = cls;
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Error_class);
+
+/* Append a user code of class `cls` (FIRST_USER_CODE.. : a new class if cls < 0). */
+static int add_code(struct shl_rank *r, int cls, int *out)
+{
+	struct shl_rank_objs *o = r->objs;
+	struct shl_user_error *grown;
+	int code = FIRST_USER_CODE + o->nerrors;
+
+	if (code > LAST_USER_CODE)
+		return -ENOSPC;
+	grown = realloc(o->errors, (size_t)(o->nerrors + 1) * sizeof(*grown));
+	if (grown == NULL)
+		return -ENOMEM;
+	o->errors = grown;
+	o->errors[o->nerrors++] = (struct shl_user_error){ cls < 0 ? code : cls, NULL };
+	o->last_used_code = code;
+	*out = code;
+	return 0;
+}
+
+static int add_error(const char *fn, int cls, int *out)
+{
+	struct shl_rank *r = shl_rank_or_die(fn);
+	int rc;
+
+	if (out == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "output argument is NULL");
+	shl_rank_lock(r);
+	if (cls >= 0) {
+		struct shl_user_error *u = user_error(r, cls);
+		if (class_name(cls) == NULL && (u == NULL || u->cls != cls)) {
+			shl_rank_unlock(r);
+			return shl_err(NULL, MPI_ERR_ARG, fn, "errorclass %d is not an error class",
+				       cls);
+		}
+	}
+	rc = add_code(r, cls, out);
+	shl_rank_unlock(r);
+	if (rc == -ENOSPC)
+		return shl_err(NULL, MPI_ERR_OTHER, fn, "all %d user error codes are in use",
+			       LAST_USER_CODE - FIRST_USER_CODE + 1);
+	if (rc < 0)
+		return shl_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+	return MPI_SUCCESS;
+}
+
+int PMPI_Add_error_class(int *errorclass)
+{
+	return add_error("MPI_Add_error_class", -1, errorclass);
+}
+SHL_WEAK_ALIAS(Add_error_class);
+
+int PMPI_Add_error_code(int errorclass, int *errorcode)
+{
+	return add_error("MPI_Add_error_code", errorclass, errorcode);
+}
+SHL_WEAK_ALIAS(Add_error_code);
+
+int PMPI_Add_error_string(int errorcode, const char *string)
+{
+	struct shl_rank *r = shl_rank_or_die("MPI_Add_error_string");
+	struct shl_user_error *u;
+	char *copy;
+
+	if (string == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Add_error_string", "string is NULL");
+	if (strlen(string) >= MPI_MAX_ERROR_STRING)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Add_error_string",
+			       "string is %zu characters long (the limit is %d)", strlen(string),
+			       MPI_MAX_ERROR_STRING - 1);
+	copy = strdup(string);
+	if (copy == NULL)
+		return shl_err(NULL, MPI_ERR_NO_MEM, "MPI_Add_error_string", "out of memory");
+	shl_rank_lock(r);
+	u = user_error(r, errorcode);
+	if (u != NULL) {
+		free(u->str);
+		u->str = copy;
+	}
+	shl_rank_unlock(r);
+	if (u == NULL) {
+		free(copy);
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Add_error_string",
+			       "errorcode %d is not a user error code or class%s", errorcode,
+			       class_name(errorcode) ? " (predefined strings cannot change)" : "");
+	}
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Add_error_string);
+
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
+				MPI_Errhandler *errhandler)
+{
+	struct shl_errhandler *e;
+
+	shl_rank_or_die("MPI_Comm_create_errhandler");
+	if (comm_errhandler_fn == NULL || errhandler == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Comm_create_errhandler",
+			       "comm_errhandler_fn or errhandler is NULL");
+	e = malloc(sizeof(*e));
+	if (e == NULL)
+		return shl_err(NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler", "out of memory");
+	*e = (struct shl_errhandler){ .magic = SHL_ERRH_MAGIC, .kind = SHL_ERRH_USER,
+				      .fn = comm_errhandler_fn, .refs = 1 };
+	*errhandler = e;
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Comm_create_errhandler);
+
+int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
+{
+	shl_rank_or_die("MPI_Errhandler_free");
+	if (errhandler == NULL || *errhandler == NULL || (*errhandler)->magic != SHL_ERRH_MAGIC)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Errhandler_free",
+			       "errhandler is not a valid error handler");
+	/* Communicators using it keep it alive (MPI 4.1, 9.3.4). */
+	shl_errh_drop(*errhandler);
+	*errhandler = MPI_ERRHANDLER_NULL;
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Errhandler_free);
+
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+{
+	struct shl_rank *r = shl_rank_or_die("MPI_Comm_call_errhandler");
+	struct shl_comm *c = shl_comm_get(r, comm);
+
+	if (c == NULL)
+		return shl_err(NULL, MPI_ERR_COMM, "MPI_Comm_call_errhandler",
+			       "invalid communicator argument comm");
+	shl_err(c, errorcode, "MPI_Comm_call_errhandler", "the user raised error code %d",
+		errorcode);
+	/* Success unless the handler itself failed (MPI 4.1, 9.3.4). */
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Comm_call_errhandler);
 
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
@@ -170,6 +380,8 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 	if (errhandler == NULL || errhandler->magic != SHL_ERRH_MAGIC)
 		return shl_err(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
 			       "invalid errhandler argument");
+	shl_errh_hold(errhandler);
+	shl_errh_drop(c->errh);
 	c->errh = errhandler;
 	return MPI_SUCCESS;
 }
@@ -185,6 +397,8 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 			       "invalid communicator argument comm");
 	if (errhandler == NULL)
 		return shl_err(c, MPI_ERR_ARG, "MPI_Comm_get_errhandler", "errhandler is NULL");
+	/* A new reference: the user frees it with MPI_Errhandler_free (MPI 4.1, 9.3.1). */
+	shl_errh_hold(c->errh);
 	*errhandler = c->errh;
 	return MPI_SUCCESS;
 }

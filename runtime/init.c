@@ -61,6 +61,8 @@ int shl_job_create(int size)
 		rank_init(&ranks[i], i, size);
 		shl_job.ranks[i] = &ranks[i];
 	}
+	if (shl_comm_job_init(size) < 0)
+		return -ENOMEM;
 	shl_job.size = size;
 	shl_job.wtime_base = now();
 	shl_job.inline_max = shl_env_size("SHOAL_INLINE_MAX", SHL_Q_INLINE_MAX, SHL_Q_INLINE_MAX);
@@ -153,6 +155,7 @@ int PMPI_Finalize(void)
 {
 	struct shl_rank *r = shl_rank_or_die("MPI_Finalize");
 
+	shl_comm_finalize(r);
 	shl_rank_lock(r);
 	/* Buffered sends and freed requests still in flight complete first (MPI 4.1, 11.2.2). */
 	shl_wait(r, nothing_detached, r);

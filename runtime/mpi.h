@@ -306,10 +306,248 @@ SHL_DECLARE(int, Start, (MPI_Request *request));
 SHL_DECLARE(int, Startall, (int count, MPI_Request array_of_requests[]));
 
 /* ---- groups, communicators, attributes, info, user error handlers ---- */
+typedef struct shl_group *MPI_Group;
+typedef struct shl_info *MPI_Info;
+
+extern struct shl_group shl_mpi_group_empty;
+#define MPI_GROUP_NULL ((MPI_Group)0)
+#define MPI_GROUP_EMPTY (&shl_mpi_group_empty)
+extern struct shl_info shl_mpi_info_env;
+#define MPI_INFO_NULL ((MPI_Info)0)
+#define MPI_INFO_ENV (&shl_mpi_info_env)
+
+/* Results of MPI_Comm_compare and MPI_Group_compare. */
+#define MPI_IDENT 0
+#define MPI_CONGRUENT 1
+#define MPI_SIMILAR 2
+#define MPI_UNEQUAL 3
+
+/* MPI_Comm_split_type: every rank of a node process shares its memory. */
+#define MPI_COMM_TYPE_SHARED 1
+#define MPI_COMM_TYPE_HW_UNGUIDED 2
+#define MPI_COMM_TYPE_HW_GUIDED 3
+#define MPI_COMM_TYPE_RESOURCE_GUIDED 4
+
+#define MPI_MAX_OBJECT_NAME 128
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+
+/* Attribute keyvals: the predefined ones are attributes of MPI_COMM_WORLD. */
+#define MPI_KEYVAL_INVALID (-1)
+#define MPI_TAG_UB 1
+#define MPI_HOST 2
+#define MPI_IO 3
+#define MPI_WTIME_IS_GLOBAL 4
+#define MPI_UNIVERSE_SIZE 5
+#define MPI_APPNUM 6
+#define MPI_LASTUSEDCODE 7
+
+typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *errorcode, ...);
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+					void *attribute_val_in, void *attribute_val_out,
+					int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval,
+					  void *attribute_val, void *extra_state);
+MPI_Comm_copy_attr_function shl_mpi_comm_null_copy_fn, shl_mpi_comm_dup_fn;
+MPI_Comm_delete_attr_function shl_mpi_comm_null_delete_fn;
+#define MPI_COMM_NULL_COPY_FN (&shl_mpi_comm_null_copy_fn)
+#define MPI_COMM_DUP_FN (&shl_mpi_comm_dup_fn)
+#define MPI_COMM_NULL_DELETE_FN (&shl_mpi_comm_null_delete_fn)
+
+SHL_DECLARE(int, Group_size, (MPI_Group group, int *size));
+SHL_DECLARE(int, Group_rank, (MPI_Group group, int *rank));
+SHL_DECLARE(int, Group_translate_ranks, (MPI_Group group1, int n, const int ranks1[],
+					 MPI_Group group2, int ranks2[]));
+SHL_DECLARE(int, Group_compare, (MPI_Group group1, MPI_Group group2, int *result));
+SHL_DECLARE(int, Group_union, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup));
+SHL_DECLARE(int, Group_intersection, (MPI_Group group1, MPI_Group group2,
+				      MPI_Group *newgroup));
+SHL_DECLARE(int, Group_difference, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup));
+SHL_DECLARE(int, Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup));
+SHL_DECLARE(int, Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup));
+SHL_DECLARE(int, Group_range_incl, (MPI_Group group, int n, int ranges[][3],
+				    MPI_Group *newgroup));
+SHL_DECLARE(int, Group_range_excl, (MPI_Group group, int n, int ranges[][3],
+				    MPI_Group *newgroup));
+SHL_DECLARE(int, Group_free, (MPI_Group *group));
+
+SHL_DECLARE(int, Comm_group, (MPI_Comm comm, MPI_Group *group));
+SHL_DECLARE(int, Comm_remote_group, (MPI_Comm comm, MPI_Group *group));
+SHL_DECLARE(int, Comm_remote_size, (MPI_Comm comm, int *size));
+SHL_DECLARE(int, Comm_test_inter, (MPI_Comm comm, int *flag));
+SHL_DECLARE(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result));
+SHL_DECLARE(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm));
+SHL_DECLARE(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm));
+SHL_DECLARE(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request));
+SHL_DECLARE(int, Comm_idup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+				       MPI_Request *request));
+SHL_DECLARE(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm));
+SHL_DECLARE(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag,
+				     MPI_Comm *newcomm));
+SHL_DECLARE(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm));
+SHL_DECLARE(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info,
+				   MPI_Comm *newcomm));
+SHL_DECLARE(int, Comm_free, (MPI_Comm *comm));
+SHL_DECLARE(int, Comm_set_name, (MPI_Comm comm, const char *comm_name));
+SHL_DECLARE(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen));
+SHL_DECLARE(int, Comm_set_info, (MPI_Comm comm, MPI_Info info));
+SHL_DECLARE(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used));
+SHL_DECLARE(int, Intercomm_create, (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+				    int remote_leader, int tag, MPI_Comm *newintercomm));
+SHL_DECLARE(int, Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm *newintracomm));
+
+SHL_DECLARE(int, Comm_create_keyval, (MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+				      MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+				      int *comm_keyval, void *extra_state));
+SHL_DECLARE(int, Comm_free_keyval, (int *comm_keyval));
+SHL_DECLARE(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val));
+SHL_DECLARE(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val,
+				 int *flag));
+SHL_DECLARE(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval));
+
+SHL_DECLARE(int, Info_create, (MPI_Info *info));
+SHL_DECLARE(int, Info_create_env, (int argc, char *argv[], MPI_Info *info));
+SHL_DECLARE(int, Info_set, (MPI_Info info, const char *key, const char *value));
+SHL_DECLARE(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value,
+			    int *flag));
+SHL_DECLARE(int, Info_get_string, (MPI_Info info, const char *key, int *buflen, char *value,
+				   int *flag));
+SHL_DECLARE(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen,
+				     int *flag));
+SHL_DECLARE(int, Info_delete, (MPI_Info info, const char *key));
+SHL_DECLARE(int, Info_get_nkeys, (MPI_Info info, int *nkeys));
+SHL_DECLARE(int, Info_get_nthkey, (MPI_Info info, int n, char *key));
+SHL_DECLARE(int, Info_dup, (MPI_Info info, MPI_Info *newinfo));
+SHL_DECLARE(int, Info_free, (MPI_Info *info));
+
+SHL_DECLARE(int, Comm_create_errhandler, (MPI_Comm_errhandler_function *comm_errhandler_fn,
+					  MPI_Errhandler *errhandler));
+SHL_DECLARE(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode));
+SHL_DECLARE(int, Errhandler_free, (MPI_Errhandler *errhandler));
+SHL_DECLARE(int, Add_error_class, (int *errorclass));
+SHL_DECLARE(int, Add_error_code, (int errorclass, int *errorcode));
+SHL_DECLARE(int, Add_error_string, (int errorcode, const char *string));
 
 /* ---- collectives ---- */
 
 /* ---- derived datatypes, packing ---- */
+#define MPI_BOTTOM ((void *)0)
+#ifndef MPI_MAX_OBJECT_NAME
+#define MPI_MAX_OBJECT_NAME 128
+#endif
+
+#define MPI_COMBINER_NAMED 1
+#define MPI_COMBINER_DUP 2
+#define MPI_COMBINER_CONTIGUOUS 3
+#define MPI_COMBINER_VECTOR 4
+#define MPI_COMBINER_HVECTOR 5
+#define MPI_COMBINER_INDEXED 6
+#define MPI_COMBINER_HINDEXED 7
+#define MPI_COMBINER_INDEXED_BLOCK 8
+#define MPI_COMBINER_HINDEXED_BLOCK 9
+#define MPI_COMBINER_STRUCT 10
+#define MPI_COMBINER_SUBARRAY 11
+#define MPI_COMBINER_DARRAY 12
+#define MPI_COMBINER_F90_REAL 13
+#define MPI_COMBINER_F90_COMPLEX 14
+#define MPI_COMBINER_F90_INTEGER 15
+#define MPI_COMBINER_RESIZED 16
+#define MPI_COMBINER_VALUE_INDEX 17
+
+#define MPI_ORDER_C 56
+#define MPI_ORDER_FORTRAN 57
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+
+SHL_DECLARE(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_vector, (int count, int blocklength, int stride, MPI_Datatype oldtype,
+			       MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_hvector, (int count, int blocklength, MPI_Aint stride,
+				       MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_indexed, (int count, const int array_of_blocklengths[],
+				const int array_of_displacements[], MPI_Datatype oldtype,
+				MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_hindexed, (int count, const int array_of_blocklengths[],
+					const MPI_Aint array_of_displacements[],
+					MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_indexed_block, (int count, int blocklength,
+					     const int array_of_displacements[],
+					     MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_hindexed_block, (int count, int blocklength,
+					      const MPI_Aint array_of_displacements[],
+					      MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_struct, (int count, const int array_of_blocklengths[],
+				      const MPI_Aint array_of_displacements[],
+				      const MPI_Datatype array_of_types[], MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_subarray, (int ndims, const int array_of_sizes[],
+					const int array_of_subsizes[], const int array_of_starts[],
+					int order, MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_darray, (int size, int rank, int ndims,
+				      const int array_of_gsizes[], const int array_of_distribs[],
+				      const int array_of_dargs[], const int array_of_psizes[],
+				      int order, MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+				       MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_commit, (MPI_Datatype *datatype));
+SHL_DECLARE(int, Type_free, (MPI_Datatype *datatype));
+SHL_DECLARE(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size));
+SHL_DECLARE(int, Type_size_c, (MPI_Datatype datatype, MPI_Count *size));
+SHL_DECLARE(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent));
+SHL_DECLARE(int, Type_get_extent_c, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent));
+SHL_DECLARE(int, Type_get_true_extent, (MPI_Datatype datatype, MPI_Aint *true_lb,
+					MPI_Aint *true_extent));
+SHL_DECLARE(int, Type_get_true_extent_x, (MPI_Datatype datatype, MPI_Count *true_lb,
+					  MPI_Count *true_extent));
+SHL_DECLARE(int, Type_get_true_extent_c, (MPI_Datatype datatype, MPI_Count *true_lb,
+					  MPI_Count *true_extent));
+SHL_DECLARE(int, Type_get_envelope, (MPI_Datatype datatype, int *num_integers,
+				     int *num_addresses, int *num_datatypes, int *combiner));
+SHL_DECLARE(int, Type_get_contents, (MPI_Datatype datatype, int max_integers,
+				     int max_addresses, int max_datatypes, int array_of_integers[],
+				     MPI_Aint array_of_addresses[],
+				     MPI_Datatype array_of_datatypes[]));
+SHL_DECLARE(int, Type_set_name, (MPI_Datatype datatype, const char *type_name));
+SHL_DECLARE(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen));
+SHL_DECLARE(int, Get_count_c, (const MPI_Status *status, MPI_Datatype datatype,
+			       MPI_Count *count));
+SHL_DECLARE(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype,
+				  MPI_Count *count));
+SHL_DECLARE(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype datatype,
+				  MPI_Count *count));
+SHL_DECLARE(int, Get_address, (const void *location, MPI_Aint *address));
+SHL_DECLARE(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp));
+SHL_DECLARE(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2));
+SHL_DECLARE(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
+			int outsize, int *position, MPI_Comm comm));
+SHL_DECLARE(int, Pack_c, (const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+			  void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm));
+SHL_DECLARE(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf,
+			  int outcount, MPI_Datatype datatype, MPI_Comm comm));
+SHL_DECLARE(int, Unpack_c, (const void *inbuf, MPI_Count insize, MPI_Count *position,
+			    void *outbuf, MPI_Count outcount, MPI_Datatype datatype,
+			    MPI_Comm comm));
+SHL_DECLARE(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size));
+SHL_DECLARE(int, Pack_size_c, (MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
+			       MPI_Count *size));
+SHL_DECLARE(int, Pack_external, (const char datarep[], const void *inbuf, int incount,
+				 MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+				 MPI_Aint *position));
+SHL_DECLARE(int, Pack_external_c, (const char datarep[], const void *inbuf, MPI_Count incount,
+				   MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
+				   MPI_Count *position));
+SHL_DECLARE(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Aint insize,
+				   MPI_Aint *position, void *outbuf, int outcount,
+				   MPI_Datatype datatype));
+SHL_DECLARE(int, Unpack_external_c, (const char datarep[], const void *inbuf,
+				     MPI_Count insize, MPI_Count *position, void *outbuf,
+				     MPI_Count outcount, MPI_Datatype datatype));
+SHL_DECLARE(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype datatype,
+				      MPI_Aint *size));
+SHL_DECLARE(int, Pack_external_size_c, (const char datarep[], MPI_Count incount,
+					MPI_Datatype datatype, MPI_Count *size));
 
 #undef SHL_DECLARE
 

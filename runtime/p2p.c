@@ -161,7 +161,7 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, int cou
 		shl_req_complete(req);
 		return 0;
 	}
-	to = shl_job.ranks[shl_comm_world_rank(c, dest)];
+	to = shl_job.ranks[shl_comm_remote_world(c, dest)];
 	if (mode == SHL_MODE_BUFFERED) {
 		/* Pack into the attached buffer; an internal request frees the block once
 		 * the receiver has copied it out. */
@@ -266,6 +266,10 @@ static int check_buffer(const char *fn, struct shl_comm *c, const void *buf, int
 	if (!shl_type_ok(type))
 		return shl_err(c, MPI_ERR_TYPE, fn, "invalid datatype argument%s",
 			       type == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
+	const char *why = shl_dt_unusable(type);
+	if (why != NULL)
+		return shl_err(c, MPI_ERR_TYPE, fn, "datatype %s %s", type->name ? type->name : "",
+			       why);
 	/* NULL is MPI_BOTTOM: fine with a derived type holding absolute addresses only. */
 	if (buf == NULL && count > 0 && type->size > 0 && type->predefined)
 		return shl_err(c, MPI_ERR_BUFFER, fn, "buf is NULL but count is %d", count);
@@ -295,9 +299,10 @@ static int check_send(const char *fn, struct shl_rank *r, MPI_Comm comm, struct 
 	if (tag < 0 || tag > MPI_TAG_UB_VALUE)
 		return shl_err(*c, MPI_ERR_TAG, fn, "tag %d is outside 0..%d (MPI_TAG_UB)", tag,
 			       MPI_TAG_UB_VALUE);
-	if (dest != MPI_PROC_NULL && (dest < 0 || dest >= (*c)->size))
+	if (dest != MPI_PROC_NULL && (dest < 0 || dest >= shl_comm_remote_size(*c)))
 		return shl_err(*c, MPI_ERR_RANK, fn, "dest %d is not a rank of %s (size %d)",
-			       dest, (*c)->name ? (*c)->name : "the communicator", (*c)->size);
+			       dest, (*c)->name ? (*c)->name : "the communicator",
+			       shl_comm_remote_size(*c));
 	return MPI_SUCCESS;
 }
 
@@ -306,9 +311,11 @@ static int check_source(const char *fn, struct shl_comm *c, int source, int tag)
 	if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_TAG_UB_VALUE))
 		return shl_err(c, MPI_ERR_TAG, fn, "tag %d is outside 0..%d (MPI_TAG_UB)", tag,
 			       MPI_TAG_UB_VALUE);
-	if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE && (source < 0 || source >= c->size))
+	if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE &&
+	    (source < 0 || source >= shl_comm_remote_size(c)))
 		return shl_err(c, MPI_ERR_RANK, fn, "source %d is not a rank of %s (size %d)",
-			       source, c->name ? c->name : "the communicator", c->size);
+			       source, c->name ? c->name : "the communicator",
+			       shl_comm_remote_size(c));
 	return MPI_SUCCESS;
 }
 
@@ -434,6 +441,7 @@ static int make_request(const char *fn, enum shl_req_kind kind, bool persistent,
 	q = shl_req_new(r, kind);
 	if (q != NULL) {
 		fill_request(q, c, buf, count, type, peer, tag, mode);
+		shl_dt_hold(type);  /* MPI_Type_free may come before completion */
 		q->persistent = persistent;
 		if (!persistent)
 			rc = shl_p2p_start(r, q);
@@ -783,6 +791,7 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
 		shl_rank_unlock(r);
 		return err;
 	}
+	shl_dt_hold(q->type);  /* balances the release in shl_req_release */
 	*request = q;
 	return MPI_SUCCESS;
 }

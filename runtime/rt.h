@@ -82,6 +82,7 @@ struct shl_rank {
 	struct shl_req *detached;     /* freed or internal requests still in flight */
 	struct shl_req *free_reqs;
 	struct shl_bsend_buffer bsend;
+	struct shl_rank_objs *objs;   /* keyvals, user error codes, MPI_INFO_ENV (comm.h) */
 	struct shl_inbox inbox;
 	alignas(64) _Atomic uint32_t wake_seq;   /* futex word; bumped by every waker */
 	_Atomic int sleepers;                    /* threads of this rank in futex_wait */

@@ -1,0 +1,494 @@
+/* Derived datatypes: the constructors, the loop form they compile to, reference counts,
+ * commit and free. Entered by rank threads (any of a rank's threads under
+ * MPI_THREAD_MULTIPLE); a type is shared only through its atomic reference counts.
+ * Must not write to predefined types: they are immutable statics shared by all ranks. */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/rt.h"
+#include "runtime/dt_internal.h"
+
+/* ---- the loop form under construction ---- */
+
+/* Room for a child's loops plus the two a block adds; normalize() brings it back to
+ * SHL_DT_LOOPS. */
+#define FORM_LOOPS (SHL_DT_LOOPS + 2)
+
+struct form {
+	size_t nruns, cap;
+	struct shl_block *runs;
+	int nloops;
+	struct shl_dt_loop loops[FORM_LOOPS];
+};
+
+/* Append a run, merging it into the previous one when it continues it in memory. */
+static int push_run(struct form *f, ptrdiff_t off, size_t len)
+{
+	if (len == 0)
+		return 0;
+	if (f->nruns > 0) {
+		struct shl_block *last = &f->runs[f->nruns - 1];
+		if (last->off + (ptrdiff_t)last->len == off) {
+			last->len += len;
+			return 0;
+		}
+	}
+	if (f->nruns == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 4;
+		struct shl_block *runs = realloc(f->runs, cap * sizeof(*runs));
+		if (runs == NULL)
+			return -ENOMEM;
+		f->runs = runs;
+		f->cap = cap;
+	}
+	f->runs[f->nruns++] = (struct shl_block){ off, len };
+	return 0;
+}
+
+/* Append the runs of loops[first..nloops) x runs, shifted by `base`, to `out`. */
+static int expand_loops(struct form *out, const struct shl_dt_loop *loops, int first,
+			int nloops, const struct shl_block *runs, size_t nruns, ptrdiff_t base)
+{
+	size_t idx[FORM_LOOPS] = { 0 };
+	ptrdiff_t org = base;
+	int k;
+
+	if (nruns == 0)
+		return 0;
+	for (k = first; k < nloops; k++)
+		if (loops[k].count == 0)
+			return 0;
+	for (;;) {
+		for (size_t r = 0; r < nruns; r++)
+			if (push_run(out, org + runs[r].off, runs[r].len) != 0)
+				return -ENOMEM;
+		for (k = nloops - 1; k >= first; k--) {
+			if (++idx[k] < loops[k].count) {
+				org += loops[k].stride;
+				break;
+			}
+			org -= (ptrdiff_t)(loops[k].count - 1) * loops[k].stride;
+			idx[k] = 0;
+		}
+		if (k < first)
+			return 0;
+	}
+}
+
+/* Replace the innermost loop of `f` by the runs it generates. */
+static int flatten_innermost(struct form *f)
+{
+	struct form g = { 0 };
+	int k = f->nloops - 1;
+
+	if (expand_loops(&g, f->loops, k, f->nloops, f->runs, f->nruns, 0) != 0) {
+		free(g.runs);
+		return -ENOMEM;
+	}
+	free(f->runs);
+	f->runs = g.runs;
+	f->nruns = g.nruns;
+	f->cap = g.cap;
+	f->nloops = k;
+	return 0;
+}
+
+/* Runs of equal length at a constant distance become one run inside a loop. */
+static void find_stride(struct form *f)
+{
+	if (f->nruns < 2 || f->nloops >= FORM_LOOPS)
+		return;
+	ptrdiff_t d = f->runs[1].off - f->runs[0].off;
+	for (size_t r = 1; r < f->nruns; r++)
+		if (f->runs[r].len != f->runs[0].len || f->runs[r].off - f->runs[r - 1].off != d)
+			return;
+	f->loops[f->nloops++] = (struct shl_dt_loop){ f->nruns, d };
+	f->nruns = 1;
+}
+
+/* Bring `f` to its canonical small shape: no trivial loops, loops that continue each other
+ * merged, an innermost loop over one dense run turned into a longer run, and at most
+ * SHL_DT_LOOPS levels. The typemap order never changes. */
+static int normalize(struct form *f)
+{
+	bool changed = true;
+
+	while (changed) {
+		changed = false;
+		for (int k = 0; k < f->nloops; k++) {
+			if (f->loops[k].count == 0 || f->nruns == 0) {
+				f->nloops = 0;
+				f->nruns = 0;
+				return 0;
+			}
+			if (f->loops[k].count == 1) {
+				memmove(&f->loops[k], &f->loops[k + 1],
+					(size_t)(f->nloops - k - 1) * sizeof(f->loops[0]));
+				f->nloops--;
+				changed = true;
+				break;
+			}
+			if (k + 1 < f->nloops &&
+			    f->loops[k].stride ==
+				    (ptrdiff_t)f->loops[k + 1].count * f->loops[k + 1].stride) {
+				f->loops[k + 1].count *= f->loops[k].count;
+				memmove(&f->loops[k], &f->loops[k + 1],
+					(size_t)(f->nloops - k - 1) * sizeof(f->loops[0]));
+				f->nloops--;
+				changed = true;
+				break;
+			}
+		}
+		if (changed)
+			continue;
+		if (f->nloops > 0 && f->nruns == 1 &&
+		    f->loops[f->nloops - 1].stride == (ptrdiff_t)f->runs[0].len) {
+			f->runs[0].len *= f->loops[--f->nloops].count;
+			changed = true;
+			continue;
+		}
+		if (f->nruns >= 2) {
+			size_t before = f->nruns;
+			find_stride(f);
+			changed = f->nruns != before;
+		}
+	}
+	while (f->nloops > SHL_DT_LOOPS)
+		if (flatten_innermost(f) != 0)
+			return -ENOMEM;
+	return 0;
+}
+
+/* Block i of a layout. */
+static size_t blen_of(const struct shl_dt_tree *l, size_t i)
+{
+	return l->blens ? l->blens[i] : l->blen;
+}
+
+static ptrdiff_t disp_of(const struct shl_dt_tree *l, size_t i)
+{
+	return l->disps ? l->disps[i] : (ptrdiff_t)i * l->stride;
+}
+
+static struct shl_datatype *type_of(const struct shl_dt_tree *l, size_t i)
+{
+	return l->types ? l->types[i] : l->child;
+}
+
+/* Whether the blocks of `l` are `count` copies of one block at a constant stride; if so,
+ * that stride in *stride. */
+static bool regular(const struct shl_dt_tree *l, ptrdiff_t *stride)
+{
+	*stride = l->count > 1 ? disp_of(l, 1) - disp_of(l, 0) : 0;
+	for (size_t i = 1; i < l->count; i++)
+		if (blen_of(l, i) != blen_of(l, 0) || type_of(l, i) != type_of(l, 0) ||
+		    disp_of(l, i) - disp_of(l, i - 1) != *stride)
+			return false;
+	return true;
+}
+
+static bool dense(const struct shl_datatype *t)
+{
+	return t->nloops == 0 && t->nruns == 1 && (ptrdiff_t)t->runs[0].len == t->extent;
+}
+
+/* Compile the blocks of `l` into the loop form of one element. */
+static int compile(struct form *f, const struct shl_dt_tree *l)
+{
+	ptrdiff_t stride;
+
+	if (l->count == 0)
+		return 0;
+	if (regular(l, &stride)) {
+		const struct shl_datatype *c = type_of(l, 0);
+		ptrdiff_t d = disp_of(l, 0);
+
+		f->loops[f->nloops++] = (struct shl_dt_loop){ l->count, stride };
+		f->loops[f->nloops++] = (struct shl_dt_loop){ blen_of(l, 0), c->extent };
+		for (int k = 0; k < c->nloops; k++)
+			f->loops[f->nloops++] = c->loops[k];
+		for (size_t r = 0; r < c->nruns; r++)
+			if (push_run(f, d + c->runs[r].off, c->runs[r].len) != 0)
+				return -ENOMEM;
+		if (c->nruns == 0)
+			f->nloops = 0;
+		return normalize(f);
+	}
+	for (size_t i = 0; i < l->count; i++) {
+		const struct shl_datatype *c = type_of(l, i);
+		size_t n = blen_of(l, i);
+		ptrdiff_t d = disp_of(l, i);
+
+		if (n > 0 && dense(c)) {
+			if (push_run(f, d + c->runs[0].off, n * c->runs[0].len) != 0)
+				return -ENOMEM;
+			continue;
+		}
+		for (size_t j = 0; j < n; j++)
+			if (expand_loops(f, c->loops, 0, c->nloops, c->runs, c->nruns,
+					 d + (ptrdiff_t)j * c->extent) != 0)
+				return -ENOMEM;
+	}
+	return normalize(f);
+}
+
+/* ---- bounds, sizes, element counts ---- */
+
+static void bounds(struct shl_datatype *t, const struct shl_dt_tree *l, bool pad)
+{
+	bool any = false, anydata = false;
+	ptrdiff_t lo = 0, hi = 0, tlo = 0, thi = 0;
+	unsigned align = 1;
+
+	t->size = 0;
+	t->elements = 0;
+	for (size_t i = 0; i < l->count; i++) {
+		const struct shl_datatype *c = type_of(l, i);
+		size_t n = blen_of(l, i);
+		ptrdiff_t d = disp_of(l, i), span = (ptrdiff_t)(n - 1) * c->extent;
+		ptrdiff_t first = span < 0 ? span : 0, last = span > 0 ? span : 0;
+
+		if (n == 0)
+			continue;
+		t->size += n * c->size;
+		t->elements += n * c->elements;
+		if (c->align > align)
+			align = c->align;
+		if (!any || d + c->lb + first < lo)
+			lo = d + c->lb + first;
+		if (!any || d + c->lb + c->extent + last > hi)
+			hi = d + c->lb + c->extent + last;
+		any = true;
+		if (c->size == 0)
+			continue;
+		if (!anydata || d + c->true_lb + first < tlo)
+			tlo = d + c->true_lb + first;
+		if (!anydata || d + c->true_lb + c->true_extent + last > thi)
+			thi = d + c->true_lb + c->true_extent + last;
+		anydata = true;
+	}
+	/* MPI 4.1 5.1.6: a struct's upper bound is padded to the strictest alignment of its
+	 * components (the epsilon that makes arrays of the C struct line up). */
+	if (pad && any && (hi - lo) % (ptrdiff_t)align != 0)
+		hi += (ptrdiff_t)align - (hi - lo) % (ptrdiff_t)align;
+	t->lb = lo;
+	t->extent = hi - lo;
+	t->true_lb = tlo;
+	t->true_extent = thi - tlo;
+	t->align = (uint8_t)align;
+}
+
+/* ---- construction ---- */
+
+static void drop_tree(struct shl_dt_tree *l)
+{
+	if (l->types != NULL) {
+		for (size_t i = 0; i < l->count; i++)
+			shl_dt_release(l->types[i]);
+	} else if (l->child != NULL) {
+		shl_dt_release(l->child);
+	}
+	free(l->blens);
+	free(l->disps);
+	free(l->types);
+}
+
+static void drop_contents(struct shl_dt_contents *c)
+{
+	for (int i = 0; i < c->ntypes; i++)
+		shl_dt_release(c->types[i]);
+	free(c->ints);
+	free(c->aints);
+	free(c->types);
+}
+
+static void destroy(struct shl_datatype *t)
+{
+	drop_tree(&t->tree);
+	drop_contents(&t->contents);
+	if (t->runs != t->blocks)
+		free(t->runs);
+	free((char *)t->name);
+	t->magic = 0;  /* a stale handle now fails validation (while the memory lasts) */
+	free(t);
+}
+
+void shl_dt_hold(struct shl_datatype *t)
+{
+	if (t != NULL && !t->predefined)
+		atomic_fetch_add_explicit(&t->refs, 1, memory_order_relaxed);
+}
+
+void shl_dt_release(struct shl_datatype *t)
+{
+	if (t == NULL || t->predefined)
+		return;
+	/* acq_rel: the last releaser sees every other holder's accesses before freeing. */
+	if (atomic_fetch_sub_explicit(&t->refs, 1, memory_order_acq_rel) == 1)
+		destroy(t);
+}
+
+/* Copy an array of n elements of `size` bytes (NULL when n is 0). */
+static void *dup_array(const void *src, size_t n, size_t size, bool *fail)
+{
+	void *p;
+
+	if (n == 0 || src == NULL)
+		return NULL;
+	p = malloc(n * size);
+	if (p == NULL)
+		*fail = true;
+	else
+		memcpy(p, src, n * size);
+	return p;
+}
+
+struct shl_datatype *shl_dt_build(const struct shl_dt_tree *l, const struct shl_dt_resize *rs,
+				  bool pad)
+{
+	struct shl_datatype *t = calloc(1, sizeof(*t));
+	struct form f = { 0 };
+	bool fail = false;
+
+	if (t == NULL)
+		return NULL;
+	t->tree = *l;
+	t->tree.blens = dup_array(l->blens, l->count, sizeof(*l->blens), &fail);
+	t->tree.disps = dup_array(l->disps, l->count, sizeof(*l->disps), &fail);
+	t->tree.types = dup_array(l->types, l->count, sizeof(*l->types), &fail);
+	if (fail) {
+		free(t->tree.blens);
+		free(t->tree.disps);
+		free(t->tree.types);
+		free(t);
+		return NULL;
+	}
+	for (size_t i = 0; l->types != NULL && i < l->count; i++)
+		shl_dt_hold(l->types[i]);
+	if (l->types == NULL)
+		shl_dt_hold(l->child);
+	atomic_init(&t->refs, 1);
+	atomic_init(&t->handles, 0);
+	t->magic = SHL_TYPE_MAGIC;
+	bounds(t, l, pad);
+	if (rs != NULL) {
+		t->lb = rs->lb;
+		t->extent = rs->extent;
+	}
+	if (compile(&f, l) != 0)
+		goto fail;
+	t->nloops = (uint8_t)f.nloops;
+	memcpy(t->loops, f.loops, (size_t)f.nloops * sizeof(f.loops[0]));
+	t->nruns = f.nruns;
+	if (f.nruns <= 2) {
+		memcpy(t->blocks, f.runs, f.nruns * sizeof(f.runs[0]));
+		t->runs = t->blocks;
+		free(f.runs);
+	} else {
+		t->runs = f.runs;
+	}
+	f.runs = NULL;
+	t->contig = t->size == 0 ||
+		    (t->nloops == 0 && t->nruns == 1 && t->runs[0].off == 0 &&
+		     (ptrdiff_t)t->runs[0].len == t->extent);
+	return t;
+fail:
+	free(f.runs);
+	t->runs = t->blocks;
+	destroy(t);
+	return NULL;
+}
+
+int shl_dt_set_contents(struct shl_datatype *t, int combiner, int nints, const int *ints,
+			int naints, const MPI_Aint *aints, int ntypes,
+			struct shl_datatype *const *types)
+{
+	struct shl_dt_contents *c = &t->contents;
+	bool fail = false;
+
+	c->combiner = combiner;
+	c->ints = dup_array(ints, (size_t)nints, sizeof(*ints), &fail);
+	c->aints = dup_array(aints, (size_t)naints, sizeof(*aints), &fail);
+	c->types = dup_array(types, (size_t)ntypes, sizeof(*types), &fail);
+	if (fail) {
+		free(c->ints);
+		free(c->aints);
+		free(c->types);
+		memset(c, 0, sizeof(*c));
+		return -ENOMEM;
+	}
+	c->nints = nints;
+	c->naints = naints;
+	c->ntypes = ntypes;
+	for (int i = 0; i < ntypes; i++)
+		shl_dt_hold(types[i]);
+	return 0;
+}
+
+/* ---- walking the typemap ---- */
+
+static bool walk(const struct shl_datatype *t, uintptr_t buf, size_t count, shl_dt_visit fn,
+		 void *ctx)
+{
+	const struct shl_dt_tree *l = &t->tree;
+
+	if (t->predefined)
+		return fn(ctx, t, (char *)buf, count);
+	for (size_t k = 0; k < count; k++) {
+		uintptr_t base = buf + (uintptr_t)((ptrdiff_t)k * t->extent);
+		for (size_t i = 0; i < l->count; i++) {
+			size_t n = blen_of(l, i);
+			if (n > 0 && !walk(type_of(l, i), base + (uintptr_t)disp_of(l, i), n, fn,
+					   ctx))
+				return false;
+		}
+	}
+	return true;
+}
+
+bool shl_dt_walk(const struct shl_datatype *t, char *buf, size_t count, shl_dt_visit fn,
+		 void *ctx)
+{
+	return walk(t, (uintptr_t)buf, count, fn, ctx);
+}
+
+struct tally {
+	size_t rest;
+	MPI_Count n;
+};
+
+static bool tally(void *arg, const struct shl_datatype *b, char *addr, size_t n)
+{
+	struct tally *c = arg;
+	size_t k;
+
+	if (c->rest >= n * b->size) {
+		c->rest -= n * b->size;
+		c->n += (MPI_Count)(n * b->elements);
+		return c->rest > 0;
+	}
+	k = c->rest / b->size;
+	c->rest -= k * b->size;
+	c->n += (MPI_Count)(k * b->elements);
+	/* A pair's value without its int still counts as one basic element. */
+	if (b->kind == SHL_DT_PAIR && c->rest >= b->pair->size) {
+		c->rest -= b->pair->size;
+		c->n++;
+	}
+	return false;
+}
+
+MPI_Count shl_dt_elements(const struct shl_datatype *t, size_t bytes)
+{
+	struct tally c;
+
+	if (t->size == 0)
+		return 0;
+	c.n = (MPI_Count)((bytes / t->size) * t->elements);
+	c.rest = bytes % t->size;
+	if (c.rest > 0)
+		walk(t, 0, 1, tally, &c);
+	return c.rest == 0 ? c.n : -1;
+}

@@ -1,0 +1,27 @@
+/* Datatype internals shared by datatype.c, dt_build.c, dt_types.c, dt_copy.c and dt_pack.c.
+ * Entered by rank threads. Nothing here touches MPI error handlers: callers convert. */
+#ifndef SHL_RUNTIME_DT_INTERNAL_H
+#define SHL_RUNTIME_DT_INTERNAL_H
+
+#include "runtime/datatype.h"
+
+/* An explicit lower bound and extent (MPI_Type_create_resized, subarray, darray). */
+struct shl_dt_resize {
+	ptrdiff_t lb;
+	ptrdiff_t extent;
+};
+
+/* A new derived type whose element is the blocks of `l` (arrays copied; one reference taken
+ * on each child), with bounds from the blocks, or `rs` if not NULL; `pad` rounds a struct's
+ * extent up to its alignment. Holds one reference and no user handle; not committed.
+ * NULL when memory is exhausted. */
+struct shl_datatype *shl_dt_build(const struct shl_dt_tree *l, const struct shl_dt_resize *rs,
+				  bool pad);
+
+/* Record the constructor and its arguments for MPI_Type_get_envelope/get_contents (arrays
+ * copied, one reference taken on each type). Returns 0 or -ENOMEM. */
+int shl_dt_set_contents(struct shl_datatype *t, int combiner, int nints, const int *ints,
+			int naints, const MPI_Aint *aints, int ntypes,
+			struct shl_datatype *const *types);
+
+#endif
