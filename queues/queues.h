@@ -13,12 +13,13 @@
 #include <stdint.h>
 #include <urcu/wfcqueue.h>
 
-/* Payload bytes carried inside an envelope. 224 makes the envelope 320 bytes (5 cache
- * lines); the small/medium switch point is tuned by SHOAL_INLINE_MAX up to this size. */
-#define SHL_Q_INLINE_MAX 224
+/* Payload bytes carried inside an envelope: with the 48-byte header this makes the
+ * envelope 320 bytes (5 cache lines), and a payload of up to 16 bytes shares the header's
+ * line, so a tiny message moves one cache line. SHOAL_INLINE_MAX tunes the switch to
+ * pooled buffers down from here. */
+#define SHL_Q_INLINE_MAX 232
 /* Payload bytes of a pooled medium buffer; tunable down by SHOAL_MEDIUM_MAX. */
 #define SHL_Q_MEDIUM_MAX (16 * 1024)
-
 /* How the receiver finds the payload. */
 enum shl_q_payload {
 	SHL_Q_INLINE,  /* in env->inline_data, packed */
@@ -35,23 +36,29 @@ enum shl_q_state {
 
 struct shl_pool;
 
+/* Fields the receiver reads for every message come first, so that the header and the
+ * first 16 payload bytes share one cache line. */
 struct shl_envelope {
 	struct cds_wfcq_node link;   /* in an inbox or in a pool's return queue, one at a time */
-	struct shl_envelope *next;   /* owner's private lists (unexpected, free) */
 	struct shl_pool *pool;       /* where the envelope goes back to */
+	void *cookie;                /* sender's request, completed by the receiver, or NULL */
+	size_t bytes;                /* payload size in bytes (the message's signature size) */
 	uint32_t context;            /* communicator context id */
 	int32_t src;                 /* sender's rank in the communicator */
 	int32_t tag;
+	_Atomic uint8_t state;       /* enum shl_q_state; see SHL_Q_MATCHED */
 	uint8_t payload;             /* enum shl_q_payload */
-	_Atomic uint32_t state;      /* enum shl_q_state; see SHL_Q_MATCHED */
-	size_t bytes;                /* payload size in bytes (the message's signature size) */
-	const void *data;            /* where the payload is */
+	alignas(16) unsigned char inline_data[SHL_Q_INLINE_MAX];
+	/* Cold: pooled and direct payloads, and the owner's list link. */
+	const void *data;            /* SHL_Q_POOLED, SHL_Q_DIRECT: where the payload is */
 	const void *layout;          /* SHL_Q_DIRECT: sender's datatype, opaque here */
 	size_t count;                /* SHL_Q_DIRECT: sender's element count */
-	void *cookie;                /* sender's request, completed by the receiver, or NULL */
 	void *chunk;                 /* pooled medium buffer owned by this envelope, or NULL */
-	alignas(16) unsigned char inline_data[SHL_Q_INLINE_MAX];
+	struct shl_envelope *next;   /* owner's private lists (unexpected, free) */
 };
+
+_Static_assert(offsetof(struct shl_envelope, inline_data) == 48, "header is one 48-byte run");
+_Static_assert(sizeof(struct shl_envelope) == 320, "an envelope is five cache lines");
 
 /* A rank's envelopes. `free_small`/`free_medium` belong to the owner; any thread returns
  * envelopes through the wait-free return queue, which the owner splices back lazily. */

@@ -31,4 +31,10 @@ static inline bool shl_inbox_empty(struct shl_inbox *inbox)
 	return cds_wfcq_empty(&inbox->head, &inbox->tail);
 }
 
+/* Receiver: where the payload of `env` is. */
+static inline const void *shl_envelope_payload(const struct shl_envelope *env)
+{
+	return env->payload == SHL_Q_INLINE ? env->inline_data : env->data;
+}
+
 #endif

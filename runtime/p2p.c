@@ -45,7 +45,7 @@ static bool req_done(void *arg)
 /* Claim an envelope for a receive. Fails only if its sender cancelled it first. */
 static bool claim(struct shl_envelope *env)
 {
-	uint32_t expected = SHL_Q_PENDING;
+	uint8_t expected = SHL_Q_PENDING;
 
 	if (env->cookie == NULL)
 		return true;
@@ -60,7 +60,7 @@ static void deliver(struct shl_rank *r, struct shl_req *q, struct shl_envelope *
 	size_t n = env->bytes <= cap ? env->bytes : cap;
 	const struct shl_datatype *layout = env->payload == SHL_Q_DIRECT ? env->layout : NULL;
 
-	copy(q->buf, q->type, env->data, layout, n);
+	copy(q->buf, q->type, shl_envelope_payload(env), layout, n);
 	q->status.MPI_SOURCE = env->src;
 	q->status.MPI_TAG = env->tag;
 	q->status.MPI_ERROR = env->bytes > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
@@ -199,10 +199,12 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, int cou
 		env->layout = type;
 		env->count = (size_t)count;
 	} else {
-		void *payload = bytes > shl_job.inline_max ? env->chunk : env->inline_data;
-		env->payload = bytes > shl_job.inline_max ? SHL_Q_POOLED : SHL_Q_INLINE;
+		bool pooled = bytes > shl_job.inline_max;
+		void *payload = pooled ? env->chunk : env->inline_data;
+		env->payload = pooled ? SHL_Q_POOLED : SHL_Q_INLINE;
 		copy(payload, NULL, buf, type, bytes);
-		env->data = payload;
+		if (pooled)
+			env->data = payload;
 	}
 	if (cookie == req)
 		req->env = env;
@@ -245,7 +247,7 @@ void shl_p2p_cancel(struct shl_rank *r, struct shl_req *req)
 		if (r->posted_tail == &req->next)
 			r->posted_tail = link;
 	} else {
-		uint32_t expected = SHL_Q_PENDING;
+		uint8_t expected = SHL_Q_PENDING;
 		/* Pairs with claim(): if the receiver has not matched the envelope yet, it
 		 * will find it cancelled and drop it. */
 		if (req->env == NULL ||
