@@ -434,10 +434,10 @@ int PMPI_Request_free(MPI_Request *request)
 	if (inactive(q) || is_done(q)) {
 		shl_req_release(r, q);
 	} else {
-		/* Still in flight: a receive is released when it matches, a send when the
-		 * progress engine finds it completed. */
+		/* Still in flight: a receive is released when it matches; anything else
+		 * (a send, a communicator being created) when progress finds it completed. */
 		q->freed = true;
-		if (q->kind == SHL_REQ_SEND) {
+		if (q->kind != SHL_REQ_RECV) {
 			q->next = r->detached;
 			r->detached = q;
 		}
