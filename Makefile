@@ -110,6 +110,11 @@ test: deps
 	$(MAKE) $(EXAMPLES)
 	tests/run
 
+# Our benchmarks built with Shoal, Open MPI and MPICH, run interleaved; QUICK=1 for a short run.
+bench: deps
+	$(MAKE) all
+	QUICK=$(QUICK) BUILD=$(BUILD) bench/run
+
 install: all
 	install -d $(PREFIX)/bin $(PREFIX)/include $(PREFIX)/lib/shoal $(PREFIX)/lib/pkgconfig
 	install -m 755 $(MPIEXEC) $(WRAPPERS) $(PREFIX)/bin/
