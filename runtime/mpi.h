@@ -432,9 +432,6 @@ SHL_DECLARE(int, Add_error_string, (int errorcode, const char *string));
 
 /* ---- derived datatypes, packing ---- */
 #define MPI_BOTTOM ((void *)0)
-#ifndef MPI_MAX_OBJECT_NAME
-#define MPI_MAX_OBJECT_NAME 128
-#endif
 
 #define MPI_COMBINER_NAMED 1
 #define MPI_COMBINER_DUP 2

@@ -9,7 +9,7 @@
 int main(int argc, char **argv)
 {
 	int rank;
-	double *a = malloc(sizeof(double) * 2 * N), *b = malloc(sizeof(double) * N);
+	double *a = malloc(sizeof(double) * 4 * N), *b = malloc(sizeof(double) * N);
 	MPI_Datatype t;
 	MPI_Request rq;
 
@@ -51,18 +51,18 @@ int main(int argc, char **argv)
 		/* nonblocking receive into a strided layout, type freed before the data comes */
 		CHECK_MPI(MPI_Type_vector(N / 2, 1, 4, MPI_DOUBLE, &t));
 		CHECK_MPI(MPI_Type_commit(&t));
-		for (long i = 0; i < 2 * N; i++)
+		for (long i = 0; i < 4 * N; i++)
 			a[i] = -1;
 		CHECK_MPI(MPI_Irecv(a, 2, t, 0, 5, MPI_COMM_WORLD, &rq));
 		CHECK_MPI(MPI_Type_free(&t));
 		CHECK_MPI(MPI_Recv(b, 0, MPI_INT, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
 		CHECK_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-		/* element 0 covers a[0], a[4], ...; element 1 starts at the extent (2N-3)*... */
+		/* element 0 covers a[0], a[4], ...; element 1 starts one extent later */
 		long ext = (long)(N / 2 - 1) * 4 + 1;
 		for (long i = 0; i < N / 2; i++) {
 			CHECK(a[i * 4] == (double)i);
-			if (ext + i * 4 < 2 * N)
-				CHECK(a[ext + i * 4] == (double)(N / 2 + i));
+			CHECK(a[ext + i * 4] == (double)(N / 2 + i));
+			CHECK(a[i * 4 + 2] == -1);
 		}
 	}
 	MPI_Finalize();
