@@ -13,11 +13,11 @@
 #include <stdint.h>
 #include <urcu/wfcqueue.h>
 
-/* Payload bytes carried inside an envelope: with the 48-byte header this makes the
- * envelope 320 bytes (5 cache lines), and a payload of up to 16 bytes shares the header's
- * line, so a tiny message moves one cache line. SHOAL_INLINE_MAX tunes the switch to
- * pooled buffers down from here. */
-#define SHL_Q_INLINE_MAX 232
+/* Payload bytes carried inside an envelope: with the 48-byte header and 64 cold bytes this
+ * makes the envelope 320 bytes (5 cache lines), and a payload of up to 16 bytes shares the
+ * header's line, so a tiny message moves one cache line. SHOAL_INLINE_MAX tunes the
+ * switch to direct copies down from here. */
+#define SHL_Q_INLINE_MAX 208
 /* Payload bytes of a pooled medium buffer; tunable down by SHOAL_MEDIUM_MAX. */
 #define SHL_Q_MEDIUM_MAX (16 * 1024)
 /* How the receiver finds the payload. */
@@ -32,6 +32,7 @@ enum shl_q_state {
 	SHL_Q_PENDING = 0,
 	SHL_Q_MATCHED,    /* a receive (or Mprobe) claimed it: the send can no longer be cancelled */
 	SHL_Q_CANCELLED,  /* the sender cancelled it: the receiver discards it */
+	SHL_Q_SPLIT,      /* matched, and its copy is cut in chunks the sender may take too */
 };
 
 struct shl_pool;
@@ -55,6 +56,12 @@ struct shl_envelope {
 	size_t count;                /* SHL_Q_DIRECT: sender's element count */
 	void *chunk;                 /* pooled medium buffer owned by this envelope, or NULL */
 	struct shl_envelope *next;   /* owner's private lists (unexpected, free) */
+	/* SHL_Q_SPLIT: the receiver's contiguous destination and the chunks handed out and
+	 * finished; written by the receiver before its release store of `state`. */
+	void *split_dst;
+	size_t split_bytes;
+	_Atomic uint32_t split_next;
+	_Atomic uint32_t split_done;
 };
 
 _Static_assert(offsetof(struct shl_envelope, inline_data) == 48, "header is one 48-byte run");

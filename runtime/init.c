@@ -67,6 +67,7 @@ int shl_job_create(int size)
 	shl_job.wtime_base = now();
 	shl_job.inline_max = shl_env_size("SHOAL_INLINE_MAX", SHL_Q_INLINE_MAX, SHL_Q_INLINE_MAX);
 	shl_job.medium_max = shl_env_size("SHOAL_MEDIUM_MAX", SHL_Q_MEDIUM_MAX, SHL_Q_MEDIUM_MAX);
+	shl_job.split_min = shl_env_size("SHOAL_SPLIT_MIN", SHL_P2P_SPLIT_MIN, SIZE_MAX);
 	return 0;
 }
 

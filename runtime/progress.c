@@ -43,6 +43,16 @@ void shl_req_complete(struct shl_req *req)
 	shl_rank_wake(owner);
 }
 
+void shl_req_complete_own(struct shl_rank *r, struct shl_req *req)
+{
+	if (r->mt) {
+		shl_req_complete(req);
+		return;
+	}
+	/* The only thread of `r` that calls MPI is the caller: nobody sleeps on it. */
+	atomic_store_explicit(&req->done, 1, memory_order_release);
+}
+
 void shl_progress(struct shl_rank *r)
 {
 	struct shl_envelope *env;
@@ -69,26 +79,29 @@ static unsigned spin_limit(void)
 	return l;
 }
 
-void shl_wait(struct shl_rank *r, bool (*done)(void *arg), void *arg)
+bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 {
-	unsigned spins = spin_limit();
-
-	for (;;) {
+	for (unsigned spins = spin_limit(); spins > 0; spins--) {
 		shl_progress(r);
 		if (done(arg))
-			return;
-		if (spins > 0) {
-			spins--;
-			if (r->mt) {
-				/* Let the rank's other threads in between polls. */
-				shl_rank_unlock(r);
-				__builtin_ia32_pause();
-				shl_rank_lock(r);
-			} else {
-				__builtin_ia32_pause();
-			}
-			continue;
+			return true;
+		if (r->mt) {
+			/* Let the rank's other threads in between polls. */
+			shl_rank_unlock(r);
+			__builtin_ia32_pause();
+			shl_rank_lock(r);
+		} else {
+			__builtin_ia32_pause();
 		}
+	}
+	return false;
+}
+
+void shl_wait(struct shl_rank *r, bool (*done)(void *arg), void *arg)
+{
+	if (shl_poll(r, done, arg))
+		return;
+	for (;;) {
 		uint32_t seq = atomic_load(&r->wake_seq);
 		/* Pairs with shl_rank_wake: after this increment either we see the waker's
 		 * event below, or the waker sees us and bumps wake_seq past `seq`. The last
@@ -105,5 +118,8 @@ void shl_wait(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 			shl_rank_lock(r);
 		}
 		atomic_fetch_sub(&r->sleepers, 1);
+		shl_progress(r);
+		if (done(arg))
+			return;
 	}
 }

@@ -120,9 +120,17 @@ static void single_status(MPI_Status *status, const MPI_Status *st)
 	status->MPI_ERROR = error;
 }
 
+/* Whether a request being waited for is done; a large send helps its receiver copy. */
+static bool wait_done(struct shl_req *q)
+{
+	if (q->kind == SHL_REQ_SEND)
+		shl_p2p_help(q);
+	return is_done(q);
+}
+
 static bool req_done(void *arg)
 {
-	return is_done(arg);
+	return wait_done(arg);
 }
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
@@ -204,7 +212,7 @@ static bool some_done(void *arg)
 		if (inactive(a->reqs[i]))
 			continue;
 		a->active++;
-		if (is_done(a->reqs[i])) {
+		if (wait_done(a->reqs[i])) {
 			a->first_done = i;
 			return true;
 		}
@@ -217,7 +225,7 @@ static bool all_done(void *arg)
 	struct array *a = arg;
 
 	for (int i = 0; i < a->count; i++)
-		if (!inactive(a->reqs[i]) && !is_done(a->reqs[i]))
+		if (!inactive(a->reqs[i]) && !wait_done(a->reqs[i]))
 			return false;
 	return true;
 }
