@@ -68,6 +68,10 @@ struct shl_envelope *shl_pool_get(struct shl_pool *pool, bool medium)
 	}
 	env = *list;
 	*list = env->next;
+	/* The next envelope was last touched by a receiver on another core: start moving
+	 * its header line here now, so the next send does not wait for it. */
+	if (*list != NULL)
+		__builtin_prefetch(*list, 1);
 	return env;
 }
 

@@ -5,17 +5,14 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runtime/rt.h"
 #include "runtime/p2p_internal.h"
 
-/* Progress polls before sleeping when ranks do not outnumber cores. One poll of an empty
- * inbox costs about 10 ns, so 2000 polls spin for roughly 20 µs: long enough to catch a
- * ping-pong reply, short enough that a blocked rank's CPU use fades after 1 ms. */
-#define SHL_WAIT_SPIN 2000
-/* When ranks outnumber cores a spinning rank steals the core its peer needs: poll once. */
-#define SHL_WAIT_SPIN_OVERSUBSCRIBED 1
+/* Polls between two looks at the clock while spinning: about 1 µs of polling. */
+#define SHL_WAIT_CLOCK_EVERY 64
 
 static long futex(_Atomic uint32_t *word, int op, uint32_t val)
 {
@@ -63,28 +60,31 @@ void shl_progress(struct shl_rank *r)
 		shl_req_reap(r);
 }
 
-static unsigned spin_limit(void)
+static uint64_t now_ns(void)
 {
-	static _Atomic unsigned limit;  /* process-wide: computed once from the job size */
-	unsigned l = atomic_load_explicit(&limit, memory_order_relaxed);
+	struct timespec ts;
 
-	if (l == 0) {
-		long cores = sysconf(_SC_NPROCESSORS_ONLN);
-		l = shl_job.size > cores ? SHL_WAIT_SPIN_OVERSUBSCRIBED : SHL_WAIT_SPIN;
-		l = (unsigned)shl_env_size("SHOAL_SPIN", l, 1u << 30);
-		if (l == 0)
-			l = 1;
-		atomic_store_explicit(&limit, l, memory_order_relaxed);
-	}
-	return l;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 {
-	for (unsigned spins = spin_limit(); spins > 0; spins--) {
+	uint64_t deadline = 0;
+
+	for (unsigned polls = 1;; polls++) {
 		shl_progress(r);
 		if (done(arg))
 			return true;
+		if (shl_job.spin_ns == 0)
+			return false;
+		if (polls % SHL_WAIT_CLOCK_EVERY == 0) {
+			uint64_t t = now_ns();
+			if (deadline == 0)
+				deadline = t + shl_job.spin_ns;
+			else if (t >= deadline)
+				return false;
+		}
 		if (r->mt) {
 			/* Let the rank's other threads in between polls. */
 			shl_rank_unlock(r);
@@ -94,7 +94,6 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 			__builtin_ia32_pause();
 		}
 	}
-	return false;
 }
 
 void shl_wait(struct shl_rank *r, bool (*done)(void *arg), void *arg)

@@ -199,6 +199,7 @@ struct array {
 	MPI_Request *reqs;
 	int first_done;   /* index of the first completed active request, or -1 */
 	int active;       /* active requests seen */
+	int scan;         /* all_done: requests before this one are done */
 };
 
 /* Whether some active request is done (or none is active, which ends a wait too). */
@@ -224,17 +225,17 @@ static bool all_done(void *arg)
 {
 	struct array *a = arg;
 
-	for (int i = 0; i < a->count; i++)
-		if (!inactive(a->reqs[i]) && !wait_done(a->reqs[i]))
+	/* A done request stays done until the wait finishes it: never look at it twice. */
+	for (; a->scan < a->count; a->scan++)
+		if (!inactive(a->reqs[a->scan]) && !wait_done(a->reqs[a->scan]))
 			return false;
 	return true;
 }
-
 static int any(const char *fn, int count, MPI_Request reqs[], int *index, int *flag,
 	       MPI_Status *status)
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
-	struct array a = { count, reqs, -1, 0 };
+	struct array a = { count, reqs, -1, 0, 0 };
 	MPI_Status st;
 	struct shl_comm *c = NULL;
 	int err = check_array(fn, r, count, reqs);
@@ -309,7 +310,7 @@ static int finish_many(struct shl_rank *r, int count, MPI_Request reqs[], const 
 static int all(const char *fn, int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
-	struct array a = { count, reqs, -1, 0 };
+	struct array a = { count, reqs, -1, 0, 0 };
 	struct shl_comm *c = NULL;
 	int err = check_array(fn, r, count, reqs);
 
@@ -352,7 +353,7 @@ static int some(const char *fn, int incount, MPI_Request reqs[], int *outcount, 
 		MPI_Status statuses[], bool block)
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
-	struct array a = { incount, reqs, -1, 0 };
+	struct array a = { incount, reqs, -1, 0, 0 };
 	struct shl_comm *c = NULL;
 	int err = check_array(fn, r, incount, reqs);
 	int n = 0;
