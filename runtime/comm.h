@@ -211,6 +211,7 @@ struct shl_comm {
 	struct shl_comm_shared *sh;
 	int member;                   /* this rank's index in sh */
 	uint64_t seq;                 /* collective operations this rank started on it */
+	uint64_t barriers;            /* flag-path barriers this rank entered on it (coll.c) */
 	struct shl_attr *attrs;
 	struct shl_info *info;        /* hints set by the user, or NULL */
 	char name_buf[MPI_MAX_OBJECT_NAME];

@@ -429,6 +429,125 @@ SHL_DECLARE(int, Add_error_code, (int errorclass, int *errorcode));
 SHL_DECLARE(int, Add_error_string, (int errorcode, const char *string));
 
 /* ---- collectives ---- */
+typedef struct shl_op *MPI_Op;
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+
+/* A distinct address no buffer can start at (MPICH uses the same value). */
+#define MPI_IN_PLACE ((void *)-1)
+
+extern struct shl_op shl_mpi_max, shl_mpi_min, shl_mpi_sum, shl_mpi_prod, shl_mpi_land,
+	shl_mpi_band, shl_mpi_lor, shl_mpi_bor, shl_mpi_lxor, shl_mpi_bxor, shl_mpi_minloc,
+	shl_mpi_maxloc, shl_mpi_replace, shl_mpi_no_op;
+#define MPI_OP_NULL ((MPI_Op)0)
+#define MPI_MAX (&shl_mpi_max)
+#define MPI_MIN (&shl_mpi_min)
+#define MPI_SUM (&shl_mpi_sum)
+#define MPI_PROD (&shl_mpi_prod)
+#define MPI_LAND (&shl_mpi_land)
+#define MPI_BAND (&shl_mpi_band)
+#define MPI_LOR (&shl_mpi_lor)
+#define MPI_BOR (&shl_mpi_bor)
+#define MPI_LXOR (&shl_mpi_lxor)
+#define MPI_BXOR (&shl_mpi_bxor)
+#define MPI_MINLOC (&shl_mpi_minloc)
+#define MPI_MAXLOC (&shl_mpi_maxloc)
+#define MPI_REPLACE (&shl_mpi_replace)
+#define MPI_NO_OP (&shl_mpi_no_op)
+
+SHL_DECLARE(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op));
+SHL_DECLARE(int, Op_free, (MPI_Op *op));
+SHL_DECLARE(int, Op_commutative, (MPI_Op op, int *commute));
+SHL_DECLARE(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
+				MPI_Datatype datatype, MPI_Op op));
+
+SHL_DECLARE(int, Barrier, (MPI_Comm comm));
+SHL_DECLARE(int, Ibarrier, (MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root,
+			 MPI_Comm comm));
+SHL_DECLARE(int, Ibcast, (void *buffer, int count, MPI_Datatype datatype, int root,
+			  MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+			  MPI_Comm comm));
+SHL_DECLARE(int, Igather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+			   MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Gatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			   void *recvbuf, const int recvcounts[], const int displs[],
+			   MPI_Datatype recvtype, int root, MPI_Comm comm));
+SHL_DECLARE(int, Igatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			    void *recvbuf, const int recvcounts[], const int displs[],
+			    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+			   MPI_Comm comm));
+SHL_DECLARE(int, Iscatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+			    MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Scatterv, (const void *sendbuf, const int sendcounts[], const int displs[],
+			    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			    MPI_Datatype recvtype, int root, MPI_Comm comm));
+SHL_DECLARE(int, Iscatterv, (const void *sendbuf, const int sendcounts[], const int displs[],
+			     MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			     void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+SHL_DECLARE(int, Iallgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			      void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+			      MPI_Request *request));
+SHL_DECLARE(int, Allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			      void *recvbuf, const int recvcounts[], const int displs[],
+			      MPI_Datatype recvtype, MPI_Comm comm));
+SHL_DECLARE(int, Iallgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			       void *recvbuf, const int recvcounts[], const int displs[],
+			       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+SHL_DECLARE(int, Ialltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			     void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+			     MPI_Request *request));
+SHL_DECLARE(int, Alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+			     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+			     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm));
+SHL_DECLARE(int, Ialltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+			      MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+			      const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+			      MPI_Request *request));
+SHL_DECLARE(int, Alltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+			     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+			     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm));
+SHL_DECLARE(int, Ialltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+			      const MPI_Datatype sendtypes[], void *recvbuf,
+			      const int recvcounts[], const int rdispls[],
+			      const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+			  MPI_Op op, int root, MPI_Comm comm));
+SHL_DECLARE(int, Ireduce, (const void *sendbuf, void *recvbuf, int count,
+			   MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+			   MPI_Request *request));
+SHL_DECLARE(int, Allreduce, (const void *sendbuf, void *recvbuf, int count,
+			     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+SHL_DECLARE(int, Iallreduce, (const void *sendbuf, void *recvbuf, int count,
+			      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			      MPI_Request *request));
+SHL_DECLARE(int, Reduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[],
+				  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+SHL_DECLARE(int, Ireduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[],
+				   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+				   MPI_Request *request));
+SHL_DECLARE(int, Reduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount,
+					MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+SHL_DECLARE(int, Ireduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount,
+					 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+					 MPI_Request *request));
+SHL_DECLARE(int, Scan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+			MPI_Op op, MPI_Comm comm));
+SHL_DECLARE(int, Iscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+			 MPI_Op op, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Exscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+			  MPI_Op op, MPI_Comm comm));
+SHL_DECLARE(int, Iexscan, (const void *sendbuf, void *recvbuf, int count,
+			   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request));
 
 /* ---- derived datatypes, packing ---- */
 #define MPI_BOTTOM ((void *)0)

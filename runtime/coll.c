@@ -1,0 +1,866 @@
+/* Collectives that move data without combining it: Barrier, Bcast, Gather(v), Scatter(v),
+ * Allgather(v), Alltoall(v/w) and their I… twins, on intra- and intercommunicators, plus the
+ * call path every collective shares. Entered by rank threads; run functions by the member
+ * that arrives last at a meeting. Never sends a message: members meet (comm.h) and the
+ * last arriver copies between their buffers directly, in the shared address space.
+ *
+ * Algorithm: each call is one meeting keyed by the collective's number on the communicator
+ * (so blocking and nonblocking calls may interleave and overlap); every member publishes
+ * its arguments (buffers, counts, types) in its arrival, and the last to arrive moves every
+ * byte once, from each source buffer straight into each destination buffer (shl_dt_copy
+ * handles any pair of layouts), then completes every member's request. A nonblocking call
+ * therefore progresses without the other members calling MPI again: whoever joins last
+ * does the work. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/coll_internal.h"
+
+/* ---- the call path ---- */
+
+static bool req_done(void *arg)
+{
+	return atomic_load_explicit(&((struct shl_req *)arg)->done, memory_order_acquire);
+}
+
+/* Apply `f` to every datatype a member's call made significant. */
+static void each_type(const struct shl_cargs *x, void (*f)(struct shl_datatype *))
+{
+	if (x->keep_s) {
+		if (x->svec == SHL_VEC_W)
+			for (int i = 0; i < x->nv; i++)
+				f(x->stypes[i]);
+		else
+			f(x->stype);
+	}
+	if (x->keep_r) {
+		if (x->rvec == SHL_VEC_W)
+			for (int i = 0; i < x->nv; i++)
+				f(x->rtypes[i]);
+		else
+			f(x->rtype);
+	}
+}
+
+int shl_coll_start(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
+		   const struct shl_cargs *x, MPI_Request *request)
+{
+	struct shl_comm_shared *sh = c->sh;
+	struct shl_cargs *h;
+	struct shl_req *q;
+
+	if (request == NULL) {
+		struct shl_req sq = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_DONE, .owner = r };
+		struct shl_cargs a = *x;
+		a.a = (struct shl_arrival){ .req = &sq };
+		if (shl_comm_meet(sh, ++c->seq, sh->nmembers, c->member, run, &a.a) < 0)
+			return MPI_ERR_NO_MEM;
+		shl_rank_lock(r);
+		shl_wait(r, req_done, &sq);
+		shl_rank_unlock(r);
+		return a.a.err;
+	}
+	h = malloc(sizeof(*h));
+	if (h == NULL)
+		return MPI_ERR_NO_MEM;
+	shl_rank_lock(r);
+	q = shl_req_new(r, SHL_REQ_DONE);
+	shl_rank_unlock(r);
+	if (q == NULL)
+		goto free_h;
+	q->comm = c;
+	*h = *x;
+	h->a = (struct shl_arrival){ .req = q, .heap = true };
+	/* The user may free its types and op before the run: keep them alive until then. */
+	each_type(h, shl_dt_hold);
+	if (h->op != NULL)
+		shl_op_hold(h->op);
+	if (shl_comm_meet(sh, ++c->seq, sh->nmembers, c->member, run, &h->a) < 0)
+		goto release;
+	*request = q;
+	return MPI_SUCCESS;
+release:
+	each_type(h, shl_dt_release);
+	if (h->op != NULL)
+		shl_op_drop(h->op);
+	shl_rank_lock(r);
+	shl_req_release(r, q);
+	shl_rank_unlock(r);
+free_h:
+	free(h);
+	return MPI_ERR_NO_MEM;
+}
+
+void shl_coll_release(struct shl_meeting *m)
+{
+	for (int i = 0; i < m->n; i++) {
+		struct shl_cargs *x = shl_coll_arg(m, i);
+		if (!x->a.heap)
+			continue;
+		each_type(x, shl_dt_release);
+		if (x->op != NULL)
+			shl_op_drop(x->op);
+	}
+}
+
+int shl_coll_fail(struct shl_comm *c, const char *fn, int err)
+{
+	const char *why;
+
+	switch (err) {
+	case MPI_ERR_NOT_SAME:
+		why = "the members called different collective operations (or were in a different "
+		      "order)";
+		break;
+	case MPI_ERR_ROOT:
+		why = "the members passed different roots";
+		break;
+	case MPI_ERR_TRUNCATE:
+		why = "a receive buffer is smaller than the data sent to it";
+		break;
+	case MPI_ERR_COUNT:
+		why = "the members passed counts (or datatypes) that do not match";
+		break;
+	case MPI_ERR_OP:
+		why = "the members passed different operations";
+		break;
+	case MPI_ERR_NO_MEM:
+		why = "out of memory";
+		break;
+	default:
+		why = "the collective failed";
+	}
+	return shl_err(c, err, fn, "%s", why);
+}
+
+void shl_coll_bad_all(struct shl_meeting *m, int err)
+{
+	for (int i = 0; i < m->n; i++)
+		shl_coll_bad(m, i, err);
+}
+
+int shl_coll_root(struct shl_meeting *m, int *root, int *side)
+{
+	struct shl_comm_shared *sh = m->sh;
+
+	if (!sh->inter) {
+		int k = shl_coll_arg(m, 0)->root;
+		for (int i = 1; i < m->n; i++)
+			if (shl_coll_arg(m, i)->root != k)
+				return MPI_ERR_ROOT;
+		*root = k;
+		*side = 0;
+		return 0;
+	}
+	*root = -1;
+	for (int i = 0; i < m->n; i++)
+		if (shl_coll_arg(m, i)->root == MPI_ROOT) {
+			if (*root >= 0)
+				return MPI_ERR_ROOT;
+			*root = i;
+		}
+	if (*root < 0)
+		return MPI_ERR_ROOT;
+	*side = !shl_coll_side(sh, *root);
+	for (int i = 0; i < m->n; i++) {
+		int k = shl_coll_arg(m, i)->root;
+		if (i == *root)
+			continue;
+		if (shl_coll_side(sh, i) == *side ? k != shl_coll_lrank(sh, *root)
+						  : k != MPI_PROC_NULL)
+			return MPI_ERR_ROOT;
+	}
+	return 0;
+}
+
+/* ---- argument checks ---- */
+
+int shl_coll_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_comm **c)
+{
+	*c = shl_comm_get(r, comm);
+	if (*c == NULL)
+		return shl_err(NULL, MPI_ERR_COMM, fn, "invalid communicator argument comm%s",
+			       comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
+	return MPI_SUCCESS;
+}
+
+int shl_coll_buf(struct shl_comm *c, const char *fn, const char *what, int count,
+		 MPI_Datatype type)
+{
+	const char *bad;
+
+	if (count < 0)
+		return shl_err(c, MPI_ERR_COUNT, fn, "%scount %d is negative", what, count);
+	if (!shl_type_ok(type))
+		return shl_err(c, MPI_ERR_TYPE, fn, "invalid %stype argument%s", what,
+			       type == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
+	if ((bad = shl_dt_unusable(type)) != NULL)
+		return shl_err(c, MPI_ERR_TYPE, fn, "%stype %s", what, bad);
+	return MPI_SUCCESS;
+}
+
+int shl_coll_rootarg(struct shl_comm *c, const char *fn, int root)
+{
+	if (c->inter ? root == MPI_ROOT || root == MPI_PROC_NULL ||
+		       (root >= 0 && root < c->remote_size)
+		     : root >= 0 && root < c->size)
+		return MPI_SUCCESS;
+	return shl_err(c, MPI_ERR_ROOT, fn, "root %d is not a rank of the %s group (size %d)",
+		       root, c->inter ? "remote" : "", c->inter ? c->remote_size : c->size);
+}
+
+int shl_coll_req(struct shl_comm *c, const char *fn, MPI_Request *request)
+{
+	if (request == NULL)
+		return shl_err(c, MPI_ERR_REQUEST, fn, "request is NULL");
+	return MPI_SUCCESS;
+}
+
+/* Check a v or w array argument of `n` entries (counts non-negative, types usable). */
+static int check_vec(struct shl_comm *c, const char *fn, const char *what, int n,
+		     const int *counts, const int *displs, const MPI_Datatype *types,
+		     MPI_Datatype type)
+{
+	if (n > 0 && (counts == NULL || displs == NULL || (type == NULL && types == NULL)))
+		return shl_err(c, MPI_ERR_ARG, fn, "%scounts or %sdispls is NULL", what, what);
+	for (int i = 0; i < n; i++) {
+		int err = shl_coll_buf(c, fn, what, counts[i], types ? types[i] : type);
+		if (err != MPI_SUCCESS)
+			return err;
+	}
+	return MPI_SUCCESS;
+}
+
+/* Members whose data this collective exchanges: the whole communicator, or the remote
+ * group on an intercommunicator. */
+static int peers(const struct shl_comm *c)
+{
+	return shl_comm_remote_size(c);
+}
+
+/* ---- moving blocks ---- */
+
+struct blk {
+	char *p;
+	int count;
+	MPI_Datatype t;
+};
+
+/* Block k of a member's send (or receive) side. */
+static struct blk sblock(const struct shl_cargs *x, int k)
+{
+	const char *b = x->sbuf;
+
+	switch (x->svec) {
+	case SHL_VEC_V:
+		return (struct blk){ (char *)b + (ptrdiff_t)x->sdispls[k] * x->stype->extent,
+				     x->scounts[k], x->stype };
+	case SHL_VEC_W:
+		return (struct blk){ (char *)b + x->sdispls[k], x->scounts[k], x->stypes[k] };
+	default:
+		return (struct blk){ (char *)b + (ptrdiff_t)k * x->scount * x->stype->extent,
+				     x->scount, x->stype };
+	}
+}
+
+static struct blk rblock(const struct shl_cargs *x, int k)
+{
+	switch (x->rvec) {
+	case SHL_VEC_V:
+		return (struct blk){ (char *)x->rbuf + (ptrdiff_t)x->rdispls[k] * x->rtype->extent,
+				     x->rcounts[k], x->rtype };
+	case SHL_VEC_W:
+		return (struct blk){ (char *)x->rbuf + x->rdispls[k], x->rcounts[k], x->rtypes[k] };
+	default:
+		return (struct blk){ (char *)x->rbuf + (ptrdiff_t)k * x->rcount * x->rtype->extent,
+				     x->rcount, x->rtype };
+	}
+}
+
+static size_t blk_bytes(struct blk b)
+{
+	return (size_t)b.count * b.t->size;
+}
+
+/* Copy block s into block d for members (src, dst) of m; a block too small for what is
+ * sent gets what fits and both members get MPI_ERR_TRUNCATE. */
+static void move(struct shl_meeting *m, int src, int dst, struct blk d, struct blk s)
+{
+	size_t sb = blk_bytes(s), db = blk_bytes(d);
+
+	if (sb > db) {
+		shl_coll_bad(m, src, MPI_ERR_TRUNCATE);
+		shl_coll_bad(m, dst, MPI_ERR_TRUNCATE);
+		sb = db;
+	}
+	if (sb > 0)
+		shl_dt_copy(d.p, d.t, s.p, s.t, sb);
+}
+
+/* ---- barrier ---- */
+
+static void barrier_run(struct shl_meeting *m)
+{
+	/* Everyone has arrived: that is the whole barrier. */
+}
+
+struct released {
+	struct shl_comm_shared *sh;
+	uint64_t m;
+};
+
+static bool is_released(void *arg)
+{
+	struct released *x = arg;
+
+	/* Pairs with the exchange on `released` below: peers' writes before their barrier
+	 * are visible after it. */
+	return atomic_load_explicit(&x->sh->released, memory_order_acquire) >= x->m;
+}
+
+/* Blocking barrier, flag path (comm.h): the member whose arrival completes the m-th
+ * barrier publishes released = m and wakes the others, who sleep on their own futex. No
+ * allocation or lock: at 2 ranks one barrier is two cache-line transfers. */
+static void flag_barrier(struct shl_rank *r, struct shl_comm *c)
+{
+	struct shl_comm_shared *sh = c->sh;
+	struct released x = { sh, ++c->barriers };
+
+	c->seq++;  /* keep every member's collective numbering aligned */
+	if (atomic_fetch_add(&sh->arrived, 1) + 1 == x.m * (uint64_t)sh->nmembers) {
+		atomic_exchange(&sh->released, x.m);  /* seq_cst RMW: see shl_rank_wake */
+		for (int i = 0; i < sh->nmembers; i++)
+			if (i != c->member)
+				shl_rank_wake(shl_job.ranks[sh->world[i]]);
+		return;
+	}
+	shl_rank_lock(r);
+	shl_wait(r, is_released, &x);
+	shl_rank_unlock(r);
+}
+
+static int barrier(const char *fn, MPI_Comm comm, MPI_Request *request, bool nb)
+{
+	struct shl_rank *r = shl_rank_or_die(fn);
+	struct shl_comm *c;
+	struct shl_cargs x = { 0 };
+	int err = shl_coll_comm(fn, r, comm, &c);
+
+	if (err == MPI_SUCCESS && nb)
+		err = shl_coll_req(c, fn, request);
+	if (err != MPI_SUCCESS)
+		return err;
+	if (!nb) {
+		flag_barrier(r, c);
+		return MPI_SUCCESS;
+	}
+	err = shl_coll_start(r, c, barrier_run, &x, request);
+	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
+}
+
+int PMPI_Barrier(MPI_Comm comm)
+{
+	return barrier("MPI_Barrier", comm, NULL, false);
+}
+SHL_WEAK_ALIAS(Barrier);
+
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+	return barrier("MPI_Ibarrier", comm, request, true);
+}
+SHL_WEAK_ALIAS(Ibarrier);
+
+/* ---- broadcast ---- */
+
+static void bcast_run(struct shl_meeting *m)
+{
+	struct shl_comm_shared *sh = m->sh;
+	int root, side;
+
+	if (shl_coll_root(m, &root, &side) != 0) {
+		shl_coll_bad_all(m, MPI_ERR_ROOT);
+		goto out;
+	}
+	struct shl_cargs *rx = shl_coll_arg(m, root);
+	struct blk s = { rx->rbuf, rx->rcount, rx->rtype };
+	for (int i = 0; i < m->n; i++) {
+		struct shl_cargs *x = shl_coll_arg(m, i);
+		if (i != root && shl_coll_side(sh, i) == side)
+			move(m, root, i, (struct blk){ x->rbuf, x->rcount, x->rtype }, s);
+	}
+out:
+	shl_coll_release(m);
+}
+
+static int bcast(const char *fn, void *buf, int count, MPI_Datatype type, int root,
+		 MPI_Comm comm, MPI_Request *request, bool nb)
+{
+	struct shl_rank *r = shl_rank_or_die(fn);
+	struct shl_comm *c;
+	int err = shl_coll_comm(fn, r, comm, &c);
+
+	if (err == MPI_SUCCESS && nb)
+		err = shl_coll_req(c, fn, request);
+	if (err == MPI_SUCCESS)
+		err = shl_coll_rootarg(c, fn, root);
+	bool active = !c || !c->inter || root != MPI_PROC_NULL;
+	if (err == MPI_SUCCESS && active)
+		err = shl_coll_buf(c, fn, "", count, type);
+	if (err != MPI_SUCCESS)
+		return err;
+	struct shl_cargs x = { .rbuf = buf, .rcount = count, .rtype = type, .root = root,
+			       .keep_r = active };
+	err = shl_coll_start(r, c, bcast_run, &x, nb ? request : NULL);
+	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
+}
+
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+	return bcast("MPI_Bcast", buffer, count, datatype, root, comm, NULL, false);
+}
+SHL_WEAK_ALIAS(Bcast);
+
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+		MPI_Request *request)
+{
+	return bcast("MPI_Ibcast", buffer, count, datatype, root, comm, request, true);
+}
+SHL_WEAK_ALIAS(Ibcast);
+
+/* ---- gather and scatter ---- */
+
+/* Gather: the root's receive block k gets the send buffer of rank k of the sending group
+ * (the root's own group on an intracommunicator, except an MPI_IN_PLACE root). */
+static void gather_run(struct shl_meeting *m)
+{
+	struct shl_comm_shared *sh = m->sh;
+	int root, side;
+
+	if (shl_coll_root(m, &root, &side) != 0) {
+		shl_coll_bad_all(m, MPI_ERR_ROOT);
+		goto out;
+	}
+	struct shl_cargs *rx = shl_coll_arg(m, root);
+	for (int i = 0; i < m->n; i++) {
+		struct shl_cargs *x = shl_coll_arg(m, i);
+		if (shl_coll_side(sh, i) != side || x->sbuf == MPI_IN_PLACE)
+			continue;
+		move(m, i, root, rblock(rx, shl_coll_lrank(sh, i)),
+		     (struct blk){ (char *)x->sbuf, x->scount, x->stype });
+	}
+out:
+	shl_coll_release(m);
+}
+
+static void scatter_run(struct shl_meeting *m)
+{
+	struct shl_comm_shared *sh = m->sh;
+	int root, side;
+
+	if (shl_coll_root(m, &root, &side) != 0) {
+		shl_coll_bad_all(m, MPI_ERR_ROOT);
+		goto out;
+	}
+	struct shl_cargs *rx = shl_coll_arg(m, root);
+	for (int i = 0; i < m->n; i++) {
+		struct shl_cargs *x = shl_coll_arg(m, i);
+		if (shl_coll_side(sh, i) != side || x->rbuf == MPI_IN_PLACE)
+			continue;
+		move(m, root, i, (struct blk){ x->rbuf, x->rcount, x->rtype },
+		     sblock(rx, shl_coll_lrank(sh, i)));
+	}
+out:
+	shl_coll_release(m);
+}
+
+/* Gather(v) (scatter false) and Scatter(v): `one`/`one_t` is the non-root side's buffer,
+ * `many`/`many_t` the root's, with per-rank counts/displs for the v forms. */
+static int rooted(const char *fn, bool scatter, bool vec, const void *sbuf, int scount, MPI_Datatype stype,
+		  const int *scounts, const int *sdispls, void *rbuf, int rcount,
+		  MPI_Datatype rtype, const int *rcounts, const int *rdispls, int root,
+		  MPI_Comm comm, MPI_Request *request, bool nb)
+{
+	struct shl_rank *r = shl_rank_or_die(fn);
+	struct shl_comm *c;
+	int err = shl_coll_comm(fn, r, comm, &c);
+
+	if (err == MPI_SUCCESS && nb)
+		err = shl_coll_req(c, fn, request);
+	if (err == MPI_SUCCESS)
+		err = shl_coll_rootarg(c, fn, root);
+	if (err != MPI_SUCCESS)
+		return err;
+	bool is_root = shl_coll_is_root(c, root);
+	bool sends = c->inter ? root >= 0 : true;  /* the non-root side's role */
+	bool in_place = is_root && !c->inter && (scatter ? rbuf : sbuf) == MPI_IN_PLACE;
+	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .scount = scount, .rcount = rcount,
+			       .stype = stype, .rtype = rtype, .root = root };
+
+	if (c->inter && is_root && (sbuf == MPI_IN_PLACE || rbuf == MPI_IN_PLACE))
+		return shl_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE on an intercommunicator");
+	if (!is_root && (scatter ? rbuf : sbuf) == MPI_IN_PLACE && sends)
+		return shl_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only for the root");
+	if (is_root) {
+		int n = peers(c);
+		if (scatter) {
+			x.keep_s = true;
+			x.svec = vec ? SHL_VEC_V : SHL_VEC_NONE;
+			x.scounts = scounts;
+			x.sdispls = sdispls;
+			err = vec ? check_vec(c, fn, "send", n, scounts, sdispls, NULL, stype)
+				  : shl_coll_buf(c, fn, "send", scount, stype);
+		} else {
+			x.keep_r = true;
+			x.rvec = vec ? SHL_VEC_V : SHL_VEC_NONE;
+			x.rcounts = rcounts;
+			x.rdispls = rdispls;
+			err = vec ? check_vec(c, fn, "recv", n, rcounts, rdispls, NULL, rtype)
+				  : shl_coll_buf(c, fn, "recv", rcount, rtype);
+		}
+		if (err != MPI_SUCCESS)
+			return err;
+	}
+	if (sends && (!c->inter || !is_root) && !in_place) {
+		if (scatter) {
+			x.keep_r = true;
+			err = shl_coll_buf(c, fn, "recv", rcount, rtype);
+		} else {
+			x.keep_s = true;
+			err = shl_coll_buf(c, fn, "send", scount, stype);
+		}
+		if (err != MPI_SUCCESS)
+			return err;
+		if (is_root && sbuf == rbuf && (scatter ? rcount : scount) > 0)
+			return shl_err(c, MPI_ERR_BUFFER, fn, "sendbuf and recvbuf are the same "
+				       "buffer (use MPI_IN_PLACE)");
+	}
+	/* Non-roots of an intercommunicator's root group take no part in the data. */
+	if (c->inter && root == MPI_PROC_NULL)
+		x.keep_s = x.keep_r = false;
+	err = shl_coll_start(r, c, scatter ? scatter_run : gather_run, &x, nb ? request : NULL);
+	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
+}
+
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+		int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	return rooted("MPI_Gather", false, false, sendbuf, sendcount, sendtype, NULL, NULL, recvbuf,
+		      recvcount, recvtype, NULL, NULL, root, comm, NULL, false);
+}
+SHL_WEAK_ALIAS(Gather);
+
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+		 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+		 MPI_Request *request)
+{
+	return rooted("MPI_Igather", false, false, sendbuf, sendcount, sendtype, NULL, NULL, recvbuf,
+		      recvcount, recvtype, NULL, NULL, root, comm, request, true);
+}
+SHL_WEAK_ALIAS(Igather);
+
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+		 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+		 MPI_Comm comm)
+{
+	return rooted("MPI_Gatherv", false, true, sendbuf, sendcount, sendtype, NULL, NULL, recvbuf,
+		      0, recvtype, recvcounts, displs, root, comm, NULL,
+		      false);
+}
+SHL_WEAK_ALIAS(Gatherv);
+
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+		  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+		  MPI_Comm comm, MPI_Request *request)
+{
+	return rooted("MPI_Igatherv", false, true, sendbuf, sendcount, sendtype, NULL, NULL, recvbuf,
+		      0, recvtype, recvcounts, displs, root, comm, request,
+		      true);
+}
+SHL_WEAK_ALIAS(Igatherv);
+
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+		 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	return rooted("MPI_Scatter", true, false, sendbuf, sendcount, sendtype, NULL, NULL, recvbuf,
+		      recvcount, recvtype, NULL, NULL, root, comm, NULL, false);
+}
+SHL_WEAK_ALIAS(Scatter);
+
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+		  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+		  MPI_Request *request)
+{
+	return rooted("MPI_Iscatter", true, false, sendbuf, sendcount, sendtype, NULL, NULL, recvbuf,
+		      recvcount, recvtype, NULL, NULL, root, comm, request, true);
+}
+SHL_WEAK_ALIAS(Iscatter);
+
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+		  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		  int root, MPI_Comm comm)
+{
+	return rooted("MPI_Scatterv", true, true, sendbuf, 0, sendtype, sendcounts,
+		      displs, recvbuf, recvcount, recvtype, NULL, NULL, root, comm, NULL, false);
+}
+SHL_WEAK_ALIAS(Scatterv);
+
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+		   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		   int root, MPI_Comm comm, MPI_Request *request)
+{
+	return rooted("MPI_Iscatterv", true, true, sendbuf, 0, sendtype, sendcounts,
+		      displs, recvbuf, recvcount, recvtype, NULL, NULL, root, comm, request, true);
+}
+SHL_WEAK_ALIAS(Iscatterv);
+
+/* ---- allgather ---- */
+
+/* Every member's receive block k gets the send buffer of rank k of the other group (of the
+ * communicator, on an intracommunicator); an MPI_IN_PLACE member's data is its own block. */
+static void allgather_run(struct shl_meeting *m)
+{
+	struct shl_comm_shared *sh = m->sh;
+
+	for (int i = 0; i < m->n; i++) {
+		struct shl_cargs *x = shl_coll_arg(m, i);
+		int k = shl_coll_lrank(sh, i);
+		struct blk s = x->sbuf == MPI_IN_PLACE
+				       ? rblock(x, k)
+				       : (struct blk){ (char *)x->sbuf, x->scount, x->stype };
+		for (int j = 0; j < m->n; j++) {
+			if (sh->inter ? shl_coll_side(sh, j) == shl_coll_side(sh, i)
+				      : j == i && x->sbuf == MPI_IN_PLACE)
+				continue;
+			move(m, i, j, rblock(shl_coll_arg(m, j), k), s);
+		}
+	}
+	shl_coll_release(m);
+}
+
+static int allgather(const char *fn, bool vec, const void *sbuf, int scount, MPI_Datatype stype,
+		     void *rbuf, int rcount, const int *rcounts, const int *rdispls,
+		     MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request, bool nb)
+{
+	struct shl_rank *r = shl_rank_or_die(fn);
+	struct shl_comm *c;
+	int err = shl_coll_comm(fn, r, comm, &c);
+
+	if (err == MPI_SUCCESS && nb)
+		err = shl_coll_req(c, fn, request);
+	if (err != MPI_SUCCESS)
+		return err;
+	if (sbuf == MPI_IN_PLACE && c->inter)
+		return shl_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE on an intercommunicator");
+	if (sbuf != MPI_IN_PLACE && (err = shl_coll_buf(c, fn, "send", scount, stype)))
+		return err;
+	err = vec ? check_vec(c, fn, "recv", peers(c), rcounts, rdispls, NULL, rtype)
+		  : shl_coll_buf(c, fn, "recv", rcount, rtype);
+	if (err != MPI_SUCCESS)
+		return err;
+	if (sbuf == rbuf && scount > 0)
+		return shl_err(c, MPI_ERR_BUFFER, fn,
+			       "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
+	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .scount = scount, .rcount = rcount,
+			       .stype = stype, .rtype = rtype, .rcounts = rcounts,
+			       .rdispls = rdispls, .rvec = vec ? SHL_VEC_V : SHL_VEC_NONE,
+			       .keep_s = sbuf != MPI_IN_PLACE, .keep_r = true };
+	err = shl_coll_start(r, c, allgather_run, &x, nb ? request : NULL);
+	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
+}
+
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+		   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+	return allgather("MPI_Allgather", false, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
+			 NULL, recvtype, comm, NULL, false);
+}
+SHL_WEAK_ALIAS(Allgather);
+
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+		    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	return allgather("MPI_Iallgather", false, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
+			 NULL, recvtype, comm, request, true);
+}
+SHL_WEAK_ALIAS(Iallgather);
+
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+		    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+		    MPI_Comm comm)
+{
+	return allgather("MPI_Allgatherv", true, sendbuf, sendcount, sendtype, recvbuf, 0,
+			 recvcounts, displs, recvtype, comm, NULL, false);
+}
+SHL_WEAK_ALIAS(Allgatherv);
+
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+		     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+		     MPI_Comm comm, MPI_Request *request)
+{
+	return allgather("MPI_Iallgatherv", true, sendbuf, sendcount, sendtype, recvbuf, 0,
+			 recvcounts, displs, recvtype, comm, request, true);
+}
+SHL_WEAK_ALIAS(Iallgatherv);
+
+/* ---- all-to-all ---- */
+
+/* An MPI_IN_PLACE member's send blocks are its receive blocks, which other members'
+ * data overwrite: pack each such member's blocks (in rank order) before any copy. */
+static char *snapshot(const struct shl_cargs *x, int n)
+{
+	size_t total = 0, off = 0;
+	char *p;
+
+	for (int k = 0; k < n; k++)
+		total += blk_bytes(rblock(x, k));
+	p = malloc(total ? total : 1);
+	if (p == NULL)
+		return NULL;
+	for (int k = 0; k < n; k++) {
+		struct blk b = rblock(x, k);
+		shl_dt_copy(p + off, NULL, b.p, b.t, blk_bytes(b));
+		off += blk_bytes(b);
+	}
+	return p;
+}
+
+static void alltoall_run(struct shl_meeting *m)
+{
+	struct shl_comm_shared *sh = m->sh;
+	char **snap = calloc((size_t)m->n, sizeof(*snap));
+
+	if (snap == NULL) {
+		shl_coll_bad_all(m, MPI_ERR_NO_MEM);
+		goto out;
+	}
+	for (int i = 0; i < m->n; i++)
+		if (shl_coll_arg(m, i)->sbuf == MPI_IN_PLACE &&
+		    (snap[i] = snapshot(shl_coll_arg(m, i), m->n)) == NULL) {
+			shl_coll_bad_all(m, MPI_ERR_NO_MEM);
+			goto free_snaps;
+		}
+	for (int i = 0; i < m->n; i++) {
+		struct shl_cargs *x = shl_coll_arg(m, i);
+		int k = shl_coll_lrank(sh, i);
+		size_t off = 0;
+		for (int j = 0; j < m->n; j++) {
+			if (sh->inter && shl_coll_side(sh, j) == shl_coll_side(sh, i))
+				continue;
+			int kj = shl_coll_lrank(sh, j);
+			struct blk d = rblock(shl_coll_arg(m, j), k), s;
+			if (snap[i] != NULL) {
+				s = rblock(x, kj);
+				s = (struct blk){ snap[i] + off, (int)blk_bytes(s), &shl_mpi_byte };
+				off += (size_t)s.count;
+			} else {
+				s = sblock(x, kj);
+			}
+			move(m, i, j, d, s);
+		}
+	}
+free_snaps:
+	for (int i = 0; i < m->n; i++)
+		free(snap[i]);
+	free(snap);
+out:
+	shl_coll_release(m);
+}
+
+static int alltoall(const char *fn, enum shl_coll_vec vec, const void *sbuf, int scount,
+		    const int *scounts, const int *sdispls, MPI_Datatype stype,
+		    const MPI_Datatype *stypes, void *rbuf, int rcount, const int *rcounts,
+		    const int *rdispls, MPI_Datatype rtype, const MPI_Datatype *rtypes,
+		    MPI_Comm comm, MPI_Request *request, bool nb)
+{
+	struct shl_rank *r = shl_rank_or_die(fn);
+	struct shl_comm *c;
+	int err = shl_coll_comm(fn, r, comm, &c);
+
+	if (err == MPI_SUCCESS && nb)
+		err = shl_coll_req(c, fn, request);
+	if (err != MPI_SUCCESS)
+		return err;
+	int n = peers(c);
+	bool in_place = sbuf == MPI_IN_PLACE;
+	if (in_place && c->inter)
+		return shl_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE on an intercommunicator");
+	if (vec == SHL_VEC_NONE) {
+		if (!in_place && (err = shl_coll_buf(c, fn, "send", scount, stype)))
+			return err;
+		err = shl_coll_buf(c, fn, "recv", rcount, rtype);
+	} else {
+		if (!in_place && (err = check_vec(c, fn, "send", n, scounts, sdispls, stypes,
+						  stype)))
+			return err;
+		err = check_vec(c, fn, "recv", n, rcounts, rdispls, rtypes, rtype);
+	}
+	if (err != MPI_SUCCESS)
+		return err;
+	if (sbuf == rbuf && n > 0)
+		return shl_err(c, MPI_ERR_BUFFER, fn,
+			       "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
+	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .scount = scount, .rcount = rcount,
+			       .stype = stype, .rtype = rtype, .scounts = scounts,
+			       .sdispls = sdispls, .rcounts = rcounts, .rdispls = rdispls,
+			       .stypes = stypes, .rtypes = rtypes, .svec = vec, .rvec = vec,
+			       .keep_s = !in_place, .keep_r = true, .nv = n };
+	err = shl_coll_start(r, c, alltoall_run, &x, nb ? request : NULL);
+	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
+}
+
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+		  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+	return alltoall("MPI_Alltoall", SHL_VEC_NONE, sendbuf, sendcount, NULL, NULL, sendtype,
+			NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL, false);
+}
+SHL_WEAK_ALIAS(Alltoall);
+
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+		   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	return alltoall("MPI_Ialltoall", SHL_VEC_NONE, sendbuf, sendcount, NULL, NULL, sendtype,
+			NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, request, true);
+}
+SHL_WEAK_ALIAS(Ialltoall);
+
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+		   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+		   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+	return alltoall("MPI_Alltoallv", SHL_VEC_V, sendbuf, 0, sendcounts, sdispls, sendtype,
+			NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, NULL, false);
+}
+SHL_WEAK_ALIAS(Alltoallv);
+
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+		    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+		    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+		    MPI_Request *request)
+{
+	return alltoall("MPI_Ialltoallv", SHL_VEC_V, sendbuf, 0, sendcounts, sdispls, sendtype,
+			NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, request, true);
+}
+SHL_WEAK_ALIAS(Ialltoallv);
+
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+		   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+		   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+	return alltoall("MPI_Alltoallw", SHL_VEC_W, sendbuf, 0, sendcounts, sdispls, NULL,
+			sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, NULL,
+			false);
+}
+SHL_WEAK_ALIAS(Alltoallw);
+
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+		    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+		    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+		    MPI_Request *request)
+{
+	return alltoall("MPI_Ialltoallw", SHL_VEC_W, sendbuf, 0, sendcounts, sdispls, NULL,
+			sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, request,
+			true);
+}
+SHL_WEAK_ALIAS(Ialltoallw);

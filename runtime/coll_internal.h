@@ -1,0 +1,96 @@
+/* What the collectives' files share: one member's arguments as the meeting sees them, the
+ * call path (blocking or nonblocking), argument checks and the runner's helpers.
+ * Entered by rank threads; the run functions by the member thread that arrives last at a
+ * meeting. Must not be included outside coll*.c. */
+#ifndef SHL_RUNTIME_COLL_INTERNAL_H
+#define SHL_RUNTIME_COLL_INTERNAL_H
+
+#include "runtime/rt.h"
+#include "runtime/op.h"
+
+/* How a member's per-peer blocks are described: one count for all, counts and element
+ * displacements (…v), or counts, byte displacements and a type per peer (…w). */
+enum shl_coll_vec { SHL_VEC_NONE, SHL_VEC_V, SHL_VEC_W };
+
+/* One member's arguments. It lives in the member's memory (its stack when blocking, the
+ * heap for an MPI_I… call) until its request completes; the run function reads every
+ * member's and writes only `a.err` and the buffers the collective defines. */
+struct shl_cargs {
+	struct shl_arrival a;         /* first: the meeting frees a heap arrival by its address */
+	const void *sbuf;             /* MPI_IN_PLACE kept as is */
+	void *rbuf;
+	int scount, rcount;
+	MPI_Datatype stype, rtype;
+	const int *scounts, *sdispls, *rcounts, *rdispls;
+	const MPI_Datatype *stypes, *rtypes;
+	enum shl_coll_vec svec, rvec;
+	int root;                     /* as passed (MPI_ROOT / MPI_PROC_NULL on intercomms) */
+	struct shl_op *op;
+	bool keep_s, keep_r;          /* stype(s) / rtype(s) significant: held when nonblocking */
+	int nv;                       /* entries of the …w type arrays */
+};
+
+/* Owner thread, rank unlocked: run collective `run` as this rank's next collective on `c`
+ * with arguments `x`. Blocking (request NULL): waits, sleeping, and returns the class of
+ * any error the run reported. Nonblocking: copies `x` to the heap (holding its types and
+ * op until the run), returns once joined with *request set. Errors are returned as
+ * classes; the caller reports them through shl_err. */
+int shl_coll_start(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
+		   const struct shl_cargs *x, MPI_Request *request);
+
+/* Report `err` from shl_coll_start through c's error handler, explaining it. */
+int shl_coll_fail(struct shl_comm *c, const char *fn, int err);
+
+/* Run function: release what a nonblocking member held (after the data moved). */
+void shl_coll_release(struct shl_meeting *m);
+
+static inline struct shl_cargs *shl_coll_arg(struct shl_meeting *m, int i)
+{
+	return (struct shl_cargs *)m->arrival[i];
+}
+
+/* Member i's group (0, or 1 for the second group of an intercommunicator) and its rank
+ * in that group; the member index of rank k of group g. */
+static inline int shl_coll_side(const struct shl_comm_shared *sh, int i)
+{
+	return sh->inter && i >= sh->gsize[0];
+}
+
+static inline int shl_coll_lrank(const struct shl_comm_shared *sh, int i)
+{
+	return i - (shl_coll_side(sh, i) ? sh->gsize[0] : 0);
+}
+
+static inline int shl_coll_member(const struct shl_comm_shared *sh, int g, int k)
+{
+	return (g ? sh->gsize[0] : 0) + k;
+}
+
+/* Record error class `err` for member i unless it already has one. */
+static inline void shl_coll_bad(struct shl_meeting *m, int i, int err)
+{
+	if (m->arrival[i]->err == MPI_SUCCESS)
+		m->arrival[i]->err = err;
+}
+
+void shl_coll_bad_all(struct shl_meeting *m, int err);
+
+/* The root's member index and the group that receives from it (or sends to it): on an
+ * intracommunicator every member passes the same rank; on an intercommunicator one member
+ * passes MPI_ROOT, its group's others MPI_PROC_NULL, the other group the root's rank.
+ * Returns 0 or MPI_ERR_ROOT. */
+int shl_coll_root(struct shl_meeting *m, int *root, int *side);
+
+/* ---- argument checks at the MPI boundary (each reports through shl_err) ---- */
+int shl_coll_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_comm **c);
+int shl_coll_buf(struct shl_comm *c, const char *fn, const char *what, int count,
+		 MPI_Datatype type);
+int shl_coll_rootarg(struct shl_comm *c, const char *fn, int root);
+int shl_coll_req(struct shl_comm *c, const char *fn, MPI_Request *request);
+/* Whether this rank is the one that receives (gather) or sends (scatter) at `root`. */
+static inline bool shl_coll_is_root(const struct shl_comm *c, int root)
+{
+	return c->inter ? root == MPI_ROOT : root == c->rank;
+}
+
+#endif

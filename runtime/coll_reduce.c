@@ -1,0 +1,476 @@
+/* Collectives that combine data: Reduce, Allreduce, Reduce_scatter(_block), Scan, Exscan
+ * and their I… twins, on intra- and intercommunicators (Scan and Exscan on intra only).
+ * Entered by rank threads; run functions by the member that arrives last at a meeting.
+ * Never sends a message and never reorders operands.
+ *
+ * Algorithm: one meeting per call (coll.c); the last arriver folds the members' input
+ * buffers, read where they lie, strictly left to right in rank order,
+ * ((a0 op a1) op a2) op ..., into an accumulator, then copies the result (or each
+ * member's part, or each prefix) into the receive buffers. The same order for every op,
+ * predefined or not, makes results deterministic (floating point too) and bitwise equal to
+ * a sequential reduction in canonical order. A user function is called in the thread of
+ * the member that runs the meeting, with that member's own op and datatype handles, as a
+ * process-based MPI would call it in that process. */
+#include <stdlib.h>
+
+#include "runtime/coll_internal.h"
+
+/* ---- the fold over members ---- */
+
+struct red {
+	struct shl_fold f;
+	void *acc, *tmp, *spare;
+};
+
+/* Which member's op and datatype the fold uses: the member whose thread runs the meeting
+ * (its copy of a user function, its handles), else the first that passed an op. */
+static struct shl_cargs *runner(struct shl_meeting *m)
+{
+	int w = shl_self ? shl_self->world_rank : -1, first = -1;
+
+	for (int i = 0; i < m->n; i++) {
+		if (shl_coll_arg(m, i)->op == NULL)
+			continue;
+		if (m->sh->world[i] == w)
+			return shl_coll_arg(m, i);
+		if (first < 0)
+			first = i;
+	}
+	return first >= 0 ? shl_coll_arg(m, first) : NULL;
+}
+
+/* Every member that passed an op passed the same predefined one (or user ops, which are
+ * per rank and cannot be compared) and the same signature of `count` elements. */
+static int agree(struct shl_meeting *m, const struct shl_cargs *p)
+{
+	size_t bytes = (size_t)p->scount * p->stype->size;
+
+	for (int i = 0; i < m->n; i++) {
+		const struct shl_cargs *x = shl_coll_arg(m, i);
+		if (x->op == NULL)
+			continue;
+		if (x->op->kind != p->op->kind)
+			return MPI_ERR_OP;
+		if ((size_t)x->scount * x->stype->size != bytes)
+			return MPI_ERR_COUNT;
+	}
+	return 0;
+}
+
+static int red_init(struct red *d, const struct shl_cargs *p, int count, bool spare)
+{
+	char why[SHL_OP_WHY];
+
+	*d = (struct red){ 0 };
+	if (shl_fold_init(&d->f, p->op, p->stype, count, false, why) != 0)
+		return MPI_ERR_OP;  /* each member checked its own op and type: a mismatch */
+	d->acc = shl_fold_buf(&d->f);
+	d->tmp = shl_fold_buf(&d->f);
+	if (spare)
+		d->spare = shl_fold_buf(&d->f);
+	if (d->acc == NULL || d->tmp == NULL || (spare && d->spare == NULL))
+		return MPI_ERR_NO_MEM;
+	return 0;
+}
+
+static void red_free(struct red *d)
+{
+	shl_fold_free(&d->f, d->acc);
+	shl_fold_free(&d->f, d->tmp);
+	shl_fold_free(&d->f, d->spare);
+}
+
+static const void *input(const struct shl_cargs *x)
+{
+	return x->sbuf == MPI_IN_PLACE ? x->rbuf : x->sbuf;
+}
+
+/* acc = the fold of the inputs of group `side`'s members (every member when `side` < 0). */
+static void fold(struct red *d, struct shl_meeting *m, int side)
+{
+	bool first = true;
+
+	for (int i = 0; i < m->n; i++) {
+		const struct shl_cargs *x = shl_coll_arg(m, i);
+		if (side >= 0 && shl_coll_side(m->sh, i) != side)
+			continue;
+		if (first)
+			shl_fold_load(&d->f, d->acc, input(x), x->stype);
+		else
+			shl_fold_step(&d->f, &d->acc, &d->tmp, input(x), x->stype);
+		first = false;
+	}
+}
+
+/* ---- reduce and allreduce ---- */
+
+static void reduce_run(struct shl_meeting *m)
+{
+	struct shl_cargs *p = runner(m), *rx;
+	struct red d = { 0 };
+	int root, side, err;
+
+	err = shl_coll_root(m, &root, &side);
+	if (err == 0 && p != NULL)
+		err = agree(m, p);
+	if (err == 0 && p != NULL)
+		err = red_init(&d, p, p->scount, false);
+	if (err == 0 && p != NULL) {
+		fold(&d, m, m->sh->inter ? side : -1);
+		rx = shl_coll_arg(m, root);
+		shl_fold_store(&d.f, rx->rbuf, rx->rtype, d.acc);
+	}
+	if (err != 0)
+		shl_coll_bad_all(m, err);
+	red_free(&d);
+	shl_coll_release(m);
+}
+
+static void allreduce_run(struct shl_meeting *m)
+{
+	struct shl_cargs *p = runner(m);
+	struct shl_comm_shared *sh = m->sh;
+	struct red d = { 0 };
+	int err = agree(m, p);
+
+	if (err == 0)
+		err = red_init(&d, p, p->scount, false);
+	for (int s = 0; err == 0 && s <= (int)sh->inter; s++) {
+		/* Intracommunicator: everyone's inputs to everyone. Intercommunicator: each
+		 * group's inputs to the other group. */
+		fold(&d, m, sh->inter ? s : -1);
+		for (int i = 0; i < m->n; i++) {
+			struct shl_cargs *x = shl_coll_arg(m, i);
+			if (!sh->inter || shl_coll_side(sh, i) != s)
+				shl_fold_store(&d.f, x->rbuf, x->rtype, d.acc);
+		}
+	}
+	if (err != 0)
+		shl_coll_bad_all(m, err);
+	red_free(&d);
+	shl_coll_release(m);
+}
+
+/* Check the arguments every reducing call shares: count, datatype, op, and the buffers
+ * (MPI_IN_PLACE only where `in_place_ok`; sendbuf equal to a recvbuf that is not NULL,
+ * never). */
+static int check(struct shl_comm *c, const char *fn, const void *sbuf, const void *rbuf,
+		 int count, MPI_Datatype type, MPI_Op op, bool in_place_ok)
+{
+	struct shl_fold f;
+	char why[SHL_OP_WHY];
+	int err = shl_coll_buf(c, fn, "", count, type);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	if (!shl_op_ok(op))
+		return shl_err(c, MPI_ERR_OP, fn, "invalid op argument%s",
+			       op == MPI_OP_NULL ? " (MPI_OP_NULL)" : "");
+	if (shl_fold_init(&f, op, type, 1, false, why) != 0)
+		return shl_err(c, MPI_ERR_OP, fn, "%s", why);
+	if (sbuf == MPI_IN_PLACE && !in_place_ok)
+		return shl_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed here%s",
+			       c->inter ? " (intercommunicator)" : "");
+	if (sbuf == rbuf && rbuf != NULL && sbuf != MPI_IN_PLACE && count > 0)
+		return shl_err(c, MPI_ERR_BUFFER, fn,
+			       "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
+	return MPI_SUCCESS;
+}
+
+static int reduce(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+		  MPI_Op op, int root, MPI_Comm comm, MPI_Request *request, bool nb)
+{
+	struct shl_rank *r = shl_rank_or_die(fn);
+	struct shl_comm *c;
+	int err = shl_coll_comm(fn, r, comm, &c);
+
+	if (err == MPI_SUCCESS && nb)
+		err = shl_coll_req(c, fn, request);
+	if (err == MPI_SUCCESS)
+		err = shl_coll_rootarg(c, fn, root);
+	if (err != MPI_SUCCESS)
+		return err;
+	bool is_root = shl_coll_is_root(c, root);
+	bool active = !c->inter || root != MPI_PROC_NULL;
+	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .scount = count, .rcount = count,
+			       .stype = type, .rtype = type, .root = root };
+	if (active) {
+		err = check(c, fn, sbuf, is_root ? rbuf : NULL, count, type, op, !c->inter);
+		if (err != MPI_SUCCESS)
+			return err;
+		if (sbuf == MPI_IN_PLACE && !is_root)
+			return shl_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only for the root");
+		x.op = op;
+		x.keep_s = x.keep_r = true;
+		/* The intercommunicator's root contributes nothing: its op only receives. */
+		if (c->inter && is_root)
+			x.op = NULL, x.keep_s = false;
+	}
+	err = shl_coll_start(r, c, reduce_run, &x, nb ? request : NULL);
+	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
+}
+
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+		int root, MPI_Comm comm)
+{
+	return reduce("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm, NULL,
+		      false);
+}
+SHL_WEAK_ALIAS(Reduce);
+
+int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		 MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+	return reduce("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm, request,
+		      true);
+}
+SHL_WEAK_ALIAS(Ireduce);
+
+/* Allreduce, Scan and Exscan: every member passes the same kind of arguments. */
+static int symmetric(const char *fn, shl_meet_fn *run, bool intra_only, const void *sbuf,
+		     void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+		     MPI_Request *request, bool nb)
+{
+	struct shl_rank *r = shl_rank_or_die(fn);
+	struct shl_comm *c;
+	int err = shl_coll_comm(fn, r, comm, &c);
+
+	if (err == MPI_SUCCESS && nb)
+		err = shl_coll_req(c, fn, request);
+	if (err == MPI_SUCCESS && intra_only && c->inter)
+		err = shl_err(c, MPI_ERR_COMM, fn, "comm is an intercommunicator");
+	if (err == MPI_SUCCESS)
+		err = check(c, fn, sbuf, rbuf, count, type, op, !c->inter);
+	if (err != MPI_SUCCESS)
+		return err;
+	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .scount = count, .rcount = count,
+			       .stype = type, .rtype = type, .op = op, .keep_s = true,
+			       .keep_r = true };
+	err = shl_coll_start(r, c, run, &x, nb ? request : NULL);
+	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
+}
+
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		   MPI_Op op, MPI_Comm comm)
+{
+	return symmetric("MPI_Allreduce", allreduce_run, false, sendbuf, recvbuf, count,
+			 datatype, op, comm, NULL, false);
+}
+SHL_WEAK_ALIAS(Allreduce);
+
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		    MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	return symmetric("MPI_Iallreduce", allreduce_run, false, sendbuf, recvbuf, count,
+			 datatype, op, comm, request, true);
+}
+SHL_WEAK_ALIAS(Iallreduce);
+
+/* ---- scans ---- */
+
+/* Member i gets a0 op ... op ai. An MPI_IN_PLACE member's input is its receive buffer,
+ * read (by the step) before the store overwrites it. */
+static void scan_run(struct shl_meeting *m)
+{
+	struct shl_cargs *p = runner(m);
+	struct red d = { 0 };
+	int err = agree(m, p);
+
+	if (err == 0)
+		err = red_init(&d, p, p->scount, false);
+	for (int i = 0; err == 0 && i < m->n; i++) {
+		struct shl_cargs *x = shl_coll_arg(m, i);
+		if (i == 0)
+			shl_fold_load(&d.f, d.acc, input(x), x->stype);
+		else
+			shl_fold_step(&d.f, &d.acc, &d.tmp, input(x), x->stype);
+		shl_fold_store(&d.f, x->rbuf, x->rtype, d.acc);
+	}
+	if (err != 0)
+		shl_coll_bad_all(m, err);
+	red_free(&d);
+	shl_coll_release(m);
+}
+
+/* Member i > 0 gets a0 op ... op a(i-1); member 0's buffer is left alone (MPI 4.1 6.11.2).
+ * The next prefix is computed in `spare` before the store, which may overwrite ai. */
+static void exscan_run(struct shl_meeting *m)
+{
+	struct shl_cargs *p = runner(m);
+	struct red d = { 0 };
+	int err = agree(m, p);
+
+	if (err == 0)
+		err = red_init(&d, p, p->scount, true);
+	for (int i = 0; err == 0 && i < m->n; i++) {
+		struct shl_cargs *x = shl_coll_arg(m, i);
+		if (i == 0) {
+			shl_fold_load(&d.f, d.acc, input(x), x->stype);
+			continue;
+		}
+		bool more = i + 1 < m->n;
+		if (more) {
+			shl_fold_dup(&d.f, d.spare, d.acc);
+			shl_fold_step(&d.f, &d.spare, &d.tmp, input(x), x->stype);
+		}
+		shl_fold_store(&d.f, x->rbuf, x->rtype, d.acc);
+		if (more) {
+			void *t = d.acc;
+			d.acc = d.spare;
+			d.spare = t;
+		}
+	}
+	if (err != 0)
+		shl_coll_bad_all(m, err);
+	red_free(&d);
+	shl_coll_release(m);
+}
+
+int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+	      MPI_Comm comm)
+{
+	return symmetric("MPI_Scan", scan_run, true, sendbuf, recvbuf, count, datatype, op, comm,
+			 NULL, false);
+}
+SHL_WEAK_ALIAS(Scan);
+
+int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+	       MPI_Comm comm, MPI_Request *request)
+{
+	return symmetric("MPI_Iscan", scan_run, true, sendbuf, recvbuf, count, datatype, op, comm,
+			 request, true);
+}
+SHL_WEAK_ALIAS(Iscan);
+
+int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+		MPI_Comm comm)
+{
+	return symmetric("MPI_Exscan", exscan_run, true, sendbuf, recvbuf, count, datatype, op,
+			 comm, NULL, false);
+}
+SHL_WEAK_ALIAS(Exscan);
+
+int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		 MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	return symmetric("MPI_Iexscan", exscan_run, true, sendbuf, recvbuf, count, datatype, op,
+			 comm, request, true);
+}
+SHL_WEAK_ALIAS(Iexscan);
+
+/* ---- reduce-scatter ---- */
+
+/* Elements a group's members receive in total: the fold's length. The members of a group
+ * pass equal counts; the group's first member's are used. */
+static size_t group_total(struct shl_meeting *m, int side, int first_member)
+{
+	const struct shl_cargs *x = shl_coll_arg(m, first_member);
+	int n = m->sh->inter ? m->sh->gsize[side] : m->n;
+	size_t total = 0;
+
+	for (int k = 0; k < n; k++)
+		total += (size_t)(x->rvec == SHL_VEC_V ? x->rcounts[k] : x->rcount);
+	return total;
+}
+
+/* Intracommunicator: fold everyone's whole vectors, member k gets its block. Inter: each
+ * group's fold is scattered over the other group (whose counts give its length). */
+static void reduce_scatter_run(struct shl_meeting *m)
+{
+	struct shl_comm_shared *sh = m->sh;
+	struct shl_cargs *p = runner(m);
+	int err = 0;
+
+	for (int s = 0; err == 0 && s <= (int)sh->inter; s++) {
+		int to = sh->inter ? !s : 0, first = shl_coll_member(sh, to, 0);
+		size_t total = group_total(m, to, first), off = 0;
+		struct red d;
+		if (total > (size_t)INT32_MAX) {
+			err = MPI_ERR_COUNT;
+			break;
+		}
+		err = red_init(&d, p, (int)total, false);
+		if (err == 0) {
+			fold(&d, m, sh->inter ? s : -1);
+			for (int i = first; i < m->n && shl_coll_side(sh, i) == to; i++) {
+				const struct shl_cargs *x = shl_coll_arg(m, i);
+				int k = shl_coll_lrank(sh, i);
+				size_t n = (size_t)(x->rvec == SHL_VEC_V ? x->rcounts[k] : x->rcount);
+				shl_fold_store_part(&d.f, x->rbuf, x->rtype, d.acc, off, n);
+				off += n;
+			}
+		}
+		red_free(&d);
+	}
+	if (err != 0)
+		shl_coll_bad_all(m, err);
+	shl_coll_release(m);
+}
+
+static int reduce_scatter(const char *fn, const void *sbuf, void *rbuf, int rcount,
+			  const int *rcounts, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+			  MPI_Request *request, bool nb)
+{
+	struct shl_rank *r = shl_rank_or_die(fn);
+	struct shl_comm *c;
+	int err = shl_coll_comm(fn, r, comm, &c), mine;
+
+	if (err == MPI_SUCCESS && nb)
+		err = shl_coll_req(c, fn, request);
+	if (err != MPI_SUCCESS)
+		return err;
+	if (rcounts != NULL) {
+		for (int k = 0; k < c->size; k++)
+			if (rcounts[k] < 0)
+				return shl_err(c, MPI_ERR_COUNT, fn, "recvcounts[%d] is %d", k,
+					       rcounts[k]);
+	} else if (rcount < 0) {
+		return shl_err(c, MPI_ERR_COUNT, fn, "recvcount %d is negative", rcount);
+	}
+	mine = rcounts ? rcounts[c->rank] : rcount;
+	err = check(c, fn, sbuf, rbuf, mine, type, op, !c->inter);
+	if (err != MPI_SUCCESS)
+		return err;
+	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .rcount = rcount, .rcounts = rcounts,
+			       .rvec = rcounts ? SHL_VEC_V : SHL_VEC_NONE, .stype = type,
+			       .rtype = type, .op = op, .keep_s = true, .keep_r = true };
+	err = shl_coll_start(r, c, reduce_scatter_run, &x, nb ? request : NULL);
+	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
+}
+
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+			MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	if (recvcounts == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Reduce_scatter", "recvcounts is NULL");
+	return reduce_scatter("MPI_Reduce_scatter", sendbuf, recvbuf, 0, recvcounts, datatype,
+			      op, comm, NULL, false);
+}
+SHL_WEAK_ALIAS(Reduce_scatter);
+
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+			 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	if (recvcounts == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Ireduce_scatter", "recvcounts is NULL");
+	return reduce_scatter("MPI_Ireduce_scatter", sendbuf, recvbuf, 0, recvcounts, datatype,
+			      op, comm, request, true);
+}
+SHL_WEAK_ALIAS(Ireduce_scatter);
+
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+			      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	return reduce_scatter("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount, NULL,
+			      datatype, op, comm, NULL, false);
+}
+SHL_WEAK_ALIAS(Reduce_scatter_block);
+
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+			       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			       MPI_Request *request)
+{
+	return reduce_scatter("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount, NULL,
+			      datatype, op, comm, request, true);
+}
+SHL_WEAK_ALIAS(Ireduce_scatter_block);
