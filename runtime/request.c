@@ -103,8 +103,13 @@ static int finish(struct shl_rank *r, MPI_Request *handle, MPI_Status *out)
 	return out->MPI_ERROR;
 }
 
-static int op_error(const char *fn, struct shl_comm *c, const MPI_Status *st)
+/* Raise the error a completed operation reported in `st`; `kind` tells what it was. */
+static int op_error(const char *fn, struct shl_comm *c, enum shl_req_kind kind,
+		    const MPI_Status *st)
 {
+	if (kind != SHL_REQ_RECV)
+		return shl_err(c, st->MPI_ERROR, fn, "the %s failed",
+			       kind == SHL_REQ_SEND ? "send" : "collective operation");
 	return shl_err(c, st->MPI_ERROR, fn, "message from rank %d with tag %d (%lld bytes) did "
 		       "not fit the receive buffer", st->MPI_SOURCE, st->MPI_TAG,
 		       (long long)st->shl_bytes);
@@ -133,64 +138,55 @@ static bool req_done(void *arg)
 	return wait_done(arg);
 }
 
-int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+/* Wait for (flag NULL) or test one request. */
+static int one(const char *fn, MPI_Request *request, int *flag, MPI_Status *status)
 {
-	struct shl_rank *r = shl_rank_or_die("MPI_Wait");
+	struct shl_rank *r = shl_rank_or_die(fn);
+	enum shl_req_kind kind;
 	MPI_Status st;
 	struct shl_comm *c;
 	int err;
 
 	if (request == NULL)
-		return shl_err(NULL, MPI_ERR_REQUEST, "MPI_Wait", "request is NULL");
-	err = check_req("MPI_Wait", r, *request, -1);
+		return shl_err(NULL, MPI_ERR_REQUEST, fn, "request is NULL");
+	err = check_req(fn, r, *request, -1);
 	if (err != MPI_SUCCESS)
 		return err;
+	if (flag != NULL)
+		*flag = 1;
+	shl_status_empty(&st, MPI_ANY_SOURCE);
 	if (inactive(*request)) {
-		shl_status_empty(&st, MPI_ANY_SOURCE);
 		single_status(status, &st);
 		return MPI_SUCCESS;
 	}
 	c = (*request)->comm;
+	kind = (*request)->kind;
 	shl_rank_lock(r);
-	shl_wait(r, req_done, *request);
-	err = finish(r, request, &st);
+	if (flag == NULL) {
+		shl_wait(r, req_done, *request);
+	} else {
+		shl_progress(r);
+		*flag = req_done(*request);
+	}
+	err = flag == NULL || *flag ? finish(r, request, &st) : MPI_SUCCESS;
 	shl_rank_unlock(r);
+	if (flag != NULL && !*flag)
+		return MPI_SUCCESS;
 	single_status(status, &st);
-	return err == MPI_SUCCESS ? MPI_SUCCESS : op_error("MPI_Wait", c, &st);
+	return err == MPI_SUCCESS ? MPI_SUCCESS : op_error(fn, c, kind, &st);
+}
+
+int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+	return one("MPI_Wait", request, NULL, status);
 }
 SHL_WEAK_ALIAS(Wait);
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
-	struct shl_rank *r = shl_rank_or_die("MPI_Test");
-	MPI_Status st;
-	struct shl_comm *c;
-	int err;
-
-	if (request == NULL || flag == NULL)
-		return shl_err(NULL, request ? MPI_ERR_ARG : MPI_ERR_REQUEST, "MPI_Test",
-			       "%s is NULL", request ? "flag" : "request");
-	err = check_req("MPI_Test", r, *request, -1);
-	if (err != MPI_SUCCESS)
-		return err;
-	*flag = 1;
-	if (inactive(*request)) {
-		shl_status_empty(&st, MPI_ANY_SOURCE);
-		single_status(status, &st);
-		return MPI_SUCCESS;
-	}
-	c = (*request)->comm;
-	shl_rank_lock(r);
-	shl_progress(r);
-	if (!is_done(*request)) {
-		shl_rank_unlock(r);
-		*flag = 0;
-		return MPI_SUCCESS;
-	}
-	err = finish(r, request, &st);
-	shl_rank_unlock(r);
-	single_status(status, &st);
-	return err == MPI_SUCCESS ? MPI_SUCCESS : op_error("MPI_Test", c, &st);
+	if (flag == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Test", "flag is NULL");
+	return one("MPI_Test", request, flag, status);
 }
 SHL_WEAK_ALIAS(Test);
 
@@ -238,6 +234,7 @@ static int any(const char *fn, int count, MPI_Request reqs[], int *index, int *f
 	struct array a = { count, reqs, -1, 0, 0 };
 	MPI_Status st;
 	struct shl_comm *c = NULL;
+	enum shl_req_kind kind = SHL_REQ_SEND;
 	int err = check_array(fn, r, count, reqs);
 
 	if (err == MPI_SUCCESS && index == NULL)
@@ -256,13 +253,14 @@ static int any(const char *fn, int count, MPI_Request reqs[], int *index, int *f
 	if (a.first_done >= 0) {
 		*index = a.first_done;
 		c = reqs[a.first_done]->comm;
+		kind = reqs[a.first_done]->kind;
 		err = finish(r, &reqs[a.first_done], &st);
 	}
 	shl_rank_unlock(r);
 	if (flag != NULL && !*flag)
 		return MPI_SUCCESS;
 	single_status(status, &st);
-	return err == MPI_SUCCESS ? MPI_SUCCESS : op_error(fn, c, &st);
+	return err == MPI_SUCCESS ? MPI_SUCCESS : op_error(fn, c, kind, &st);
 }
 
 int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)

@@ -112,8 +112,8 @@ __attribute__((noreturn)) static inline void check_fail(const char *file, int li
 		}                                                                       \
 	} while (0)
 
-/* A barrier built from point-to-point messages only (the library has no collectives yet):
- * everyone reports to rank 0 on `tag`, then rank 0 releases everyone. */
+/* A barrier built from point-to-point messages only, so that point-to-point tests do not
+ * depend on collectives: everyone reports to rank 0 on `tag`, then rank 0 releases all. */
 static inline void check_barrier(MPI_Comm comm, int tag)
 {
 	int rank, size, token = 0;
