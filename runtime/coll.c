@@ -43,6 +43,17 @@ static void each_type(const struct shl_cargs *x, void (*f)(struct shl_datatype *
 	}
 }
 
+/* A nonblocking member's arrival, let go by the meeting after its run or its mismatch:
+ * drop the types and op held since the call. Any thread (the last arriver's). */
+static void drop_holds(struct shl_arrival *a)
+{
+	struct shl_cargs *x = (struct shl_cargs *)a;
+
+	each_type(x, shl_dt_release);
+	if (x->op != NULL)
+		shl_op_drop(x->op);
+}
+
 int shl_coll_start(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
 		   const struct shl_cargs *x, MPI_Request *request)
 {
@@ -71,7 +82,7 @@ int shl_coll_start(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
 		goto free_h;
 	q->comm = c;
 	*h = *x;
-	h->a = (struct shl_arrival){ .req = q, .heap = true };
+	h->a = (struct shl_arrival){ .req = q, .heap = true, .drop = drop_holds };
 	/* The user may free its types and op before the run: keep them alive until then. */
 	each_type(h, shl_dt_hold);
 	if (h->op != NULL)
@@ -81,27 +92,13 @@ int shl_coll_start(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
 	*request = q;
 	return MPI_SUCCESS;
 release:
-	each_type(h, shl_dt_release);
-	if (h->op != NULL)
-		shl_op_drop(h->op);
+	drop_holds(&h->a);
 	shl_rank_lock(r);
 	shl_req_release(r, q);
 	shl_rank_unlock(r);
 free_h:
 	free(h);
 	return MPI_ERR_NO_MEM;
-}
-
-void shl_coll_release(struct shl_meeting *m)
-{
-	for (int i = 0; i < m->n; i++) {
-		struct shl_cargs *x = shl_coll_arg(m, i);
-		if (!x->a.heap)
-			continue;
-		each_type(x, shl_dt_release);
-		if (x->op != NULL)
-			shl_op_drop(x->op);
-	}
 }
 
 int shl_coll_fail(struct shl_comm *c, const char *fn, int err)
@@ -380,7 +377,7 @@ static void bcast_run(struct shl_meeting *m)
 
 	if (shl_coll_root(m, &root, &side) != 0) {
 		shl_coll_bad_all(m, MPI_ERR_ROOT);
-		goto out;
+		return;
 	}
 	struct shl_cargs *rx = shl_coll_arg(m, root);
 	struct blk s = { rx->rbuf, rx->rcount, rx->rtype };
@@ -389,8 +386,6 @@ static void bcast_run(struct shl_meeting *m)
 		if (i != root && shl_coll_side(sh, i) == side)
 			move(m, root, i, (struct blk){ x->rbuf, x->rcount, x->rtype }, s);
 	}
-out:
-	shl_coll_release(m);
 }
 
 static int bcast(const char *fn, void *buf, int count, MPI_Datatype type, int root,
@@ -439,7 +434,7 @@ static void gather_run(struct shl_meeting *m)
 
 	if (shl_coll_root(m, &root, &side) != 0) {
 		shl_coll_bad_all(m, MPI_ERR_ROOT);
-		goto out;
+		return;
 	}
 	struct shl_cargs *rx = shl_coll_arg(m, root);
 	for (int i = 0; i < m->n; i++) {
@@ -449,8 +444,6 @@ static void gather_run(struct shl_meeting *m)
 		move(m, i, root, rblock(rx, shl_coll_lrank(sh, i)),
 		     (struct blk){ (char *)x->sbuf, x->scount, x->stype });
 	}
-out:
-	shl_coll_release(m);
 }
 
 static void scatter_run(struct shl_meeting *m)
@@ -460,7 +453,7 @@ static void scatter_run(struct shl_meeting *m)
 
 	if (shl_coll_root(m, &root, &side) != 0) {
 		shl_coll_bad_all(m, MPI_ERR_ROOT);
-		goto out;
+		return;
 	}
 	struct shl_cargs *rx = shl_coll_arg(m, root);
 	for (int i = 0; i < m->n; i++) {
@@ -470,8 +463,6 @@ static void scatter_run(struct shl_meeting *m)
 		move(m, root, i, (struct blk){ x->rbuf, x->rcount, x->rtype },
 		     sblock(rx, shl_coll_lrank(sh, i)));
 	}
-out:
-	shl_coll_release(m);
 }
 
 /* Gather(v) (scatter false) and Scatter(v): `one`/`one_t` is the non-root side's buffer,
@@ -635,7 +626,6 @@ static void allgather_run(struct shl_meeting *m)
 			move(m, i, j, rblock(shl_coll_arg(m, j), k), s);
 		}
 	}
-	shl_coll_release(m);
 }
 
 static int allgather(const char *fn, bool vec, const void *sbuf, int scount, MPI_Datatype stype,
@@ -732,7 +722,7 @@ static void alltoall_run(struct shl_meeting *m)
 
 	if (snap == NULL) {
 		shl_coll_bad_all(m, MPI_ERR_NO_MEM);
-		goto out;
+		return;
 	}
 	for (int i = 0; i < m->n; i++)
 		if (shl_coll_arg(m, i)->sbuf == MPI_IN_PLACE &&
@@ -763,8 +753,6 @@ free_snaps:
 	for (int i = 0; i < m->n; i++)
 		free(snap[i]);
 	free(snap);
-out:
-	shl_coll_release(m);
 }
 
 static int alltoall(const char *fn, enum shl_coll_vec vec, const void *sbuf, int scount,

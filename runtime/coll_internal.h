@@ -14,7 +14,8 @@ enum shl_coll_vec { SHL_VEC_NONE, SHL_VEC_V, SHL_VEC_W };
 
 /* One member's arguments. It lives in the member's memory (its stack when blocking, the
  * heap for an MPI_I… call) until its request completes; the run function reads every
- * member's and writes only `a.err` and the buffers the collective defines. */
+ * member's and writes only `a.err` and the buffers the collective defines. A heap copy
+ * holds its significant types and op; its `a.drop` lets them go when the meeting ends. */
 struct shl_cargs {
 	struct shl_arrival a;         /* first: the meeting frees a heap arrival by its address */
 	const void *sbuf;             /* MPI_IN_PLACE kept as is */
@@ -33,16 +34,13 @@ struct shl_cargs {
 /* Owner thread, rank unlocked: run collective `run` as this rank's next collective on `c`
  * with arguments `x`. Blocking (request NULL): waits, sleeping, and returns the class of
  * any error the run reported. Nonblocking: copies `x` to the heap (holding its types and
- * op until the run), returns once joined with *request set. Errors are returned as
- * classes; the caller reports them through shl_err. */
+ * op until the meeting has run or failed), returns once joined with *request set. Errors
+ * are returned as classes; the caller reports them through shl_err. */
 int shl_coll_start(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
 		   const struct shl_cargs *x, MPI_Request *request);
 
 /* Report `err` from shl_coll_start through c's error handler, explaining it. */
 int shl_coll_fail(struct shl_comm *c, const char *fn, int err);
-
-/* Run function: release what a nonblocking member held (after the data moved). */
-void shl_coll_release(struct shl_meeting *m);
 
 static inline struct shl_cargs *shl_coll_arg(struct shl_meeting *m, int i)
 {

@@ -123,7 +123,6 @@ static void reduce_run(struct shl_meeting *m)
 	if (err != 0)
 		shl_coll_bad_all(m, err);
 	red_free(&d);
-	shl_coll_release(m);
 }
 
 static void allreduce_run(struct shl_meeting *m)
@@ -148,7 +147,6 @@ static void allreduce_run(struct shl_meeting *m)
 	if (err != 0)
 		shl_coll_bad_all(m, err);
 	red_free(&d);
-	shl_coll_release(m);
 }
 
 /* Check the arguments every reducing call shares: count, datatype, op, and the buffers
@@ -289,7 +287,6 @@ static void scan_run(struct shl_meeting *m)
 	if (err != 0)
 		shl_coll_bad_all(m, err);
 	red_free(&d);
-	shl_coll_release(m);
 }
 
 /* Member i > 0 gets a0 op ... op a(i-1); member 0's buffer is left alone (MPI 4.1 6.11.2).
@@ -323,7 +320,6 @@ static void exscan_run(struct shl_meeting *m)
 	if (err != 0)
 		shl_coll_bad_all(m, err);
 	red_free(&d);
-	shl_coll_release(m);
 }
 
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -404,7 +400,6 @@ static void reduce_scatter_run(struct shl_meeting *m)
 	}
 	if (err != 0)
 		shl_coll_bad_all(m, err);
-	shl_coll_release(m);
 }
 
 static int reduce_scatter(const char *fn, const void *sbuf, void *rbuf, int rcount,

@@ -209,6 +209,8 @@ int shl_comm_meet(struct shl_comm_shared *sh, uint64_t key, int n, int member, s
 		struct shl_arrival *x = m->arrival[i];
 		struct shl_req *q = x->req;
 		bool heap = x->heap;
+		if (heap && x->drop != NULL)
+			x->drop(x);
 		if (x->err != MPI_SUCCESS)
 			q->status.MPI_ERROR = x->err;
 		/* The member may return (and its arrival vanish) once this completes. */

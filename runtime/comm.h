@@ -105,6 +105,10 @@ struct shl_arrival {
 	void *out;
 	int err;                      /* MPI error class compute reports to this member, or 0 */
 	bool heap;                    /* malloc'ed by a nonblocking call: the meeting frees it */
+	/* Heap arrivals, or NULL: let go of what the member held for the meeting (types, op).
+	 * Called by the last arriver once the meeting has run or failed as a mismatch, before
+	 * `req` completes; a mismatch runs no `fn`, so no `fn` may do this itself. */
+	void (*drop)(struct shl_arrival *a);
 };
 
 struct shl_meeting;
