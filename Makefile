@@ -36,11 +36,12 @@ RANKMAP  := $(BUILD)/lib/shoal/rank.map
 NODE     := $(BUILD)/lib/shoal/shoal-node
 MPIEXEC  := $(BUILD)/bin/mpiexec
 WRAPPERS := $(BUILD)/bin/mpicc $(BUILD)/bin/mpicxx
+SHOALGDB := $(BUILD)/lib/shoal/shoal_gdb.py $(BUILD)/bin/shoal-gdb
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 
 .PHONY: all deps demo test bench install clean
 all: $(LIBMPI) $(MPIH) $(RANKCRT) $(RANKMAP) $(NODE) $(MPIEXEC) $(BUILD)/bin/mpirun $(WRAPPERS) \
-     $(BUILD)/lib/pkgconfig/mpi.pc
+     $(BUILD)/lib/pkgconfig/mpi.pc $(SHOALGDB)
 
 $(MPIH): runtime/mpi.h
 	@mkdir -p $(@D)
@@ -75,6 +76,16 @@ $(BUILD)/bin/mpirun: $(MPIEXEC)
 	ln -sf mpiexec $@
 
 $(BUILD)/bin/%: wrappers/%.in
+	@mkdir -p $(@D)
+	cp $< $@
+	chmod +x $@
+
+# The gdb extension and its attach launcher (debugger/).
+$(BUILD)/lib/shoal/shoal_gdb.py: debugger/shoal_gdb.py
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(BUILD)/bin/shoal-gdb: debugger/shoal-gdb
 	@mkdir -p $(@D)
 	cp $< $@
 	chmod +x $@
@@ -124,6 +135,8 @@ install: all
 	install -m 644 $(RANKCRT) $(RANKMAP) $(PREFIX)/lib/shoal/
 	install -m 755 $(NODE) $(PREFIX)/lib/shoal/
 	install -m 644 $(BUILD)/lib/pkgconfig/mpi.pc $(PREFIX)/lib/pkgconfig/
+	install -m 644 $(BUILD)/lib/shoal/shoal_gdb.py $(PREFIX)/lib/shoal/
+	install -m 755 $(BUILD)/bin/shoal-gdb $(PREFIX)/bin/
 
 clean:
 	rm -rf $(BUILD)

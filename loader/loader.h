@@ -31,6 +31,12 @@ SHL_LOADER_EXPORT int shl_node_main(int argc, char **argv);
 SHL_LOADER_EXPORT void shl_rank_register_copy(int abi, void *dso_handle, int *optind_p,
 					      int *opterr_p, int *optopt_p, char **optarg_p);
 
+/* One rank thread, once, and only with SHOAL_DEBUG_STOP set (mpiexec --gdb): every rank has
+ * loaded its copy of the program (constructors ran) and none has entered main. Does nothing;
+ * it exists for a debugger to break on (debugger/shoal_gdb.py does), so it is exported and
+ * never inlined. */
+SHL_LOADER_EXPORT void shl_node_ranks_loaded(int nranks);
+
 /* Any thread, typically shl_job_abort: end the node process now with `code`, without
  * running atexit handlers and without the rank-only semantics libmpi gives exit/_exit
  * (calling exit() or _exit() from inside libmpi would end only the calling rank).

@@ -98,6 +98,12 @@ struct shl_node_state {
 	const char *program;      /* program path as the user gave it */
 	_Atomic int first_failed; /* rank whose nonzero code came first, or -1; CAS by rank threads */
 	_Atomic int crashing;     /* 0, then 1 for ever once one thread reports a crash */
+	/* SHOAL_DEBUG_STOP (mpiexec --gdb): every rank waits at `loaded` after loading its copy
+	 * and before main, and one of them calls shl_node_ranks_loaded for a debugger to break
+	 * on. Both set by the main thread before rank threads start. */
+	bool debug_stop;
+	bool debug_gate;          /* SHOAL_DEBUG_STOP=gate: also wait for MPIR_debug_gate */
+	pthread_barrier_t loaded;
 	sigset_t stop_signals;    /* SIGINT/TERM/HUP: written once by the main thread before the
 				   signal thread starts, then only read by it */
 	/* Real libc functions, resolved once by the library constructor before main. */

@@ -1,5 +1,7 @@
 /* mpiexec (and mpirun): parses the command line, makes the per-job directory, starts the node
- * process, forwards SIGINT/SIGTERM/SIGHUP to it and exits with its status.
+ * process (or gdb running it, with --gdb), publishes it in the MPIR process table, forwards
+ * SIGINT/SIGTERM/SIGHUP to it, reports what every rank waits for on SIGQUIT or --timeout,
+ * and exits with its status.
  * Entered by the user's shell; single-threaded. Must not leave the job directory behind or
  * wait for ever: a node that ignores a forwarded signal is killed 3 s later. */
 #include <dirent.h>
@@ -21,6 +23,29 @@
 /* Grace between forwarding a signal and SIGKILL: long enough to flush stdio of a thousand
  * ranks, short enough that Ctrl-C feels immediate. */
 #define SHL_MPIEXEC_KILL_GRACE_S 3
+/* Exit status of a job ended by --timeout: coreutils timeout(1)'s, so scripts that already
+ * treat 124 as "timed out" keep working. */
+#define SHL_MPIEXEC_TIMEOUT_EXIT 124
+
+/* The MPIR process acquisition interface (MPI Forum, "The MPIR Process Acquisition
+ * Interface", 2010): a parallel debugger that starts or attaches to mpiexec reads these by
+ * name. Every rank of a node is a thread of the one node process, so each entry of the
+ * table carries the node's pid; a debugger attaching to it sees the ranks as threads named
+ * "rank N". Not static: the debugger finds them in the symbol table. */
+struct MPIR_PROCDESC {
+	char *host_name;
+	char *executable_name;
+	int pid;
+};
+enum { MPIR_NULL = 0, MPIR_DEBUG_SPAWNED = 1, MPIR_DEBUG_ABORTING = 2 };
+struct MPIR_PROCDESC *MPIR_proctable;
+int MPIR_proctable_size;
+volatile int MPIR_debug_state;
+volatile int MPIR_being_debugged; /* set by a debugger that starts mpiexec */
+int MPIR_i_am_starter = 1;        /* mpiexec is not itself a rank */
+int MPIR_partial_attach_ok = 1;   /* attaching to the node attaches to every rank anyway */
+char MPIR_debug_abort_string[256];
+void MPIR_Breakpoint(void);
 
 /* Open MPI / MPICH options that do not apply to one node: accepted with a warning so their
  * scripts run. The ones in with_arg take a value. */
@@ -45,8 +70,20 @@ struct job {
 	char *program;       /* resolved path */
 	char **args;         /* argv from the program on */
 	char dir[PATH_MAX];  /* per-job directory, "" until made */
-	pid_t node;
+	pid_t node;          /* the node process, or gdb running it (--gdb) */
+	bool gdb;            /* --gdb: run the node under gdb with Shoal's extension */
+	const char *gdb_x;   /* --gdb-x FILE: gdb commands to run in batch mode after the stop */
+	long timeout;        /* --timeout SECONDS (SHOAL_TIMEOUT), 0 for none */
+	char ext[PATH_MAX];  /* Shoal's gdb extension (lib/shoal/shoal_gdb.py) */
+	sigset_t old_mask;   /* the mask to give children (mpiexec blocks what it waits for) */
 };
+
+/* Called once the table is filled (MPIR_debug_state says why); a debugger breaks here.
+ * The asm keeps the empty call from being optimized away. */
+__attribute__((noinline)) void MPIR_Breakpoint(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
 
 static bool in(const char *s, const char *const *list)
 {
@@ -63,10 +100,16 @@ static void usage(FILE *f)
 		"  -x NAME[=VALUE]             export NAME (set it to VALUE) for the ranks\n"
 		"  -genv NAME VALUE, -env NAME VALUE   set NAME for the ranks\n"
 		"  -wdir DIR, --wdir DIR       run the ranks in DIR\n"
+		"  --gdb                       run the job under gdb with Shoal's extension, stopped\n"
+		"                              before the ranks enter main (docs/debugging.md)\n"
+		"  --gdb-x FILE                with --gdb: run gdb commands from FILE in batch mode\n"
+		"  --timeout S                 after S seconds report what every rank waits for and\n"
+		"                              end the job with status 124 (also SHOAL_TIMEOUT)\n"
 		"  --help, --version\n"
 		"All ranks of a node run as threads of one process (shoal-node), each with its own\n"
 		"copy of the program; the program must be built with mpicc.\n"
-		"Environment: SHOAL_STACK_SIZE (rank stack, default 8M).\n"
+		"Environment: SHOAL_STACK_SIZE (rank stack, default 8M), SHOAL_GDB (gdb to use).\n"
+		"kill -QUIT <mpiexec pid> prints what every rank waits for; the job goes on.\n"
 		"Open MPI / MPICH placement options (--bind-to, --map-by, --hostfile, ...) are\n"
 		"accepted and ignored with a warning.\n");
 }
@@ -80,6 +123,20 @@ static long count(const char *s)
 	n = strtol(s, &end, 10);
 	if (errno || *end || n < 1 || n > 1000000) {
 		fprintf(stderr, "mpiexec: bad number of ranks '%s'\n", s);
+		exit(2);
+	}
+	return n;
+}
+
+static long seconds(const char *s)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (errno || *end || n < 0) {
+		fprintf(stderr, "mpiexec: bad timeout '%s' (want whole seconds)\n", s);
 		exit(2);
 	}
 	return n;
@@ -121,6 +178,8 @@ static void parse(int argc, char **argv, struct job *job)
 	int i;
 
 	job->nranks = 1;
+	if (getenv("SHOAL_TIMEOUT") && *getenv("SHOAL_TIMEOUT"))
+		job->timeout = seconds(getenv("SHOAL_TIMEOUT"));
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 
@@ -140,6 +199,15 @@ static void parse(int argc, char **argv, struct job *job)
 		} else if (!strcmp(a, "-V") || !strcmp(a, "--version") || !strcmp(a, "-version")) {
 			printf("mpiexec (Shoal) %s\n", SHL_MPIEXEC_VERSION);
 			exit(0);
+		} else if (!strcmp(a, "--gdb") || !strcmp(a, "-gdb")) {
+			job->gdb = true;
+		} else if (!strcmp(a, "--gdb-x")) {
+			job->gdb = true;
+			job->gdb_x = need(argc, argv, i++);
+		} else if (!strcmp(a, "--timeout") || !strcmp(a, "-timeout")) {
+			job->timeout = seconds(need(argc, argv, i++));
+		} else if (!strncmp(a, "--timeout=", 10)) {
+			job->timeout = seconds(a + 10);
 		} else if (!strcmp(a, "-x")) {
 			char *v = need(argc, argv, i++);
 			char *eq = strchr(v, '=');
@@ -237,8 +305,8 @@ static void remove_dir(struct job *job)
 	rmdir(job->dir);
 }
 
-/* <dir of the real mpiexec>/../lib/shoal/shoal-node, so an installed tree works anywhere. */
-static int node_path(char *buf, size_t len)
+/* <dir of the real mpiexec>/../lib/shoal/<name>, so an installed tree works anywhere. */
+static int lib_path(const char *name, char *buf, size_t len)
 {
 	char self[PATH_MAX];
 	char *slash;
@@ -247,48 +315,139 @@ static int node_path(char *buf, size_t len)
 		return -1;
 	slash = strrchr(self, '/');
 	*slash = '\0';
-	if ((size_t)snprintf(buf, len, "%s/../lib/shoal/shoal-node", self) >= len)
+	if ((size_t)snprintf(buf, len, "%s/../lib/shoal/%s", self, name) >= len)
 		return -1;
-	return access(buf, X_OK);
+	return access(buf, R_OK);
+}
+
+/* The gdb command line of --gdb: the extension, its start command, the user's commands. */
+static int gdb_args(const struct job *job, char **argv)
+{
+	const char *gdb = getenv("SHOAL_GDB");
+	int k = 0;
+
+	argv[k++] = (char *)(gdb && *gdb ? gdb : "gdb");
+	argv[k++] = "-q";
+	if (job->gdb_x) {
+		argv[k++] = "-batch";
+		argv[k++] = "-nx";
+	}
+	argv[k++] = "-x";
+	argv[k++] = (char *)job->ext;
+	argv[k++] = "-ex";
+	argv[k++] = "shoal-start";
+	if (job->gdb_x) {
+		argv[k++] = "-x";
+		argv[k++] = (char *)job->gdb_x;
+	}
+	argv[k++] = "--args";
+	return k;
 }
 
 static pid_t start(struct job *job, const char *node, const sigset_t *old)
 {
-	int nargs = 0;
+	int nargs = 0, k = 0;
 	char **argv, nbuf[24];
 	pid_t pid;
 
 	while (job->args[nargs])
 		nargs++;
-	argv = calloc((size_t)nargs + 5, sizeof(char *));
+	argv = calloc((size_t)nargs + 20, sizeof(char *));
 	if (!argv)
 		return -1;
+	if (job->gdb) {
+		k = gdb_args(job, argv);
+		setenv("SHOAL_DEBUG_STOP", "1", 1);
+	} else if (MPIR_being_debugged) {
+		/* A parallel debugger started us: ranks wait before main until it sets
+		 * MPIR_debug_gate in the node process. */
+		setenv("SHOAL_DEBUG_STOP", "gate", 1);
+	}
 	snprintf(nbuf, sizeof(nbuf), "%ld", job->nranks);
-	argv[0] = "shoal-node";
-	argv[1] = job->dir;
-	argv[2] = nbuf;
-	argv[3] = job->program;
+	argv[k] = job->gdb ? (char *)node : "shoal-node";
+	argv[k + 1] = job->dir;
+	argv[k + 2] = nbuf;
+	argv[k + 3] = job->program;
 	for (int i = 1; i < nargs; i++)
-		argv[3 + i] = job->args[i];
+		argv[k + 3 + i] = job->args[i];
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
 		/* If mpiexec dies (even by SIGKILL) the node must not run on unattended. */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		sigprocmask(SIG_SETMASK, old, NULL);
-		execv(node, argv);
-		fprintf(stderr, "mpiexec: cannot run %s: %s\n", node, strerror(errno));
+		/* Ctrl-\ reaches the whole process group: mpiexec reports, the node goes on. */
+		if (!job->gdb)
+			signal(SIGQUIT, SIG_IGN);
+		if (job->gdb)
+			execvp(argv[0], argv);
+		else
+			execv(node, argv);
+		fprintf(stderr, "mpiexec: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	free(argv);
 	return pid;
 }
 
+/* One entry per rank, all naming the node process. */
+static void publish(const struct job *job)
+{
+	static char host[256];
+
+	if (job->gdb)
+		return;
+	if (gethostname(host, sizeof(host) - 1) < 0)
+		strcpy(host, "localhost");
+	MPIR_proctable = calloc((size_t)job->nranks, sizeof(*MPIR_proctable));
+	if (!MPIR_proctable)
+		return;
+	for (long k = 0; k < job->nranks; k++) {
+		MPIR_proctable[k].host_name = host;
+		MPIR_proctable[k].executable_name = job->program;
+		MPIR_proctable[k].pid = job->node;
+	}
+	MPIR_proctable_size = (int)job->nranks;
+	MPIR_debug_state = MPIR_DEBUG_SPAWNED;
+	MPIR_Breakpoint();
+}
+
+/* Print on stderr what every rank waits for: gdb attaches to the node for a moment with
+ * Shoal's extension (the ranks are stopped meanwhile) and runs info ranks and mpi queues. */
+static void report(const struct job *job, const char *why)
+{
+	const char *gdb = getenv("SHOAL_GDB");
+	char pid[24];
+	pid_t g;
+	int status;
+
+	fprintf(stderr, "shoal: hang report (%s): what every rank is waiting for\n", why);
+	fflush(stderr);
+	snprintf(pid, sizeof(pid), "%d", (int)job->node);
+	g = fork();
+	if (g == 0) {
+		/* gdb waits for its inferior with SIGCHLD: it must not inherit ours blocked. */
+		sigprocmask(SIG_SETMASK, &job->old_mask, NULL);
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+		execlp(gdb && *gdb ? gdb : "gdb", "gdb", "-batch", "-nx", "-q",
+		       "-iex", "set print thread-events off", "-iex", "set auto-solib-add off",
+		       "-p", pid, "-x", job->ext, "-ex", "shoal-attached",
+		       "-ex", "info ranks", "-ex", "mpi queues all", (char *)NULL);
+		fprintf(stderr, "shoal: the hang report needs gdb (set SHOAL_GDB): %s\n",
+			strerror(errno));
+		_exit(127);
+	}
+	if (g > 0)
+		while (waitpid(g, &status, 0) < 0 && errno == EINTR)
+			;
+}
+
 /* Wait for the node, forwarding stop signals; returns its wait status. */
-static int supervise(pid_t node, const sigset_t *set)
+static int supervise(const struct job *job, const sigset_t *set, bool *timed_out)
 {
 	struct timespec tick = { .tv_sec = 0, .tv_nsec = 200 * 1000 * 1000 };
-	time_t kill_at = 0;
+	time_t kill_at = 0, end_at = job->timeout ? time(NULL) + job->timeout : 0;
+	pid_t node = job->node;
 	int status;
 
 	for (;;) {
@@ -301,10 +460,23 @@ static int supervise(pid_t node, const sigset_t *set)
 		if (r < 0 && errno != EINTR)
 			return 1 << 8;
 		sig = sigtimedwait(set, &si, &tick);
-		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+		if (sig == SIGQUIT && !job->gdb)
+			report(job, "SIGQUIT");
+		/* Under gdb the terminal's Ctrl-C belongs to gdb (it interrupts the ranks). */
+		if ((sig == SIGINT && !job->gdb) || sig == SIGTERM || sig == SIGHUP) {
 			kill(node, sig);
 			if (!kill_at)
 				kill_at = time(NULL) + SHL_MPIEXEC_KILL_GRACE_S;
+		}
+		if (end_at && time(NULL) >= end_at && !*timed_out) {
+			char why[64];
+
+			*timed_out = true;
+			snprintf(why, sizeof(why), "--timeout %ld s expired", job->timeout);
+			if (!job->gdb)
+				report(job, why);
+			kill(node, SIGTERM);
+			kill_at = time(NULL) + SHL_MPIEXEC_KILL_GRACE_S;
 		}
 		if (kill_at && time(NULL) >= kill_at)
 			kill(node, SIGKILL);
@@ -317,9 +489,14 @@ int main(int argc, char **argv)
 	char node[PATH_MAX];
 	sigset_t set, old;
 	int status, code;
+	bool timed_out = false;
 
 	parse(argc, argv, &job);
-	if (node_path(node, sizeof(node)) < 0) {
+	if (lib_path("shoal_gdb.py", job.ext, sizeof(job.ext)) < 0 && job.gdb) {
+		fprintf(stderr, "mpiexec: cannot find Shoal's gdb extension at %s\n", job.ext);
+		return 1;
+	}
+	if (lib_path("shoal-node", node, sizeof(node)) < 0) {
 		fprintf(stderr, "mpiexec: cannot find the node program at %s\n", node);
 		return 1;
 	}
@@ -327,8 +504,10 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, &old);
+	job.old_mask = old;
 	if (make_dir(&job) < 0)
 		return 1;
 	job.node = start(&job, node, &old);
@@ -337,8 +516,13 @@ int main(int argc, char **argv)
 		remove_dir(&job);
 		return 1;
 	}
-	status = supervise(job.node, &set);
+	publish(&job);
+	status = supervise(&job, &set, &timed_out);
 	remove_dir(&job);
+	if (timed_out) {
+		fprintf(stderr, "shoal: job ended by --timeout after %ld s\n", job.timeout);
+		return SHL_MPIEXEC_TIMEOUT_EXIT;
+	}
 	if (WIFSIGNALED(status)) {
 		fprintf(stderr, "shoal: node process killed by signal %s (%s)\n",
 			sigabbrev_np(WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?",

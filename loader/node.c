@@ -28,6 +28,11 @@ struct shl_node_state shl_loader = {
 	.single_lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
+/* MPIR process acquisition interface: a parallel debugger that started mpiexec (which then
+ * sets SHOAL_DEBUG_STOP=gate) attaches to the node and sets this to 1 to let ranks enter
+ * main. Exported under its standard name so the debugger finds it. */
+SHL_LOADER_EXPORT volatile int MPIR_debug_gate;
+
 __thread struct shl_copy *shl_loader_self __attribute__((tls_model("initial-exec")));
 
 extern char **environ;
@@ -183,6 +188,15 @@ static void *run_rank(void *arg)
 		if (!entry)
 			shl_job_abort(1, "rank %d: %s has no main: %s", c->rank, shl_loader.program,
 				      dlerror());
+		if (shl_loader.debug_stop && pthread_barrier_wait(&shl_loader.loaded) ==
+						 PTHREAD_BARRIER_SERIAL_THREAD) {
+			shl_node_ranks_loaded(shl_loader.nranks);
+			while (shl_loader.debug_gate && !MPIR_debug_gate)
+				usleep(10 * 1000);
+			pthread_barrier_wait(&shl_loader.loaded);
+		} else if (shl_loader.debug_stop) {
+			pthread_barrier_wait(&shl_loader.loaded); /* until the hook returns */
+		}
 		c->stage = SHL_STAGE_RUNNING;
 		c->code = entry(c->argc, c->argv, environ);
 		c->ending = SHL_END_RETURN;
@@ -215,6 +229,12 @@ void shl_loader_rank_ended(struct shl_copy *c)
 		shl_job_abort(c->code ? c->code : 1,
 			      "rank %d exited (code %d) without calling MPI_Finalize", c->rank, c->code);
 	}
+}
+
+__attribute__((noinline)) void shl_node_ranks_loaded(int nranks)
+{
+	/* An empty call the optimizer must keep: the debugger's breakpoint lands here. */
+	__asm__ volatile("" : : "r"(nranks) : "memory");
 }
 
 _Noreturn void shl_loader_exit_process(int code)
@@ -270,6 +290,7 @@ static void start_ranks(int argc, char **argv)
 int shl_node_main(int argc, char **argv)
 {
 	char why[256], *end;
+	const char *stop;
 	long n;
 	int err, failed, code = 0;
 	void *warm[4];
@@ -297,6 +318,13 @@ int shl_node_main(int argc, char **argv)
 	err = shl_job_create((int)n);
 	if (err) {
 		fprintf(stderr, "shoal: cannot create a job of %ld ranks: %s\n", n, strerror(-err));
+		return 1;
+	}
+	stop = getenv("SHOAL_DEBUG_STOP");
+	shl_loader.debug_stop = stop && *stop && strcmp(stop, "0");
+	shl_loader.debug_gate = stop && !strcmp(stop, "gate");
+	if (shl_loader.debug_stop && pthread_barrier_init(&shl_loader.loaded, NULL, (unsigned)n)) {
+		fprintf(stderr, "shoal: cannot make the SHOAL_DEBUG_STOP barrier\n");
 		return 1;
 	}
 	err = shl_loader_install_crash_handlers();

@@ -1,0 +1,50 @@
+#!/bin/bash
+# hang_report_on_timeout_and_sigquit: mpiexec --timeout prints what every rank waits for (call, source, tag, communicator, queues) and ends the job with 124; kill -QUIT on mpiexec prints the same and the job goes on.
+. "$SHOAL_TESTS/lib/common.bash"
+command -v gdb >/dev/null || skip "gdb is not installed"
+
+build ring <<'SRC'
+#include <mpi.h>
+int main(int argc, char **argv)
+{
+	int rank, size, v[3];
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	/* Everyone receives first: a deadlock. */
+	MPI_Recv(v, 3, MPI_INT, (rank + 1) % size, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	MPI_Finalize();
+	return 0;
+}
+SRC
+timeout -k 5 30 "$MPIEXEC" --timeout 1 -n 4 "$TEST_TMP/ring" >"$OUT" 2>"$ERR" </dev/null
+RC=$?
+expect_rc 124
+expect_err 'hang report \(--timeout 1 s expired\)'
+for r in 0 1 2 3; do
+	expect_err "^[ *] $r +[0-9]+ +in MPI_Recv\\(source=$(((r + 1) % 4)), tag=4, comm=MPI_COMM_WORLD, count=3\\)"
+	expect_err "^    recv source=$(((r + 1) % 4)) tag=4 comm=MPI_COMM_WORLD count=3 "
+done
+expect_err 'job ended by --timeout after 1 s'
+
+# SIGQUIT: a report, then the job still runs until we end it.
+"$MPIEXEC" -n 2 "$TEST_TMP/ring" >"$OUT" 2>"$ERR" </dev/null &
+mpx=$!
+for _ in $(seq 50); do
+	pgrep -P "$mpx" shoal-node >/dev/null && break
+	sleep 0.1
+done
+sleep 0.3
+kill -QUIT "$mpx"
+for _ in $(seq 100); do
+	grep -q 'detached' "$ERR" && break
+	sleep 0.1
+done
+kill -0 "$mpx" 2>/dev/null || { RC=gone; show; fail "the job ended after SIGQUIT"; }
+kill -TERM "$mpx"
+wait "$mpx"
+RC=$?
+expect_err 'hang report \(SIGQUIT\)'
+expect_err '^[ *] 0 +[0-9]+ +in MPI_Recv\(source=1, tag=4, comm=MPI_COMM_WORLD, count=3\)'
+expect_err '^[ *] 1 +[0-9]+ +in MPI_Recv\(source=0, tag=4, comm=MPI_COMM_WORLD, count=3\)'
+exit 0

@@ -1,0 +1,41 @@
+#!/bin/bash
+# shoal_gdb_attaches_to_64_ranks: shoal-gdb without a PID lists the running node processes; shoal-gdb PID attaches to a 64-rank job with symbols on demand, info ranks shows all 64 ranks in MPI_Recv, and rank N + print shows rank N's global.
+. "$SHOAL_TESTS/lib/common.bash"
+command -v gdb >/dev/null || skip "gdb is not installed"
+
+build stuck <<'SRC'
+#include <mpi.h>
+int mine;
+int main(int argc, char **argv)
+{
+	int rank, v;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	mine = 100 + rank;
+	MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	MPI_Finalize();
+	return 0;
+}
+SRC
+"$MPIEXEC" -n 64 "$TEST_TMP/stuck" >/dev/null 2>&1 </dev/null &
+mpx=$!
+trap 'kill -TERM $mpx 2>/dev/null; wait' EXIT
+node=
+for _ in $(seq 50); do
+	node=$(pgrep -P "$mpx" shoal-node) && break
+	sleep 0.1
+done
+[ -n "$node" ] || fail "no node process"
+sleep 0.5
+run "$SHOAL_BUILD/bin/shoal-gdb"
+expect_out "^  $node  64 ranks of $TEST_TMP/stuck\$"
+# SHOAL_GDB_EAGER_MAX=0: attach as for a large job, loading only the selected ranks' copies.
+SHOAL_GDB_EAGER_MAX=0 run "$SHOAL_BUILD/bin/shoal-gdb" "$node" -batch -nx \
+	-ex 'info ranks' -ex 'rank 37' -ex 'print mine' -ex 'info sharedlibrary \.rank'
+expect_rc 0
+expect_out 'attached to a node process of 64 ranks; program symbols load per rank'
+expect_out_count '^[ *] [0-9]+ +[0-9]+ +in MPI_Recv\(source=MPI_ANY_SOURCE, tag=3, comm=MPI_COMM_WORLD, count=1\)' 64
+expect_out '^\$1 = 137$'
+# Symbols were read for rank 37's copy only.
+[ "$(grep -c '^0x[0-9a-f]* *0x[0-9a-f]* *Yes' "$OUT")" = 1 ] || { show; fail "expected symbols for one copy"; }
+exit 0
