@@ -104,6 +104,7 @@ struct shl_node_state {
 	bool debug_stop;
 	bool debug_gate;          /* SHOAL_DEBUG_STOP=gate: also wait for MPIR_debug_gate */
 	pthread_barrier_t loaded;
+	unsigned deadlock_ms;     /* SHOAL_DEADLOCK_S in ms, 0: no watchdog; set before ranks start */
 	sigset_t stop_signals;    /* SIGINT/TERM/HUP: written once by the main thread before the
 				   signal thread starts, then only read by it */
 	/* Real libc functions, resolved once by the library constructor before main. */

@@ -26,6 +26,8 @@
 /* Exit status of a job ended by --timeout: coreutils timeout(1)'s, so scripts that already
  * treat 124 as "timed out" keep working. */
 #define SHL_MPIEXEC_TIMEOUT_EXIT 124
+/* Exit status of a job the node process found deadlocked (it asks with SIGUSR1). */
+#define SHL_MPIEXEC_DEADLOCK_EXIT 125
 
 /* The MPIR process acquisition interface (MPI Forum, "The MPIR Process Acquisition
  * Interface", 2010): a parallel debugger that starts or attaches to mpiexec reads these by
@@ -443,7 +445,8 @@ static void report(const struct job *job, const char *why)
 }
 
 /* Wait for the node, forwarding stop signals; returns its wait status. */
-static int supervise(const struct job *job, const sigset_t *set, bool *timed_out)
+static int supervise(const struct job *job, const sigset_t *set, bool *timed_out,
+		     bool *deadlocked)
 {
 	struct timespec tick = { .tv_sec = 0, .tv_nsec = 200 * 1000 * 1000 };
 	time_t kill_at = 0, end_at = job->timeout ? time(NULL) + job->timeout : 0;
@@ -462,6 +465,13 @@ static int supervise(const struct job *job, const sigset_t *set, bool *timed_out
 		sig = sigtimedwait(set, &si, &tick);
 		if (sig == SIGQUIT && !job->gdb)
 			report(job, "SIGQUIT");
+		if (sig == SIGUSR1 && si.si_pid == node && !*deadlocked) {
+			/* The node's watchdog saw every rank blocked for good. */
+			*deadlocked = true;
+			report(job, "likely deadlock");
+			kill(node, SIGTERM);
+			kill_at = time(NULL) + SHL_MPIEXEC_KILL_GRACE_S;
+		}
 		/* Under gdb the terminal's Ctrl-C belongs to gdb (it interrupts the ranks). */
 		if ((sig == SIGINT && !job->gdb) || sig == SIGTERM || sig == SIGHUP) {
 			kill(node, sig);
@@ -489,7 +499,7 @@ int main(int argc, char **argv)
 	char node[PATH_MAX];
 	sigset_t set, old;
 	int status, code;
-	bool timed_out = false;
+	bool timed_out = false, deadlocked = false;
 
 	parse(argc, argv, &job);
 	if (lib_path("shoal_gdb.py", job.ext, sizeof(job.ext)) < 0 && job.gdb) {
@@ -505,6 +515,7 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGQUIT);
+	sigaddset(&set, SIGUSR1);
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	job.old_mask = old;
@@ -517,8 +528,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	publish(&job);
-	status = supervise(&job, &set, &timed_out);
+	status = supervise(&job, &set, &timed_out, &deadlocked);
 	remove_dir(&job);
+	if (deadlocked) {
+		fprintf(stderr, "shoal: job ended as a likely deadlock\n");
+		return SHL_MPIEXEC_DEADLOCK_EXIT;
+	}
 	if (timed_out) {
 		fprintf(stderr, "shoal: job ended by --timeout after %ld s\n", job.timeout);
 		return SHL_MPIEXEC_TIMEOUT_EXIT;

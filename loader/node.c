@@ -7,7 +7,10 @@
 #include <execinfo.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
@@ -287,6 +290,88 @@ static void start_ranks(int argc, char **argv)
 	pthread_attr_destroy(&attr);
 }
 
+/* Seconds every rank must stay blocked before the job is called deadlocked. Nothing on a
+ * single node can unblock such a job, so the delay only has to outlast the moments when
+ * all ranks briefly sleep while a message is being pushed; 10 s is far beyond those. */
+#define SHL_LOADER_DEADLOCK_S 10
+
+/* SHOAL_DEADLOCK_S-style whole seconds from the environment, or `dflt`. */
+static long env_seconds(const char *name, long dflt)
+{
+	const char *s = getenv(name);
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return dflt;
+	v = strtol(s, &end, 10);
+	if (*end || v < 0 || v > 86400) {
+		fprintf(stderr, "shoal: ignoring %s=%s (want whole seconds)\n", name, s);
+		return dflt;
+	}
+	return v;
+}
+
+/* How often the deadlock watchdog samples the ranks. */
+#define SHL_LOADER_WATCH_MS 250
+/* Exit status of a job ended as a likely deadlock (124 is mpiexec --timeout's). */
+#define SHL_LOADER_DEADLOCK_EXIT 125
+/* How long the watchdog leaves mpiexec to print its own report before ending the node. */
+#define SHL_LOADER_REPORT_GRACE_S 20
+
+/* Whether no rank can move again: each has ended or is blocked in MPI with nothing to
+ * receive. *sig summarises the ranks' wake counters, to see that nothing moved since. */
+static bool all_blocked(uint64_t *sig)
+{
+	*sig = 0;
+	for (int k = 0; k < shl_loader.nranks; k++) {
+		uint32_t seq;
+
+		if (__atomic_load_n(&shl_loader.copies[k].stage, __ATOMIC_RELAXED) ==
+		    SHL_STAGE_DONE)
+			continue;
+		if (!shl_job_rank_blocked(k, &seq))
+			return false;
+		*sig = *sig * 1000003u + seq + 1;
+	}
+	return true;
+}
+
+/* The watchdog thread: a single-node job whose every rank stays blocked in MPI for
+ * shl_loader.deadlock_ms can never progress. Report what each rank waits for, ask mpiexec
+ * (the parent) for its fuller report, then end the job. */
+static void *watch(void *arg)
+{
+	struct timespec tick = { 0, SHL_LOADER_WATCH_MS * 1000000L };
+	unsigned blocked_ms = 0;
+	uint64_t last = 0, sig;
+
+	pthread_setname_np(pthread_self(), "shoal watchdog");
+	for (;;) {
+		nanosleep(&tick, NULL);
+		if (!all_blocked(&sig) || sig != last) {
+			last = sig;
+			blocked_ms = 0;
+			continue;
+		}
+		blocked_ms += SHL_LOADER_WATCH_MS;
+		if (blocked_ms >= shl_loader.deadlock_ms)
+			break;
+	}
+	fflush(NULL);
+	fprintf(stderr, "shoal: likely deadlock: every rank has been blocked in MPI for %u s and "
+		"none can progress (SHOAL_DEADLOCK_S=0 turns this check off)\n",
+		shl_loader.deadlock_ms / 1000);
+	for (int k = 0; k < shl_loader.nranks; k++)
+		if (__atomic_load_n(&shl_loader.copies[k].stage, __ATOMIC_RELAXED) != SHL_STAGE_DONE)
+			shl_job_describe_rank(k, stderr);
+	fflush(stderr);
+	kill(getppid(), SIGUSR1);  /* mpiexec adds each rank's call and ends the job */
+	sleep(SHL_LOADER_REPORT_GRACE_S);
+	shl_loader_exit_process(SHL_LOADER_DEADLOCK_EXIT);
+	return arg;
+}
+
 int shl_node_main(int argc, char **argv)
 {
 	char why[256], *end;
@@ -333,6 +418,13 @@ int shl_node_main(int argc, char **argv)
 		return 1;
 	}
 	start_ranks(argc, argv);
+	shl_loader.deadlock_ms = 1000 * (unsigned)env_seconds("SHOAL_DEADLOCK_S",
+							       SHL_LOADER_DEADLOCK_S);
+	if (shl_loader.deadlock_ms > 0 && !shl_loader.debug_stop) {
+		pthread_t w;
+		if (pthread_create(&w, NULL, watch, NULL) == 0)
+			pthread_detach(w);
+	}
 	for (int k = 0; k < n; k++)
 		pthread_join(shl_loader.copies[k].thread, NULL);
 

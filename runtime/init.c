@@ -84,6 +84,18 @@ enum shl_phase shl_job_phase(int rank)
 	return atomic_load_explicit(&shl_job.ranks[rank]->phase, memory_order_acquire);
 }
 
+bool shl_job_rank_blocked(int rank, uint32_t *seq)
+{
+	struct shl_rank *r = shl_job.ranks[rank];
+	int phase = atomic_load(&r->phase);
+
+	*seq = atomic_load(&r->wake_seq);
+	if (phase == SHL_PHASE_FINALIZED)
+		return true;
+	return phase == SHL_PHASE_IN_MPI && r->thread_level <= MPI_THREAD_FUNNELED &&
+	       atomic_load(&r->sleepers) > 0 && shl_inbox_empty(&r->inbox);
+}
+
 int shl_job_my_rank(void)
 {
 	return shl_self ? shl_self->world_rank : -1;

@@ -5,6 +5,8 @@
 #define SHL_RUNTIME_JOB_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 
 /* Where a rank is in its MPI life; read by the loader when the rank's main ends. */
 enum shl_phase {
@@ -27,6 +29,17 @@ enum shl_phase shl_job_phase(int rank);
 
 /* Any thread: the rank the calling thread is bound to, or -1. */
 int shl_job_my_rank(void);
+
+/* Any thread: whether rank `rank` is stuck in MPI unless another rank sends to it: every
+ * thread that may call MPI (MPI_THREAD_FUNNELED at most) sleeps in a wait and its inbox is
+ * empty; a rank past MPI_Finalize counts too (it can no longer send). *seq gets a value
+ * that changes whenever the rank is woken. A hint for deadlock detection: it reads another
+ * rank's state without synchronising, so callers confirm it over time. */
+bool shl_job_rank_blocked(int rank, uint32_t *seq);
+
+/* Any thread, with rank `rank` blocked (see above): print what it waits for — posted
+ * receives, unexpected messages, sends not yet matched — one line each to `out`. */
+void shl_job_describe_rank(int rank, FILE *out);
 
 /* Any thread: end the whole job now. Prints "shoal: <message>" on stderr, flushes every
  * stdio stream, removes nothing, and ends the node process with exit status `code`

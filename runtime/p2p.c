@@ -9,6 +9,7 @@
  * completes when it matches — for large ones after copying once from the sender's buffer. */
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -892,3 +893,42 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Imrecv);
+
+/* ---- hang and deadlock reports ---- */
+
+static const char *comm_label(uint32_t context, char *buf, size_t len)
+{
+	if (context == SHL_CTX_WORLD)
+		return "MPI_COMM_WORLD";
+	if (context == SHL_CTX_SELF)
+		return "MPI_COMM_SELF";
+	snprintf(buf, len, "communicator %u", context);
+	return buf;
+}
+
+void shl_job_describe_rank(int rank, FILE *out)
+{
+	struct shl_rank *r = shl_job.ranks[rank];
+	char cb[32];
+	int lines = 0;
+
+	if (atomic_load(&r->phase) == SHL_PHASE_FINALIZED) {
+		fprintf(out, "  rank %d: finished (after MPI_Finalize)\n", rank);
+		return;
+	}
+	for (struct shl_req *q = r->posted; q != NULL; q = q->next, lines++) {
+		char src[16];
+		snprintf(src, sizeof(src), "%d", q->peer);
+		fprintf(out, "  rank %d: waits to receive from %s, tag %d, on %s (up to %zu bytes)\n",
+			rank, q->peer == MPI_ANY_SOURCE ? "any rank" : src, q->tag,
+			comm_label(q->comm->context, cb, sizeof(cb)), (size_t)q->count * q->type->size);
+	}
+	for (struct shl_envelope *e = r->unexpected; e != NULL; e = e->next, lines++)
+		fprintf(out, "  rank %d: holds an unreceived message from rank %d, tag %d, on %s "
+			"(%zu bytes)%s\n", rank, e->src, e->tag,
+			comm_label(e->context, cb, sizeof(cb)), e->bytes,
+			e->cookie ? "; its sender waits for it to be received" : "");
+	if (lines == 0)
+		fprintf(out, "  rank %d: blocked in MPI with no receive posted (a collective, a "
+			"synchronous or large send, or a wait)\n", rank);
+}
