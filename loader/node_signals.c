@@ -4,12 +4,14 @@
  * signal thread. Must not return from a crash handler or let two threads report. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <execinfo.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -80,6 +82,62 @@ static void frame(int i, uintptr_t pc, bool exact)
 		    base_name(info.dli_fname), (unsigned long)(pc - base));
 }
 
+/* Source lines of the crashing rank's own frames: addr2line (binutils) reads the copy's
+ * debug information. The handler forks it and prints "#i function at file:line" for each
+ * frame it can place; nothing is printed when the program has no debug information. */
+static void source_lines(const char *copy, const int *index, const uintptr_t *off, int n)
+{
+	char hex[SHL_LOADER_BACKTRACE_MAX][24], out[8192];
+	char *argv[6 + SHL_LOADER_BACKTRACE_MAX] = { "addr2line", "-f", "-C", "-e", (char *)copy };
+	int fds[2], len = 0, status;
+	pid_t pid;
+
+	if (n == 0 || pipe(fds) < 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		snprintf(hex[i], sizeof(hex[i]), "0x%lx", (unsigned long)off[i]);
+		argv[5 + i] = hex[i];
+	}
+	argv[5 + n] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(fds[1], STDOUT_FILENO);
+		if (null >= 0)
+			dup2(null, STDERR_FILENO);
+		close(fds[0]);
+		execvp("addr2line", argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		return;
+	}
+	for (ssize_t got; len < (int)sizeof(out) - 1 &&
+			  (got = read(fds[0], out + len, sizeof(out) - 1 - (size_t)len)) != 0;)
+		if (got > 0)
+			len += (int)got;
+		else if (errno != EINTR)
+			break;
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	out[len] = '\0';
+	/* addr2line prints two lines per address: the function, then file:line. */
+	char *line = out;
+	for (int i = 0; i < n && line && *line; i++) {
+		char *fn = line, *where = strchr(fn, '\n');
+		if (!where)
+			break;
+		*where++ = '\0';
+		line = strchr(where, '\n');
+		if (line)
+			*line++ = '\0';
+		if (where[0] != '?')
+			say("  #%-2d %s at %s\n", index[i], fn, where);
+	}
+}
+
 static void on_crash(int sig, siginfo_t *si, void *uc_)
 {
 	ucontext_t *uc = uc_;
@@ -112,8 +170,23 @@ static void on_crash(int sig, siginfo_t *si, void *uc_)
 			first = i;
 			break;
 		}
-	for (int i = first; i < n; i++)
+	int own[SHL_LOADER_BACKTRACE_MAX], nown = 0;
+	uintptr_t offs[SHL_LOADER_BACKTRACE_MAX];
+	for (int i = first; i < n; i++) {
+		uintptr_t at = (uintptr_t)pcs[i] - (i == first ? 0 : 1);
+		Dl_info info;
+
 		frame(i - first, (uintptr_t)pcs[i], i == first);
+		if (c && dladdr((void *)at, &info) && info.dli_fname &&
+		    !strcmp(info.dli_fname, c->path)) {
+			own[nown] = i - first;
+			offs[nown++] = at - (uintptr_t)info.dli_fbase;
+		}
+	}
+	if (nown > 0) {
+		say("  source lines of the program's frames:\n");
+		source_lines(c->path, own, offs, nown);
+	}
 	fflush(NULL);
 	shl_loader_exit_process(128 + sig);
 }
