@@ -254,6 +254,13 @@ struct shl_user_error {
 	char *str;                    /* MPI_Add_error_string, or NULL */
 };
 
+/* The attributes this rank set on one predefined datatype: the type itself is shared by
+ * every rank and immutable. */
+struct shl_type_attrs {
+	const struct shl_datatype *type;
+	struct shl_attr *attrs;
+};
+
 /* What MPI makes local to a process: keyvals, user error codes, MPI_INFO_ENV. Touched by
  * the rank's own threads under its rank lock. */
 struct shl_rank_objs {
@@ -264,6 +271,8 @@ struct shl_rank_objs {
 	int last_used_code;           /* MPI_LASTUSEDCODE's value */
 	int universe_size;            /* MPI_UNIVERSE_SIZE's value */
 	struct shl_info *env;         /* MPI_INFO_ENV, built on first use */
+	struct shl_type_attrs *type_attrs;  /* attributes of predefined datatypes, as used */
+	int ntype_attrs;
 };
 
 /* Node process, main thread, before ranks run (shl_job_create): the shared objects of
@@ -281,6 +290,15 @@ int shl_attr_copy(struct shl_rank *r, struct shl_comm *from, struct shl_comm *to
 /* Owner thread, rank unlocked: delete every attribute of `c` through the delete callbacks.
  * Returns MPI_SUCCESS or the failing callback's code (the rest stay attached). */
 int shl_attr_delete_all(struct shl_rank *r, struct shl_comm *c);
+
+/* Owner thread, rank unlocked (MPI_Type_dup): copy `from`'s attributes onto the new derived
+ * type `to` through the copy callbacks. Returns MPI_SUCCESS or the failing callback's code
+ * (attributes copied so far stay on `to`). */
+int shl_attr_copy_type(MPI_Datatype from, MPI_Datatype to);
+/* Owner thread, rank unlocked (the last MPI_Type_free of a derived type): delete every
+ * attribute of `t` through the delete callbacks. Returns MPI_SUCCESS or the failing
+ * callback's code (the rest stay attached). */
+int shl_attr_delete_type(MPI_Datatype t);
 
 /* Owner thread: the class of error code `code`, or -1 if it is not a valid code. */
 int shl_err_class_of(struct shl_rank *r, int code);

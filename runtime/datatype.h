@@ -13,6 +13,8 @@
 
 #define SHL_TYPE_MAGIC 0x74797065u
 
+struct shl_attr;
+
 /* Nesting depth of the loop form. Subarrays of up to 4 dimensions inside a vector fit;
  * deeper nests expand their innermost loops into runs (correct, just bigger). */
 #define SHL_DT_LOOPS 6
@@ -71,6 +73,8 @@ struct shl_datatype {
 	bool predefined;      /* MPI_INT and friends: immutable, never freed */
 	bool contig;          /* the data of n elements is n*size dense bytes at the buffer address */
 	bool committed;
+	bool overlaps;        /* some byte of one element's typemap is written twice (set at
+			       * commit, shl_dt_find_overlap); a receive into it is erroneous */
 	uint8_t nloops;       /* levels in `loops`, outermost first */
 	uint8_t kind;         /* enum shl_dt_kind (predefined) */
 	uint8_t ext_size;     /* external32 bytes of one component (predefined) */
@@ -95,6 +99,7 @@ struct shl_datatype {
 	_Atomic int handles;
 	struct shl_dt_tree tree;
 	struct shl_dt_contents contents;
+	struct shl_attr *attrs;   /* MPI_Type_set_attr; the owning rank's, under its rank lock */
 };
 
 /* Copy `bytes` bytes of typed data from (src, stype) to (dst, dtype). A NULL type means
@@ -120,6 +125,30 @@ static inline const char *shl_dt_unusable(const struct shl_datatype *t)
 	if (!t->committed)
 		return "is not committed (call MPI_Type_commit first)";
 	return NULL;
+}
+
+/* Whether receiving `count` elements of `t` (valid and usable) would write some byte twice,
+ * which MPI 4.1 section 5.1 makes erroneous even when the message is too short to reach the
+ * overlap. Within one element: the flag MPI_Type_commit computed (shl_dt_find_overlap).
+ * Between elements: a pigeonhole bound, the data of `count` elements not fitting in the
+ * bytes they span; a resized extent smaller than the data is caught, while elements that
+ * interleave (a matrix column resized to one double) are not flagged. Any thread; no
+ * allocation; one branch for a predefined type. */
+static inline bool shl_dt_recv_overlaps(const struct shl_datatype *t, size_t count)
+{
+	size_t data, span, ext;
+
+	if (t->predefined || count == 0 || t->size == 0)
+		return false;
+	if (t->overlaps)
+		return true;
+	ext = t->extent < 0 ? (size_t)-t->extent : (size_t)t->extent;
+	/* Overflow: no such buffer exists, and the transfer fails on its own size. */
+	if (__builtin_mul_overflow(count, t->size, &data) ||
+	    __builtin_mul_overflow(count - 1, ext, &span) ||
+	    __builtin_add_overflow(span, (size_t)t->true_extent, &span))
+		return false;
+	return data > span;
 }
 
 /* Visit the typemap of `count` elements of `t` at `buf` in order, as runs of `n` predefined

@@ -24,4 +24,9 @@ int shl_dt_set_contents(struct shl_datatype *t, int combiner, int nints, const i
 			int naints, const MPI_Aint *aints, int ntypes,
 			struct shl_datatype *const *types);
 
+/* Whether one element of `t` writes some byte twice (for shl_datatype.overlaps): exact up to
+ * SHL_DT_OVERLAP_EXACT runs; above it, true only when the data exceeds the true extent
+ * (exact for a vector of one run: |stride| < length). May allocate (false if that fails). */
+bool shl_dt_find_overlap(const struct shl_datatype *t);
+
 #endif

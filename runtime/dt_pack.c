@@ -48,6 +48,16 @@ static int check_data(const char *fn, struct shl_comm *c, MPI_Datatype t, long l
 	return MPI_SUCCESS;
 }
 
+/* An unpack target (checked by check_data) must not write any byte twice. */
+static int check_layout(const char *fn, struct shl_comm *c, MPI_Datatype t, MPI_Count count)
+{
+	if (shl_dt_recv_overlaps(t, (size_t)count))
+		return shl_err(c, MPI_ERR_TYPE, fn, "the receive layout overlaps: count %lld of "
+			       "datatype %s writes some byte twice", (long long)count,
+			       t->name ? t->name : "(unnamed derived type)");
+	return MPI_SUCCESS;
+}
+
 static int check_comm(const char *fn, MPI_Comm comm, struct shl_comm **c)
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
@@ -108,6 +118,8 @@ static int unpack(const char *fn, const void *inbuf, MPI_Count insize, MPI_Count
 
 	if (err == MPI_SUCCESS)
 		err = check_data(fn, c, t, outcount);
+	if (err == MPI_SUCCESS)
+		err = check_layout(fn, c, t, outcount);
 	if (err != MPI_SUCCESS)
 		return err;
 	bytes = (size_t)outcount * t->size;
@@ -375,6 +387,8 @@ static int unpack_x32(const char *fn, const char *datarep, const void *inbuf, MP
 
 	if (err == MPI_SUCCESS)
 		err = check_data(fn, NULL, t, outcount);
+	if (err == MPI_SUCCESS)
+		err = check_layout(fn, NULL, t, outcount);
 	if (err != MPI_SUCCESS)
 		return err;
 	need = x32_size(t, outcount);

@@ -1,6 +1,7 @@
 /* The MPI datatype constructors, MPI_Type_commit, MPI_Type_free and MPI_Type_dup: argument
  * checks and the translation of each constructor into blocks for shl_dt_build.
- * Entered by rank threads. Never blocks; allocates only the new type. */
+ * Entered by rank threads. Never blocks; allocates only the new type (and the attributes
+ * MPI_Type_dup copies); user attribute callbacks run from MPI_Type_dup and MPI_Type_free. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -299,9 +300,23 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 		return err;
 	rs = (struct shl_dt_resize){ oldtype->lb, oldtype->extent };
 	t = shl_dt_build(&l, &rs, false);
-	if (t != NULL)
+	if (t != NULL) {
 		t->committed = oldtype->predefined || oldtype->committed;
-	return publish(fn, t, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &oldtype, newtype);
+		t->overlaps = oldtype->overlaps;
+	}
+	err = publish(fn, t, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &oldtype, newtype);
+	if (err != MPI_SUCCESS)
+		return err;
+	/* The copy callbacks see the new handle complete (MPI 4.1, 7.7.4). */
+	err = shl_attr_copy_type(oldtype, t);
+	if (err != MPI_SUCCESS) {
+		shl_attr_delete_type(t);
+		atomic_store_explicit(&t->handles, 0, memory_order_relaxed);
+		shl_dt_release(t);
+		*newtype = MPI_DATATYPE_NULL;
+		return shl_err(NULL, err, fn, "a copy callback of oldtype's attributes failed");
+	}
+	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Type_dup);
 
@@ -550,9 +565,12 @@ int PMPI_Type_commit(MPI_Datatype *datatype)
 	err = check_old(fn, *datatype, "datatype");
 	if (err != MPI_SUCCESS)
 		return err;
-	/* The loop form was built by the constructor: committing only allows use. */
-	if (!(*datatype)->predefined)
+	/* The loop form was built by the constructor: committing allows use, and finds once
+	 * whether receives into the type would write a byte twice. */
+	if (!(*datatype)->predefined && !(*datatype)->committed) {
+		(*datatype)->overlaps = shl_dt_find_overlap(*datatype);
 		(*datatype)->committed = true;
+	}
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Type_commit);
@@ -573,6 +591,13 @@ int PMPI_Type_free(MPI_Datatype *datatype)
 		return shl_err(NULL, MPI_ERR_TYPE, fn, "%s is predefined and cannot be freed",
 			       t->name);
 	h = atomic_load_explicit(&t->handles, memory_order_relaxed);
+	/* The last handle deletes the attributes first; a failing callback fails the free
+	 * (MPI 4.1, 7.7.4), leaving the type and its remaining attributes. */
+	if (h == 1 && t->attrs != NULL) {
+		int err = shl_attr_delete_type(t);
+		if (err != MPI_SUCCESS)
+			return shl_err(NULL, err, fn, "the delete callback of an attribute failed");
+	}
 	do {
 		if (h == 0)
 			return shl_err(NULL, MPI_ERR_TYPE, fn, "datatype was freed already");

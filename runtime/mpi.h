@@ -626,6 +626,28 @@ SHL_DECLARE(int, Type_get_contents, (MPI_Datatype datatype, int max_integers,
 				     MPI_Aint array_of_addresses[],
 				     MPI_Datatype array_of_datatypes[]));
 SHL_DECLARE(int, Type_set_name, (MPI_Datatype datatype, const char *type_name));
+
+/* Datatype attributes (MPI 4.1, 7.7.4). Keyvals share the id space of communicator
+ * keyvals; each works only on the kind of object it was created for. */
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval,
+					void *extra_state, void *attribute_val_in,
+					void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval,
+					  void *attribute_val, void *extra_state);
+MPI_Type_copy_attr_function shl_mpi_type_null_copy_fn, shl_mpi_type_dup_fn;
+MPI_Type_delete_attr_function shl_mpi_type_null_delete_fn;
+#define MPI_TYPE_NULL_COPY_FN (&shl_mpi_type_null_copy_fn)
+#define MPI_TYPE_DUP_FN (&shl_mpi_type_dup_fn)
+#define MPI_TYPE_NULL_DELETE_FN (&shl_mpi_type_null_delete_fn)
+SHL_DECLARE(int, Type_create_keyval, (MPI_Type_copy_attr_function *type_copy_attr_fn,
+				      MPI_Type_delete_attr_function *type_delete_attr_fn,
+				      int *type_keyval, void *extra_state));
+SHL_DECLARE(int, Type_free_keyval, (int *type_keyval));
+SHL_DECLARE(int, Type_set_attr, (MPI_Datatype datatype, int type_keyval,
+				 void *attribute_val));
+SHL_DECLARE(int, Type_get_attr, (MPI_Datatype datatype, int type_keyval,
+				 void *attribute_val, int *flag));
+SHL_DECLARE(int, Type_delete_attr, (MPI_Datatype datatype, int type_keyval));
 SHL_DECLARE(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen));
 SHL_DECLARE(int, Get_count_c, (const MPI_Status *status, MPI_Datatype datatype,
 			       MPI_Count *count));

@@ -394,6 +394,16 @@ static int check_source(const char *fn, struct shl_comm *c, int source, int tag)
 	return MPI_SUCCESS;
 }
 
+/* A receive layout (valid type, count >= 0) must not write any byte twice. */
+static int check_layout(const char *fn, struct shl_comm *c, int count, MPI_Datatype type)
+{
+	if (shl_dt_recv_overlaps(type, (size_t)count))
+		return shl_err(c, MPI_ERR_TYPE, fn, "the receive layout overlaps: count %d of "
+			       "datatype %s writes some byte twice", count,
+			       type->name ? type->name : "(unnamed derived type)");
+	return MPI_SUCCESS;
+}
+
 static int check_recv(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_comm **c,
 		      void *buf, int count, MPI_Datatype type, int source, int tag)
 {
@@ -401,6 +411,8 @@ static int check_recv(const char *fn, struct shl_rank *r, MPI_Comm comm, struct 
 
 	if (err == MPI_SUCCESS)
 		err = check_buffer(fn, *c, buf, count, type);
+	if (err == MPI_SUCCESS)
+		err = check_layout(fn, *c, count, type);
 	if (err == MPI_SUCCESS)
 		err = check_source(fn, *c, source, tag);
 	return err;
@@ -833,6 +845,8 @@ static int matched_recv(const char *fn, struct shl_rank *r, void *buf, int count
 	if (message == NULL || *message == MPI_MESSAGE_NULL)
 		return shl_err(NULL, MPI_ERR_REQUEST, fn, "message is MPI_MESSAGE_NULL");
 	err = check_buffer(fn, NULL, buf, count, type);
+	if (err == MPI_SUCCESS)
+		err = check_layout(fn, NULL, count, type);
 	if (err != MPI_SUCCESS)
 		return err;
 	/* The message's context names its communicator: errors are raised there. */
