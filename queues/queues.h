@@ -53,7 +53,6 @@ struct shl_envelope {
 	/* Cold: pooled and direct payloads, and the owner's list link. */
 	const void *data;            /* SHL_Q_POOLED, SHL_Q_DIRECT: where the payload is */
 	const void *layout;          /* SHL_Q_DIRECT: sender's datatype, opaque here */
-	size_t count;                /* SHL_Q_DIRECT: sender's element count */
 	void *chunk;                 /* pooled medium buffer owned by this envelope, or NULL */
 	struct shl_envelope *next;   /* owner's private lists (unexpected, free) */
 	/* SHL_Q_SPLIT: the receiver's contiguous destination and the chunks handed out and

@@ -347,19 +347,22 @@ int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 }
 SHL_WEAK_ALIAS(Comm_delete_attr);
 
-int shl_attr_copy(struct shl_rank *r, struct shl_comm *from, struct shl_comm *to)
+/* Append to *tail a copy of every attribute of list `a` whose copy callback asks for one;
+ * `from` is the handle the callbacks get (an MPI_Comm or an MPI_Datatype, by the keyval's
+ * kind). Runs the callbacks unlocked; locks only to link each copy. */
+static int copy_list(struct shl_rank *r, struct shl_attr *a, struct shl_attr **tail,
+		     void *from)
 {
-	struct shl_attr **tail = &to->attrs;
-
-	/* The list may be walked unlocked: only this rank's thread running the collective
-	 * creation on `from` may change it (MPI forbids concurrent calls on one comm). */
-	for (struct shl_attr *a = from->attrs; a != NULL; a = a->next) {
+	for (; a != NULL; a = a->next) {
 		struct shl_keyval *kv = a->kv;
 		void *out = NULL;
 		int flag = 0, err;
-		if (kv->copy.comm == NULL)
+
+		if (kv->kind == SHL_KEYVAL_COMM ? kv->copy.comm == NULL : kv->copy.type == NULL)
 			continue;
-		err = kv->copy.comm(shl_comm_handle(from), kv->id, kv->extra, a->val, &out, &flag);
+		err = kv->kind == SHL_KEYVAL_COMM
+			      ? kv->copy.comm(from, kv->id, kv->extra, a->val, &out, &flag)
+			      : kv->copy.type(from, kv->id, kv->extra, a->val, &out, &flag);
 		if (err != MPI_SUCCESS)
 			return err;
 		if (!flag)
@@ -375,6 +378,15 @@ int shl_attr_copy(struct shl_rank *r, struct shl_comm *from, struct shl_comm *to
 		shl_rank_unlock(r);
 	}
 	return MPI_SUCCESS;
+}
+
+int shl_attr_copy(struct shl_rank *r, struct shl_comm *from, struct shl_comm *to)
+{
+	struct shl_attr **tail = &to->attrs;
+
+	/* The list may be walked unlocked: only this rank's thread running the collective
+	 * creation on `from` may change it (MPI forbids concurrent calls on one comm). */
+	return copy_list(r, from->attrs, tail, shl_comm_handle(from));
 }
 
 int shl_attr_delete_all(struct shl_rank *r, struct shl_comm *c)
@@ -558,28 +570,7 @@ int shl_attr_copy_type(MPI_Datatype from, MPI_Datatype to)
 	shl_rank_unlock(r);
 	/* Walked unlocked, as on communicators: only a call on `from` by this rank may change
 	 * its list, and MPI forbids concurrent calls on one object. */
-	for (; a != NULL; a = a->next) {
-		struct shl_keyval *kv = a->kv;
-		void *out = NULL;
-		int flag = 0, err;
-		if (kv->copy.type == NULL)
-			continue;
-		err = kv->copy.type(from, kv->id, kv->extra, a->val, &out, &flag);
-		if (err != MPI_SUCCESS)
-			return err;
-		if (!flag)
-			continue;
-		struct shl_attr *copy = malloc(sizeof(*copy));
-		if (copy == NULL)
-			return MPI_ERR_NO_MEM;
-		*copy = (struct shl_attr){ kv, out, NULL };
-		shl_rank_lock(r);
-		kv->refs++;
-		*tail = copy;
-		tail = &copy->next;
-		shl_rank_unlock(r);
-	}
-	return MPI_SUCCESS;
+	return copy_list(r, a, tail, from);
 }
 
 int shl_attr_delete_type(MPI_Datatype t)

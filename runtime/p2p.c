@@ -272,7 +272,6 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, int cou
 	if (how == SHL_Q_DIRECT) {
 		env->data = buf;
 		env->layout = type;
-		env->count = (size_t)count;
 	} else if (how == SHL_Q_POOLED) {
 		copy(env->chunk, NULL, buf, type, bytes);
 		env->data = env->chunk;

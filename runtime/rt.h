@@ -67,7 +67,6 @@ struct shl_req {
 	int tag;
 	MPI_Status status;            /* recv: filled at completion; send: cancelled flag */
 	struct shl_envelope *env;     /* send with a cookie: the envelope in flight */
-	struct shl_envelope *msg;     /* Imrecv: the message it receives */
 	void *bsend_block;            /* buffered send: block of the attached buffer */
 	struct shl_req *next;         /* posted list, detached list or free list */
 };
