@@ -1,7 +1,9 @@
-/* Envelope pools and inbox set-up. shl_pool_get runs in the owning rank's thread (one at a
- * time); shl_pool_put in any thread. Pools only grow: an envelope's memory is never freed,
- * so a late reader (a sender cancelling) always touches valid memory. */
+/* Envelope pools, inbox set-up and fastbox creation. shl_pool_get runs in the owning rank's
+ * thread (one at a time); shl_pool_put and shl_fbox_open in any thread. Pools and boxes only
+ * grow: their memory is never freed, so a late reader (a sender cancelling) always touches
+ * valid memory. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "queues/queues.h"
 
@@ -81,4 +83,20 @@ void shl_pool_put(struct shl_envelope *env)
 
 	cds_wfcq_node_init(&env->link);
 	cds_wfcq_enqueue(&pool->ret_head, &pool->ret_tail, &env->link);
+}
+
+struct shl_fbox *shl_fbox_open(struct shl_fbox_set *set, int limit)
+{
+	int slot = atomic_fetch_add_explicit(&set->claimed, 1, memory_order_relaxed);
+	struct shl_fbox *fb;
+
+	if (slot >= limit)
+		return NULL;
+	fb = aligned_alloc(128, sizeof(*fb));
+	if (fb == NULL)
+		return NULL;  /* the slot stays empty: the receiver skips it */
+	memset(fb, 0, sizeof(*fb));
+	/* Pairs with the acquire load in shl_fbox_at. */
+	atomic_store_explicit(&set->box[slot], fb, memory_order_release);
+	return fb;
 }

@@ -49,6 +49,7 @@ struct shl_envelope {
 	int32_t tag;
 	_Atomic uint8_t state;       /* enum shl_q_state; see SHL_Q_MATCHED */
 	uint8_t payload;             /* enum shl_q_payload */
+	bool via_fbox;               /* in the inbox although its sender has `fbox` to us */
 	alignas(16) unsigned char inline_data[SHL_Q_INLINE_MAX];
 	/* Cold: pooled and direct payloads, and the owner's list link. */
 	const void *data;            /* SHL_Q_POOLED, SHL_Q_DIRECT: where the payload is */
@@ -61,6 +62,7 @@ struct shl_envelope {
 	size_t split_bytes;
 	_Atomic uint32_t split_next;
 	_Atomic uint32_t split_done;
+	struct shl_fbox *fbox;       /* via_fbox: the sender's fastbox to the receiver */
 };
 
 _Static_assert(offsetof(struct shl_envelope, inline_data) == 48, "header is one 48-byte run");
@@ -79,6 +81,68 @@ struct shl_inbox {
 	alignas(64) struct __cds_wfcq_head head;  /* owner only */
 	alignas(64) struct cds_wfcq_tail tail;    /* every pusher */
 };
+
+/* ---- fastboxes ----
+ * A fastbox is a ring of cells that one sending rank writes and one receiving rank reads:
+ * a message costs the receiver one or two cache lines and no shared queue tail, where the
+ * inbox costs about five lines moving between cores (tail, previous node, head, pool
+ * return). A receiver polls at most SHL_Q_FBOX_PEERS boxes; other senders use its inbox.
+ *
+ * Order: a sender whose box is full sends through the inbox, flagging the envelope
+ * `via_fbox`, and keeps using the inbox until the receiver has taken every such envelope
+ * (`inbox_done` catches up with `inbox_sent`). The receiver drains a flagged envelope's box
+ * before taking the envelope. So each sender's messages are taken in the order sent. */
+
+/* Cells per box: the OSU message-rate window of 64 nonblocking sends fits. */
+#define SHL_Q_FBOX_CELLS 64
+/* Payload bytes inside a cell: a 24-byte header and 104 bytes make two cache lines; up to
+ * 40 bytes the whole message is the first line. */
+#define SHL_Q_FBOX_MAX 104
+/* Boxes one receiver polls: 8 keep a poll of all of them within a few nanoseconds and cost
+ * at most 8 x 8 KiB per rank. SHOAL_FBOX_PEERS tunes it down (0: no fastboxes). */
+#define SHL_Q_FBOX_PEERS 8
+/* cell->bytes of a cell that carries an envelope instead of a payload. */
+#define SHL_Q_FBOX_ENVELOPE UINT32_MAX
+
+struct shl_fbox_cell {
+	_Atomic uint32_t seq;        /* message number + 1 once written (see shl_fbox_publish) */
+	uint32_t bytes;              /* payload size, or SHL_Q_FBOX_ENVELOPE */
+	uint32_t context;
+	int32_t src;
+	int32_t tag;
+	uint32_t unused;
+	union {
+		struct shl_envelope *env;
+		unsigned char data[SHL_Q_FBOX_MAX];
+	};
+};
+
+_Static_assert(sizeof(struct shl_fbox_cell) == 128, "a cell is two cache lines");
+
+struct shl_fbox {
+	/* The sender's, touched by the sending rank only (rank locked). */
+	uint64_t head;               /* messages written */
+	uint64_t tail_seen;          /* `tail` when the sender last read it */
+	uint64_t inbox_sent;         /* envelopes sent through the inbox while this box existed */
+	uint64_t inbox_seen;         /* `inbox_done` when the sender last read it */
+	/* The receiver's: `next` is private, the others are read by the sender when it
+	 * thinks the box is full or it is still in inbox mode. */
+	alignas(64) uint64_t next;   /* number of the next message to take */
+	_Atomic uint64_t tail;       /* messages taken; release-stored after the cell is read */
+	_Atomic uint64_t inbox_done; /* flagged inbox envelopes taken */
+	alignas(128) struct shl_fbox_cell cells[SHL_Q_FBOX_CELLS];
+};
+
+/* The boxes a receiver polls. Senders claim slots; the receiver reads `box` in order. */
+struct shl_fbox_set {
+	alignas(64) _Atomic int claimed;             /* slots claimed, may exceed the limit */
+	struct shl_fbox *_Atomic box[SHL_Q_FBOX_PEERS];  /* NULL until the claimer stores it */
+};
+
+/* Any thread (a sender, for a receiver it has no box to yet): a new box registered in
+ * `set`, or NULL if `set` already has `limit` boxes or memory is exhausted. The box stays
+ * allocated for the life of the process. */
+struct shl_fbox *shl_fbox_open(struct shl_fbox_set *set, int limit);
 
 /* Owner, once. */
 void shl_pool_init(struct shl_pool *pool);

@@ -68,9 +68,14 @@ int shl_job_create(int size)
 	shl_job.inline_max = shl_env_size("SHOAL_INLINE_MAX", SHL_Q_INLINE_MAX, SHL_Q_INLINE_MAX);
 	shl_job.medium_max = shl_env_size("SHOAL_MEDIUM_MAX", SHL_Q_MEDIUM_MAX, SHL_Q_MEDIUM_MAX);
 	shl_job.split_min = shl_env_size("SHOAL_SPLIT_MIN", SHL_P2P_SPLIT_MIN, SIZE_MAX);
+	shl_job.fbox_peers = (int)shl_env_size("SHOAL_FBOX_PEERS", SHL_Q_FBOX_PEERS,
+					       SHL_Q_FBOX_PEERS);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	shl_job.spin_ns = 1000 * shl_env_size("SHOAL_SPIN_US",
 					      size > cores ? 0 : SHL_WAIT_SPIN_US, 1000000);
+	/* Without spinning every wait sleeps, and a membarrier per sleep (2.5 µs) costs more
+	 * than the senders' barriers it saves. */
+	shl_job.sleeper_fences = shl_job.spin_ns > 0 && shl_wait_register_fences() == 0;
 	return 0;
 }
 

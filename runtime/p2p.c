@@ -121,28 +121,46 @@ void shl_p2p_help(struct shl_req *q)
 		take_chunks(env);
 }
 
-static void deliver(struct shl_rank *r, struct shl_req *q, struct shl_envelope *env)
+/* Copy a matched message of `bytes` bytes (from `src` with `tag`) into receive `q` and
+ * fill its status. */
+static void fill_recv(struct shl_req *q, int src, int tag, const void *data,
+		      const struct shl_datatype *layout, size_t bytes)
 {
 	size_t cap = (size_t)q->count * q->type->size;
-	size_t n = env->bytes <= cap ? env->bytes : cap;
-	const struct shl_datatype *layout = env->payload == SHL_Q_DIRECT ? env->layout : NULL;
 
-	if (env->payload == SHL_Q_DIRECT && n >= shl_job.split_min && env->cookie != NULL &&
-	    (layout == NULL || layout->contig) && q->type->contig)
-		split_copy(env, q->buf, n);
-	else
-		copy(q->buf, q->type, shl_envelope_payload(env), layout, n);
-	q->status.MPI_SOURCE = env->src;
-	q->status.MPI_TAG = env->tag;
-	q->status.MPI_ERROR = env->bytes > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+	copy(q->buf, q->type, data, layout, bytes <= cap ? bytes : cap);
+	q->status.MPI_SOURCE = src;
+	q->status.MPI_TAG = tag;
+	q->status.MPI_ERROR = bytes > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 	q->status.shl_cancelled = 0;
-	q->status.shl_bytes = (MPI_Count)env->bytes;
-	if (env->cookie != NULL)
-		shl_req_complete(env->cookie);
-	shl_pool_put(env);
+	q->status.shl_bytes = (MPI_Count)bytes;
+}
+
+static void finish_recv(struct shl_rank *r, struct shl_req *q)
+{
 	shl_req_complete_own(r, q);
 	if (q->freed)
 		shl_req_release(r, q);
+}
+
+static void deliver(struct shl_rank *r, struct shl_req *q, struct shl_envelope *env)
+{
+	size_t cap = (size_t)q->count * q->type->size;
+	const struct shl_datatype *layout = env->payload == SHL_Q_DIRECT ? env->layout : NULL;
+
+	if (env->payload == SHL_Q_DIRECT && env->bytes >= shl_job.split_min &&
+	    env->bytes <= cap && env->cookie != NULL && (layout == NULL || layout->contig) &&
+	    q->type->contig) {
+		split_copy(env, q->buf, env->bytes);
+		fill_recv(q, env->src, env->tag, NULL, NULL, 0);
+		q->status.shl_bytes = (MPI_Count)env->bytes;
+	} else {
+		fill_recv(q, env->src, env->tag, shl_envelope_payload(env), layout, env->bytes);
+	}
+	if (env->cookie != NULL)
+		shl_req_complete(env->cookie);
+	shl_pool_put(env);
+	finish_recv(r, q);
 }
 
 static void unlink_unexpected(struct shl_rank *r, struct shl_envelope **link,
@@ -153,26 +171,114 @@ static void unlink_unexpected(struct shl_rank *r, struct shl_envelope **link,
 		r->unexpected_tail = link;
 }
 
-void shl_p2p_arrive(struct shl_rank *r, struct shl_envelope *env)
+/* Whether a message (context, src, tag) matches a receive for (rcontext, rsource, rtag). */
+static inline bool matches(uint32_t context, int src, int tag, uint32_t rcontext, int rsource,
+			   int rtag)
+{
+	return context == rcontext && (rsource == MPI_ANY_SOURCE || rsource == src) &&
+	       (rtag == MPI_ANY_TAG || rtag == tag);
+}
+
+/* Where the oldest posted receive matching (context, src, tag) is linked; NULL if none. */
+static struct shl_req **find_posted(struct shl_rank *r, uint32_t context, int src, int tag)
 {
 	struct shl_req **link = &r->posted, *q;
 
-	for (; (q = *link) != NULL; link = &q->next) {
-		if (!shl_p2p_match(env, q->comm->context, q->peer, q->tag))
-			continue;
-		if (!claim(env)) {
-			shl_pool_put(env);
-			return;
-		}
-		*link = q->next;
-		if (r->posted_tail == &q->next)
-			r->posted_tail = link;
-		deliver(r, q, env);
-		return;
-	}
+	for (; (q = *link) != NULL; link = &q->next)
+		if (matches(context, src, tag, q->comm->context, q->peer, q->tag))
+			return link;
+	return NULL;
+}
+
+static struct shl_req *unlink_posted(struct shl_rank *r, struct shl_req **link)
+{
+	struct shl_req *q = *link;
+
+	*link = q->next;
+	if (r->posted_tail == &q->next)
+		r->posted_tail = link;
+	return q;
+}
+
+static void keep_unexpected(struct shl_rank *r, struct shl_envelope *env)
+{
 	env->next = NULL;
 	*r->unexpected_tail = env;
 	r->unexpected_tail = &env->next;
+}
+
+static void arrive(struct shl_rank *r, struct shl_envelope *env)
+{
+	struct shl_req **link = find_posted(r, env->context, env->src, env->tag);
+
+	if (link == NULL)
+		keep_unexpected(r, env);
+	else if (claim(env))
+		deliver(r, unlink_posted(r, link), env);
+	else
+		shl_pool_put(env);  /* its sender cancelled it */
+}
+
+/* A message carried in a fastbox cell: into a posted receive, or copied into one of our
+ * own envelopes to wait as unexpected (the cell must be given back). */
+static void arrive_cell(struct shl_rank *r, const struct shl_fbox_cell *cell)
+{
+	struct shl_req **link = find_posted(r, cell->context, cell->src, cell->tag);
+	struct shl_envelope *env;
+
+	if (link != NULL) {
+		struct shl_req *q = unlink_posted(r, link);
+		fill_recv(q, cell->src, cell->tag, cell->data, NULL, cell->bytes);
+		finish_recv(r, q);
+		return;
+	}
+	env = shl_pool_get(&r->pool, false);
+	if (env == NULL)
+		shl_panic("shl_p2p_progress", ENOMEM, "no envelope for an unexpected message");
+	env->context = cell->context;
+	env->src = cell->src;
+	env->tag = cell->tag;
+	env->bytes = cell->bytes;
+	env->cookie = NULL;
+	env->payload = SHL_Q_INLINE;
+	env->via_fbox = false;
+	memcpy(env->inline_data, cell->data, cell->bytes);
+	keep_unexpected(r, env);
+}
+
+/* Take every message waiting in `fb`, oldest first. */
+static void drain_fbox(struct shl_rank *r, struct shl_fbox *fb)
+{
+	struct shl_fbox_cell *cell;
+
+	while ((cell = shl_fbox_peek(fb)) != NULL) {
+		if (cell->bytes == SHL_Q_FBOX_ENVELOPE)
+			arrive(r, cell->env);
+		else
+			arrive_cell(r, cell);
+		shl_fbox_take(fb);
+	}
+}
+
+void shl_p2p_progress(struct shl_rank *r)
+{
+	int slots = shl_fbox_slots(&r->fbox_in, shl_job.fbox_peers);
+	struct shl_envelope *env;
+
+	for (int i = 0; i < slots; i++) {
+		struct shl_fbox *fb = shl_fbox_at(&r->fbox_in, i);
+		if (fb != NULL)
+			drain_fbox(r, fb);
+	}
+	while ((env = shl_inbox_pop(&r->inbox)) != NULL) {
+		/* Read before arrive(): the envelope may go back to its sender there. */
+		struct shl_fbox *fb = env->via_fbox ? env->fbox : NULL;
+		if (fb != NULL)
+			drain_fbox(r, fb);  /* the sender's older messages come first */
+		arrive(r, env);
+		if (fb != NULL)
+			shl_fbox_inbox_took(fb);
+	}
 }
 
 /* The oldest unexpected message matching (comm, source, tag), unlinked and claimed if
@@ -183,7 +289,7 @@ static struct shl_envelope *find_unexpected(struct shl_rank *r, const struct shl
 	struct shl_envelope **link = &r->unexpected, *env;
 
 	while ((env = *link) != NULL) {
-		if (!shl_p2p_match(env, c->context, source, tag)) {
+		if (!matches(env->context, env->src, env->tag, c->context, source, tag)) {
 			link = &env->next;
 			continue;
 		}
@@ -215,6 +321,70 @@ static void post_recv(struct shl_rank *r, struct shl_req *q)
 	r->posted_tail = &q->next;
 }
 
+/* fbox_out's mark for a receiver that took no box from us (it had enough), like MAP_FAILED. */
+#define FBOX_REFUSED ((struct shl_fbox *)-1)
+
+/* Our fastbox to `to`, opened by the first send to it; NULL if it has none for us. */
+static struct shl_fbox *fbox_to(struct shl_rank *r, struct shl_rank *to)
+{
+	struct shl_fbox *fb;
+
+	if (to == r || shl_job.fbox_peers == 0)
+		return NULL;
+	if (unlikely(r->fbox_out == NULL)) {
+		r->fbox_out = calloc((size_t)shl_job.size, sizeof(*r->fbox_out));
+		if (r->fbox_out == NULL)
+			return NULL;
+	}
+	fb = r->fbox_out[to->world_rank];
+	if (likely(fb != NULL))
+		return fb == FBOX_REFUSED ? NULL : fb;
+	fb = shl_fbox_open(&to->fbox_in, shl_job.fbox_peers);
+	r->fbox_out[to->world_rank] = fb != NULL ? fb : FBOX_REFUSED;
+	return fb;
+}
+
+/* Hand `env` to `to`: in a cell of our fastbox `fb` when there is one with room (and no
+ * envelope of ours is still waiting in the inbox), else through the inbox. */
+static void post(struct shl_rank *to, struct shl_fbox *fb, struct shl_envelope *env)
+{
+	struct shl_fbox_cell *cell = fb != NULL ? shl_fbox_reserve(fb) : NULL;
+
+	if (cell != NULL) {
+		env->via_fbox = false;
+		cell->bytes = SHL_Q_FBOX_ENVELOPE;
+		cell->env = env;
+		shl_fbox_publish(fb, cell, !shl_job.sleeper_fences);
+	} else {
+		env->via_fbox = fb != NULL;
+		env->fbox = fb;
+		if (fb != NULL)
+			fb->inbox_sent++;
+		shl_inbox_push(&to->inbox, env);
+	}
+	shl_rank_wake(to);
+}
+
+/* A small message straight into a cell of `fb`; false if the box has no room for it. */
+static bool send_cell(struct shl_rank *r, struct shl_comm *c, const void *buf,
+		      struct shl_datatype *type, size_t bytes, int tag, struct shl_rank *to,
+		      struct shl_fbox *fb, struct shl_req *req)
+{
+	struct shl_fbox_cell *cell = shl_fbox_reserve(fb);
+
+	if (cell == NULL)
+		return false;
+	cell->bytes = (uint32_t)bytes;
+	cell->context = c->context;
+	cell->src = c->rank;
+	cell->tag = tag;
+	copy(cell->data, NULL, buf, type, bytes);
+	shl_req_complete_own(r, req);
+	shl_fbox_publish(fb, cell, !shl_job.sleeper_fences);
+	shl_rank_wake(to);
+	return true;
+}
+
 /* Send (buf, count, type) to `dest` of `c`. `req` completes when the send does; with a
  * stack request the caller waits on it. A payload up to shl_job.inline_max rides in the
  * envelope and the send completes at once; a larger one is copied once, by the receiver,
@@ -232,6 +402,7 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, int cou
 	struct shl_req *cookie = how == SHL_Q_DIRECT || mode == SHL_MODE_SYNC ? req : NULL;
 	struct shl_envelope *env;
 	struct shl_rank *to;
+	struct shl_fbox *fb;
 
 	req->env = NULL;
 	if (dest == MPI_PROC_NULL) {
@@ -259,6 +430,10 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, int cou
 		type = NULL;
 		how = SHL_Q_DIRECT;
 	}
+	fb = fbox_to(r, to);
+	if (fb != NULL && how == SHL_Q_INLINE && cookie == NULL && bytes <= SHL_Q_FBOX_MAX &&
+	    send_cell(r, c, buf, type, bytes, tag, to, fb, req))
+		return 0;
 	env = shl_pool_get(&r->pool, how == SHL_Q_POOLED);
 	if (env == NULL)
 		return -ENOMEM;
@@ -282,8 +457,7 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, int cou
 		req->env = env;
 	else
 		shl_req_complete_own(r, req);
-	shl_inbox_push(&to->inbox, env);
-	shl_rank_wake(to);
+	post(to, fb, env);
 	return 0;
 }
 

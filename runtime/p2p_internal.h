@@ -5,9 +5,10 @@
 
 #include "runtime/rt.h"
 
-/* An envelope has arrived in `r`'s inbox: match it with the oldest fitting posted receive
- * or keep it as unexpected. */
-void shl_p2p_arrive(struct shl_rank *r, struct shl_envelope *env);
+/* Take every message waiting for `r` (its fastboxes, then its inbox), matching each with
+ * the oldest fitting posted receive or keeping it as unexpected. Bounded by the messages
+ * already sent. */
+void shl_p2p_progress(struct shl_rank *r);
 
 /* The status of a receive from MPI_PROC_NULL, and of a request with nothing to report. */
 void shl_status_empty(MPI_Status *status, int source);

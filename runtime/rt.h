@@ -97,7 +97,10 @@ struct shl_rank {
 	struct shl_req *free_reqs;
 	struct shl_bsend_buffer bsend;
 	struct shl_rank_objs *objs;   /* keyvals, user error codes, MPI_INFO_ENV (comm.h) */
+	struct shl_fbox **fbox_out;   /* by world rank: our fastbox to it, a mark that it took
+				       * none from us, or NULL (not tried yet); p2p.c */
 	struct shl_inbox inbox;
+	struct shl_fbox_set fbox_in;  /* senders' boxes to us */
 	alignas(64) _Atomic uint32_t wake_seq;   /* futex word; bumped by every waker */
 	_Atomic int sleepers;                    /* threads of this rank in futex_wait */
 	alignas(64) _Atomic int phase;           /* enum shl_phase; release-stored by the rank */
@@ -113,6 +116,9 @@ struct shl_job {
 	size_t medium_max;    /* SHOAL_MEDIUM_MAX: largest payload copied through a pooled buffer */
 	size_t split_min;     /* SHOAL_SPLIT_MIN: smallest copy shared with a waiting sender */
 	uint64_t spin_ns;     /* SHOAL_SPIN_US: how long a waiting rank polls before sleeping */
+	int fbox_peers;       /* SHOAL_FBOX_PEERS: fastboxes a rank accepts (0: none) */
+	bool sleeper_fences;  /* a rank about to sleep fences every running thread (membarrier),
+			       * so fastbox senders publish without a full barrier (progress.c) */
 };
 
 extern struct shl_job shl_job;
@@ -132,6 +138,10 @@ static inline void shl_rank_unlock(struct shl_rank *r)
 	if (r->mt)
 		pthread_mutex_unlock(&r->lock);
 }
+
+/* Node process, before ranks run: let sleepers fence for fastbox senders (membarrier).
+ * Returns 0 or a negative errno (then senders must keep their barrier). */
+int shl_wait_register_fences(void);
 
 /* Any thread: wake every thread of `r` sleeping in shl_wait. Call right after publishing
  * the event with a seq_cst read-modify-write (the inbox push, shl_req_complete); that
@@ -170,13 +180,6 @@ int shl_p2p_start(struct shl_rank *r, struct shl_req *req);
 void shl_p2p_help(struct shl_req *q);
 /* Owner, rank locked: try to cancel `req`; it completes (cancelled or not) either way. */
 void shl_p2p_cancel(struct shl_rank *r, struct shl_req *req);
-/* Owner, rank locked: whether `env` matches a receive for (context, source, tag). */
-static inline bool shl_p2p_match(const struct shl_envelope *env, uint32_t context, int source,
-				 int tag)
-{
-	return env->context == context && (source == MPI_ANY_SOURCE || source == env->src) &&
-	       (tag == MPI_ANY_TAG || tag == env->tag);
-}
 
 /* ---- buffered sends (bsend.c) ---- */
 void *shl_bsend_alloc(struct shl_rank *r, size_t bytes);
