@@ -201,7 +201,9 @@ extern struct shl_datatype shl_mpi_char, shl_mpi_signed_char, shl_mpi_unsigned_c
 #define MPI_ERR_LASTCODE 62
 
 /* Each function is declared twice: MPI_name and its profiling twin PMPI_name. */
-#define SHL_DECLARE(ret, name, args) ret MPI_##name args; ret PMPI_##name args
+#define SHL_DECLARE(ret, name, args) \
+	__attribute__((visibility("default"))) ret MPI_##name args; \
+	__attribute__((visibility("default"))) ret PMPI_##name args
 
 /* ---- environment ---- */
 SHL_DECLARE(int, Init, (int *argc, char ***argv));
