@@ -42,12 +42,15 @@ enum shl_dt_kind {
 };
 
 /* The constructor a derived type came from, and its arguments as given (MPI_Type_get_contents).
+ * A large-count constructor (MPI_Type_vector_c and friends) records its MPI_Count arguments
+ * in `large`, which the int MPI_Type_get_envelope/get_contents refuse (MPI 4.1, 6.1.13).
  * Every datatype in `types` holds a reference. */
 struct shl_dt_contents {
 	int combiner;
-	int nints, naints, ntypes;
+	size_t nints, naints, nlarge, ntypes;
 	int *ints;
 	MPI_Aint *aints;
+	MPI_Count *large;
 	struct shl_datatype **types;
 };
 

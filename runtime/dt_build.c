@@ -298,10 +298,11 @@ static void drop_tree(struct shl_dt_tree *l)
 
 static void drop_contents(struct shl_dt_contents *c)
 {
-	for (int i = 0; i < c->ntypes; i++)
+	for (size_t i = 0; i < c->ntypes; i++)
 		shl_dt_release(c->types[i]);
 	free(c->ints);
 	free(c->aints);
+	free(c->large);
 	free(c->types);
 }
 
@@ -402,29 +403,26 @@ fail:
 	return NULL;
 }
 
-int shl_dt_set_contents(struct shl_datatype *t, int combiner, int nints, const int *ints,
-			int naints, const MPI_Aint *aints, int ntypes,
-			struct shl_datatype *const *types)
+int shl_dt_set_contents(struct shl_datatype *t, const struct shl_dt_contents *c)
 {
-	struct shl_dt_contents *c = &t->contents;
+	struct shl_dt_contents *d = &t->contents;
 	bool fail = false;
 
-	c->combiner = combiner;
-	c->ints = dup_array(ints, (size_t)nints, sizeof(*ints), &fail);
-	c->aints = dup_array(aints, (size_t)naints, sizeof(*aints), &fail);
-	c->types = dup_array(types, (size_t)ntypes, sizeof(*types), &fail);
+	*d = *c;
+	d->ints = dup_array(c->ints, c->nints, sizeof(*c->ints), &fail);
+	d->aints = dup_array(c->aints, c->naints, sizeof(*c->aints), &fail);
+	d->large = dup_array(c->large, c->nlarge, sizeof(*c->large), &fail);
+	d->types = dup_array(c->types, c->ntypes, sizeof(*c->types), &fail);
 	if (fail) {
-		free(c->ints);
-		free(c->aints);
-		free(c->types);
-		memset(c, 0, sizeof(*c));
+		free(d->ints);
+		free(d->aints);
+		free(d->large);
+		free(d->types);
+		memset(d, 0, sizeof(*d));
 		return -ENOMEM;
 	}
-	c->nints = nints;
-	c->naints = naints;
-	c->ntypes = ntypes;
-	for (int i = 0; i < ntypes; i++)
-		shl_dt_hold(types[i]);
+	for (size_t i = 0; i < d->ntypes; i++)
+		shl_dt_hold(d->types[i]);
 	return 0;
 }
 

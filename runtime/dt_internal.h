@@ -18,11 +18,10 @@ struct shl_dt_resize {
 struct shl_datatype *shl_dt_build(const struct shl_dt_tree *l, const struct shl_dt_resize *rs,
 				  bool pad);
 
-/* Record the constructor and its arguments for MPI_Type_get_envelope/get_contents (arrays
- * copied, one reference taken on each type). Returns 0 or -ENOMEM. */
-int shl_dt_set_contents(struct shl_datatype *t, int combiner, int nints, const int *ints,
-			int naints, const MPI_Aint *aints, int ntypes,
-			struct shl_datatype *const *types);
+/* Record the constructor and its arguments `c` for MPI_Type_get_envelope/get_contents in `t`
+ * (arrays copied, one reference taken on each type; `c` stays the caller's). Returns 0 or
+ * -ENOMEM, leaving `t` without contents. */
+int shl_dt_set_contents(struct shl_datatype *t, const struct shl_dt_contents *c);
 
 /* Whether one element of `t` writes some byte twice (for shl_datatype.overlaps): exact up to
  * SHL_DT_OVERLAP_EXACT runs; above it, true only when the data exceeds the true extent
