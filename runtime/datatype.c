@@ -12,8 +12,9 @@
 #include "runtime/rt.h"
 #include "runtime/dt_internal.h"
 
-/* External32 sizes are MPI 4.1 Table 13.2 (section 13.5.2): e.g. MPI_LONG is 4 bytes there
- * although it is 8 here, MPI_LONG_DOUBLE is an IEEE binary128 of 16. */
+/* External32 sizes are MPI 4.1 Table 13 (section 15.5.2): e.g. MPI_LONG is 4 bytes there
+ * although it is 8 here, MPI_WCHAR 2 (a Unicode code point up to U+FFFF; wchar_t is 4 bytes
+ * of UCS-4 here), MPI_LONG_DOUBLE an IEEE binary128 of 16. */
 #define BASIC(var, ctype, mpiname, k, ext, n)                                           \
 	SHL_API struct shl_datatype var = {                                             \
 		.magic = SHL_TYPE_MAGIC, .predefined = true, .contig = true,            \
@@ -33,7 +34,7 @@ BASIC(shl_mpi_signed_char, signed char, "MPI_SIGNED_CHAR", B, 1, 1);
 BASIC(shl_mpi_unsigned_char, unsigned char, "MPI_UNSIGNED_CHAR", B, 1, 1);
 BASIC(shl_mpi_byte, unsigned char, "MPI_BYTE", B, 1, 1);
 BASIC(shl_mpi_packed, unsigned char, "MPI_PACKED", B, 1, 1);
-BASIC(shl_mpi_wchar, wchar_t, "MPI_WCHAR", S, 4, 1);
+BASIC(shl_mpi_wchar, wchar_t, "MPI_WCHAR", U, 2, 1);
 BASIC(shl_mpi_short, short, "MPI_SHORT", S, 2, 1);
 BASIC(shl_mpi_unsigned_short, unsigned short, "MPI_UNSIGNED_SHORT", U, 2, 1);
 BASIC(shl_mpi_int, int, "MPI_INT", S, 4, 1);
