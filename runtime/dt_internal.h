@@ -11,12 +11,13 @@ struct shl_dt_resize {
 	ptrdiff_t extent;
 };
 
-/* A new derived type whose element is the blocks of `l` (arrays copied; one reference taken
- * on each child), with bounds from the blocks, or `rs` if not NULL; `pad` rounds a struct's
- * extent up to its alignment. Holds one reference and no user handle; not committed.
- * NULL when memory is exhausted. */
-struct shl_datatype *shl_dt_build(const struct shl_dt_tree *l, const struct shl_dt_resize *rs,
-				  bool pad);
+/* A new derived type in *out whose element is the blocks of `l` (arrays copied; one
+ * reference taken on each child), with bounds from the blocks, or `rs` if not NULL; `pad`
+ * rounds a struct's extent up to its alignment. It holds one reference and no user handle,
+ * and is not committed. Returns 0, -ENOMEM, or -EOVERFLOW when its size or a bound does not
+ * fit an address (*out NULL then). A uniform `l` (no arrays) costs O(1) in its count. */
+int shl_dt_build(const struct shl_dt_tree *l, const struct shl_dt_resize *rs, bool pad,
+		 struct shl_datatype **out);
 
 /* Record the constructor and its arguments `c` for MPI_Type_get_envelope/get_contents in `t`
  * (arrays copied, one reference taken on each type; `c` stays the caller's). Returns 0 or

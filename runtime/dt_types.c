@@ -128,21 +128,23 @@ static void rec_close(struct rec *r)
 	free(r->c.large);
 }
 
-/* Give the new type `t` (NULL: out of memory) the contents `r` and a user handle; `r` is
- * closed either way. */
-static int publish(const char *fn, struct shl_datatype *t, struct rec *r, MPI_Datatype *newtype)
+/* Give the new type `t`, which shl_dt_build returned with `rc`, the contents `r` and a
+ * user handle; `r` is closed either way. */
+static int publish(const char *fn, int rc, struct shl_datatype *t, struct rec *r,
+		   MPI_Datatype *newtype)
 {
-	int rc = r->nomem ? -ENOMEM : 0;
-
-	if (t == NULL)
+	if (rc == 0 && r->nomem)
 		rc = -ENOMEM;
 	if (rc == 0)
 		rc = shl_dt_set_contents(t, &r->c);
 	rec_close(r);
-	if (rc != 0) {
+	if (rc != 0)
 		shl_dt_release(t);
+	if (rc == -EOVERFLOW)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "the datatype's size or extent overflows an "
+			       "address");
+	if (rc != 0)
 		return shl_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory building the datatype");
-	}
 	atomic_store_explicit(&t->handles, 1, memory_order_relaxed);
 	*newtype = t;
 	return MPI_SUCCESS;
@@ -155,6 +157,7 @@ static int contiguous(const char *fn, long long count, bool large, MPI_Datatype 
 {
 	int err = check_count(fn, count, "count");
 	struct shl_dt_tree l = { .count = 1, .blen = (size_t)count, .child = oldtype };
+	struct shl_datatype *t;
 	struct rec r;
 
 	if (err == MPI_SUCCESS)
@@ -163,9 +166,10 @@ static int contiguous(const char *fn, long long count, bool large, MPI_Datatype 
 		err = check_out(fn, newtype);
 	if (err != MPI_SUCCESS)
 		return err;
+	err = shl_dt_build(&l, NULL, false, &t);
 	rec_open(&r, MPI_COMBINER_CONTIGUOUS, large, 1, 1, &oldtype);
 	rec_count(&r, count);
-	return publish(fn, shl_dt_build(&l, NULL, false), &r, newtype);
+	return publish(fn, err, t, &r, newtype);
 }
 
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
@@ -186,6 +190,7 @@ static int vector(const char *fn, long long count, long long blocklength, long l
 {
 	int err = check_count(fn, count, "count");
 	ptrdiff_t step = (ptrdiff_t)stride;
+	struct shl_datatype *t;
 	struct rec r;
 
 	if (err == MPI_SUCCESS)
@@ -201,6 +206,7 @@ static int vector(const char *fn, long long count, long long blocklength, long l
 
 	struct shl_dt_tree l = { .count = (size_t)count, .blen = (size_t)blocklength,
 				 .stride = step, .child = oldtype };
+	err = shl_dt_build(&l, NULL, false, &t);
 	rec_open(&r, bytes ? MPI_COMBINER_HVECTOR : MPI_COMBINER_VECTOR, large, 3, 1, &oldtype);
 	rec_count(&r, count);
 	rec_count(&r, blocklength);
@@ -208,7 +214,7 @@ static int vector(const char *fn, long long count, long long blocklength, long l
 		rec_addr(&r, stride);
 	else
 		rec_count(&r, stride);
-	return publish(fn, shl_dt_build(&l, NULL, false), &r, newtype);
+	return publish(fn, err, t, &r, newtype);
 }
 
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
@@ -317,7 +323,7 @@ static int indexed(const struct idx *a, MPI_Datatype *newtype)
 	}
 	struct shl_dt_tree l = { .count = n, .blens = blens, .disps = disps,
 				 .types = (struct shl_datatype **)a->types, .child = a->old };
-	t = shl_dt_build(&l, NULL, a->types != NULL);
+	err = shl_dt_build(&l, NULL, a->types != NULL, &t);
 	rec_open(&r, a->combiner, a->large, 2 * n + 2, a->types ? n : 1,
 		 a->types ? a->types : &a->old);
 	rec_count(&r, a->count);
@@ -331,7 +337,7 @@ static int indexed(const struct idx *a, MPI_Datatype *newtype)
 		else
 			rec_count(&r, at(a->disps, i));
 	}
-	err = publish(a->fn, t, &r, newtype);
+	err = publish(a->fn, err, t, &r, newtype);
 out:
 	free(blens);
 	free(disps);
@@ -468,16 +474,18 @@ static int resized(const char *fn, long long lb, long long extent, bool large,
 	int err = check_old(fn, oldtype, "oldtype");
 	struct shl_dt_tree l = { .count = 1, .blen = 1, .child = oldtype };
 	struct shl_dt_resize rs = { (ptrdiff_t)lb, (ptrdiff_t)extent };
+	struct shl_datatype *t;
 	struct rec r;
 
 	if (err == MPI_SUCCESS)
 		err = check_out(fn, newtype);
 	if (err != MPI_SUCCESS)
 		return err;
+	err = shl_dt_build(&l, &rs, false, &t);
 	rec_open(&r, MPI_COMBINER_RESIZED, large, 2, 1, &oldtype);
 	rec_addr(&r, lb);
 	rec_addr(&r, extent);
-	return publish(fn, shl_dt_build(&l, &rs, false), &r, newtype);
+	return publish(fn, err, t, &r, newtype);
 }
 
 int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
@@ -508,13 +516,13 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 	if (err != MPI_SUCCESS)
 		return err;
 	rs = (struct shl_dt_resize){ oldtype->lb, oldtype->extent };
-	t = shl_dt_build(&l, &rs, false);
+	err = shl_dt_build(&l, &rs, false, &t);
 	if (t != NULL) {
 		t->committed = oldtype->predefined || oldtype->committed;
 		t->overlaps = oldtype->overlaps;
 	}
 	rec_open(&r, MPI_COMBINER_DUP, false, 0, 1, &oldtype);
-	err = publish(fn, t, &r, newtype);
+	err = publish(fn, err, t, &r, newtype);
 	if (err != MPI_SUCCESS)
 		return err;
 	/* The copy callbacks see the new handle complete (MPI 4.1, 7.7.4). */
@@ -533,17 +541,17 @@ SHL_WEAK_ALIAS(Type_dup);
 /* ---- subarray and darray: one dimension at a time, innermost first ---- */
 
 /* The type for one more (outer) dimension of `gsize` elements of `inner` (whose extent is
- * one whole inner slab, `slab` bytes): blocks (start, len) of it, resized to lb 0 and the
- * whole dimension. NULL when memory is exhausted. */
-static struct shl_datatype *dim_type(struct shl_datatype *inner, ptrdiff_t slab, size_t gsize,
-				     size_t nblocks, size_t *blens, ptrdiff_t *starts)
+ * one whole inner slab, `slab` bytes) in *out: blocks (start, len) of it, resized to lb 0
+ * and the whole dimension (check_array made sure that fits). Returns as shl_dt_build. */
+static int dim_type(struct shl_datatype *inner, ptrdiff_t slab, size_t gsize, size_t nblocks,
+		    size_t *blens, ptrdiff_t *starts, struct shl_datatype **out)
 {
 	for (size_t i = 0; i < nblocks; i++)
 		starts[i] *= slab;
 	struct shl_dt_tree l = { .count = nblocks, .blens = blens, .disps = starts,
 				 .child = inner };
 	struct shl_dt_resize rs = { 0, (ptrdiff_t)gsize * slab };
-	return shl_dt_build(&l, &rs, false);
+	return shl_dt_build(&l, &rs, false, out);
 }
 
 /* One dimension of a distributed array: which indices of `g` the process at `coord` of `p`
@@ -613,7 +621,7 @@ static int array_type(const struct array_args *a, MPI_Datatype old, struct shl_d
 		int d = a->order == MPI_ORDER_C ? a->ndims - 1 - i : i;
 		size_t n = 1, *blens = NULL;
 		ptrdiff_t *starts = NULL;
-		struct shl_datatype *next;
+		struct shl_datatype *next = NULL;
 
 		if (given(a->subsizes)) {
 			blens = malloc(sizeof(*blens));
@@ -627,15 +635,15 @@ static int array_type(const struct array_args *a, MPI_Datatype old, struct shl_d
 			rc = distribute(at(a->gsizes, (size_t)d), a->distribs[d], a->dargs[d],
 					a->psizes[d], a->coords[d], &n, &blens, &starts);
 		}
-		next = rc == 0 ? dim_type(t, slab, (size_t)at(a->gsizes, (size_t)d), n, blens,
-					  starts)
-			       : NULL;
+		if (rc == 0)
+			rc = dim_type(t, slab, (size_t)at(a->gsizes, (size_t)d), n, blens, starts,
+				      &next);
 		free(blens);
 		free(starts);
 		if (t != old)
 			shl_dt_release(t);
-		if (next == NULL)
-			return rc ? rc : -ENOMEM;
+		if (rc != 0)
+			return rc;
 		t = next;
 		slab *= (ptrdiff_t)at(a->gsizes, (size_t)d);
 	}
@@ -693,8 +701,7 @@ static int subarray(struct array_args *a, MPI_Datatype oldtype, MPI_Datatype *ne
 				       "subsize <= size and 0 <= start <= size - subsize)",
 				       d, g, s, st);
 	}
-	if (array_type(a, oldtype, &t) != 0)
-		return shl_err(NULL, MPI_ERR_NO_MEM, a->fn, "out of memory building the datatype");
+	err = array_type(a, oldtype, &t);
 	rec_open(&r, MPI_COMBINER_SUBARRAY, a->large, 3 * nd + 2, 1, &oldtype);
 	rec_int(&r, a->ndims);
 	for (size_t d = 0; d < nd; d++)
@@ -704,7 +711,7 @@ static int subarray(struct array_args *a, MPI_Datatype oldtype, MPI_Datatype *ne
 	for (size_t d = 0; d < nd; d++)
 		rec_count(&r, at(a->starts, d));
 	rec_int(&r, a->order);
-	return publish(a->fn, t, &r, newtype);
+	return publish(a->fn, err, t, &r, newtype);
 }
 
 int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
@@ -764,8 +771,6 @@ static int darray(struct array_args *a, MPI_Datatype oldtype, MPI_Datatype *newt
 		return shl_err(NULL, MPI_ERR_ARG, a->fn, "a distribution does not fit its "
 			       "dimension (unknown distrib, MPI_DISTRIBUTE_NONE over more than one "
 			       "process, or darg * psize < gsize for MPI_DISTRIBUTE_BLOCK)");
-	if (rc != 0)
-		return shl_err(NULL, MPI_ERR_NO_MEM, a->fn, "out of memory building the datatype");
 	rec_open(&r, MPI_COMBINER_DARRAY, a->large, 4 * nd + 4, 1, &oldtype);
 	rec_int(&r, a->size);
 	rec_int(&r, a->rank);
@@ -779,7 +784,7 @@ static int darray(struct array_args *a, MPI_Datatype oldtype, MPI_Datatype *newt
 	for (size_t d = 0; d < nd; d++)
 		rec_int(&r, a->psizes[d]);
 	rec_int(&r, a->order);
-	return publish(a->fn, t, &r, newtype);
+	return publish(a->fn, rc, t, &r, newtype);
 }
 
 int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
