@@ -55,9 +55,11 @@ struct shl_envelope {
 	const void *layout;          /* SHL_Q_DIRECT: sender's datatype, opaque here */
 	void *chunk;                 /* pooled medium buffer owned by this envelope, or NULL */
 	struct shl_envelope *next;   /* owner's private lists (unexpected, free) */
-	/* SHL_Q_SPLIT: the receiver's contiguous destination and the chunks handed out and
-	 * finished; written by the receiver before its release store of `state`. */
+	/* SHL_Q_SPLIT: the receiver's destination and its datatype (opaque here; NULL when
+	 * both sides are dense), and the chunks handed out and finished; written by the
+	 * receiver before its release store of `state`. */
 	void *split_dst;
+	const void *split_type;
 	size_t split_bytes;
 	_Atomic uint32_t split_next;
 	_Atomic uint32_t split_done;

@@ -112,6 +112,14 @@ struct shl_datatype {
 void shl_dt_copy(void *dst, const struct shl_datatype *dtype, const void *src,
 		 const struct shl_datatype *stype, size_t bytes);
 
+/* The part of shl_dt_copy(dst, dtype, src, stype, ...) that moves signature bytes
+ * [from, from + bytes): a slice of one large copy, so that several threads can share it
+ * (runtime/p2p.c, split copies). Finds its start from `from` directly (element, loop turn,
+ * run), without walking from the beginning. Same threads and rules as shl_dt_copy; the
+ * same fast paths (dense, strided runs of one length, the loop form). */
+void shl_dt_copy_range(void *dst, const struct shl_datatype *dtype, const void *src,
+		       const struct shl_datatype *stype, size_t from, size_t bytes);
+
 /* Take a reference on `t` (a no-op on predefined types): it stays alive until the matching
  * shl_dt_release, whatever MPI_Type_free the user calls meanwhile. Any thread. */
 void shl_dt_hold(struct shl_datatype *t);

@@ -68,7 +68,8 @@ static bool claim(struct shl_envelope *env)
 #define SHL_P2P_SPLIT_SPINS 1000
 
 /* Copy `env`'s chunks while some are left; both the receiver and the waiting sender run
- * this for a split copy. */
+ * this for a split copy. A chunk is a range of the message's signature: dense bytes, or
+ * typed data in the sender's layout and the receiver's type. */
 static void take_chunks(struct shl_envelope *env)
 {
 	uint32_t nchunks = (uint32_t)((env->split_bytes + SHL_P2P_SPLIT_CHUNK - 1) /
@@ -79,19 +80,29 @@ static void take_chunks(struct shl_envelope *env)
 		size_t off = (size_t)i * SHL_P2P_SPLIT_CHUNK;
 		size_t len = env->split_bytes - off < SHL_P2P_SPLIT_CHUNK
 				     ? env->split_bytes - off : SHL_P2P_SPLIT_CHUNK;
-		memcpy((char *)env->split_dst + off, (const char *)env->data + off, len);
+		if (env->split_type == NULL)
+			memcpy((char *)env->split_dst + off, (const char *)env->data + off, len);
+		else
+			shl_dt_copy_range(env->split_dst, env->split_type, env->data, env->layout,
+					  off, len);
 		/* Pairs with the receiver's acquire load below: the chunk is written. */
 		atomic_fetch_add(&env->split_done, 1);
 	}
 }
 
-/* A large contiguous message: offer its copy in chunks, so a sender waiting for it (in
- * MPI_Send, MPI_Wait...) copies alongside the receiver, then finish what is left. */
-static void split_copy(struct shl_envelope *env, void *dst, size_t n)
+/* A large message in the sender's buffer: offer its copy into (dst, type) in chunks, so a
+ * sender waiting for it (in MPI_Send, MPI_Wait...) copies alongside the receiver, then
+ * finish what is left. Both datatypes stay alive until this returns: the receive's and
+ * the send's requests hold them, and the sender helps only while the receiver waits here
+ * for the last chunk. */
+static void split_copy(struct shl_envelope *env, void *dst, const struct shl_datatype *type,
+		       size_t n)
 {
 	uint32_t nchunks = (uint32_t)((n + SHL_P2P_SPLIT_CHUNK - 1) / SHL_P2P_SPLIT_CHUNK);
+	const struct shl_datatype *layout = env->layout;
 
 	env->split_dst = dst;
+	env->split_type = type->contig && (layout == NULL || layout->contig) ? NULL : type;
 	env->split_bytes = n;
 	atomic_store_explicit(&env->split_next, 0, memory_order_relaxed);
 	atomic_store_explicit(&env->split_done, 0, memory_order_relaxed);
@@ -127,9 +138,8 @@ static void deliver(struct shl_rank *r, struct shl_req *q, struct shl_envelope *
 	size_t n = env->bytes <= cap ? env->bytes : cap;
 	const struct shl_datatype *layout = env->payload == SHL_Q_DIRECT ? env->layout : NULL;
 
-	if (env->payload == SHL_Q_DIRECT && n >= shl_job.split_min && env->cookie != NULL &&
-	    (layout == NULL || layout->contig) && q->type->contig)
-		split_copy(env, q->buf, n);
+	if (env->payload == SHL_Q_DIRECT && n >= shl_job.split_min && env->cookie != NULL)
+		split_copy(env, q->buf, q->type, n);
 	else
 		copy(q->buf, q->type, shl_envelope_payload(env), layout, n);
 	q->status.MPI_SOURCE = env->src;
