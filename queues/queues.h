@@ -55,14 +55,19 @@ struct shl_envelope {
 	const void *data;            /* SHL_Q_POOLED, SHL_Q_DIRECT: where the payload is */
 	const void *layout;          /* SHL_Q_DIRECT: sender's datatype, opaque here */
 	void *chunk;                 /* pooled medium buffer owned by this envelope, or NULL */
-	struct shl_envelope *next;   /* owner's private lists (unexpected, free) */
-	/* SHL_Q_SPLIT: the receiver's contiguous destination and the chunks handed out and
-	 * finished; written by the receiver before its release store of `state`. */
+	/* The receiver reads `fbox` before it may link the envelope into a list. */
+	union {
+		struct shl_envelope *next;  /* owner's private lists (unexpected, free) */
+		struct shl_fbox *fbox;      /* via_fbox: the sender's fastbox to the receiver */
+	};
+	/* SHL_Q_SPLIT: the receiver's destination and its datatype (opaque here; NULL when
+	 * both sides are dense), and the chunks handed out and finished; written by the
+	 * receiver before its release store of `state`. */
 	void *split_dst;
+	const void *split_type;
 	size_t split_bytes;
 	_Atomic uint32_t split_next;
 	_Atomic uint32_t split_done;
-	struct shl_fbox *fbox;       /* via_fbox: the sender's fastbox to the receiver */
 };
 
 _Static_assert(offsetof(struct shl_envelope, inline_data) == 48, "header is one 48-byte run");

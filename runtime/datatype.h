@@ -42,12 +42,15 @@ enum shl_dt_kind {
 };
 
 /* The constructor a derived type came from, and its arguments as given (MPI_Type_get_contents).
+ * A large-count constructor (MPI_Type_vector_c and friends) records its MPI_Count arguments
+ * in `large`, which the int MPI_Type_get_envelope/get_contents refuse (MPI 4.1, 6.1.13).
  * Every datatype in `types` holds a reference. */
 struct shl_dt_contents {
 	int combiner;
-	int nints, naints, ntypes;
+	size_t nints, naints, nlarge, ntypes;
 	int *ints;
 	MPI_Aint *aints;
+	MPI_Count *large;
 	struct shl_datatype **types;
 };
 
@@ -108,6 +111,14 @@ struct shl_datatype {
  * allocates. Fast paths: dense, then strided runs of equal length, then the loop form. */
 void shl_dt_copy(void *dst, const struct shl_datatype *dtype, const void *src,
 		 const struct shl_datatype *stype, size_t bytes);
+
+/* The part of shl_dt_copy(dst, dtype, src, stype, ...) that moves signature bytes
+ * [from, from + bytes): a slice of one large copy, so that several threads can share it
+ * (runtime/p2p.c, split copies). Finds its start from `from` directly (element, loop turn,
+ * run), without walking from the beginning. Same threads and rules as shl_dt_copy; the
+ * same fast paths (dense, strided runs of one length, the loop form). */
+void shl_dt_copy_range(void *dst, const struct shl_datatype *dtype, const void *src,
+		       const struct shl_datatype *stype, size_t from, size_t bytes);
 
 /* Take a reference on `t` (a no-op on predefined types): it stays alive until the matching
  * shl_dt_release, whatever MPI_Type_free the user calls meanwhile. Any thread. */

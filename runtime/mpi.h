@@ -609,6 +609,44 @@ SHL_DECLARE(int, Type_create_darray, (int size, int rank, int ndims,
 SHL_DECLARE(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
 				       MPI_Datatype *newtype));
 SHL_DECLARE(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype));
+/* The MPI 4.1 large-count constructors: MPI_Count counts, strides, displacements and sizes.
+ * Their arguments come back from MPI_Type_get_contents_c as large counts. */
+SHL_DECLARE(int, Type_contiguous_c, (MPI_Count count, MPI_Datatype oldtype,
+				     MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_vector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+				 MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_hvector_c, (MPI_Count count, MPI_Count blocklength,
+					 MPI_Count stride, MPI_Datatype oldtype,
+					 MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_indexed_c, (MPI_Count count, const MPI_Count array_of_blocklengths[],
+				  const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+				  MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_hindexed_c, (MPI_Count count,
+					  const MPI_Count array_of_blocklengths[],
+					  const MPI_Count array_of_displacements[],
+					  MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_indexed_block_c, (MPI_Count count, MPI_Count blocklength,
+					       const MPI_Count array_of_displacements[],
+					       MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_hindexed_block_c, (MPI_Count count, MPI_Count blocklength,
+						const MPI_Count array_of_displacements[],
+						MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_struct_c, (MPI_Count count,
+					const MPI_Count array_of_blocklengths[],
+					const MPI_Count array_of_displacements[],
+					const MPI_Datatype array_of_types[],
+					MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_subarray_c, (int ndims, const MPI_Count array_of_sizes[],
+					  const MPI_Count array_of_subsizes[],
+					  const MPI_Count array_of_starts[], int order,
+					  MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_darray_c, (int size, int rank, int ndims,
+					const MPI_Count array_of_gsizes[],
+					const int array_of_distribs[], const int array_of_dargs[],
+					const int array_of_psizes[], int order,
+					MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_resized_c, (MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
+					 MPI_Datatype *newtype));
 SHL_DECLARE(int, Type_commit, (MPI_Datatype *datatype));
 SHL_DECLARE(int, Type_free, (MPI_Datatype *datatype));
 SHL_DECLARE(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size));
@@ -627,6 +665,21 @@ SHL_DECLARE(int, Type_get_contents, (MPI_Datatype datatype, int max_integers,
 				     int max_addresses, int max_datatypes, int array_of_integers[],
 				     MPI_Aint array_of_addresses[],
 				     MPI_Datatype array_of_datatypes[]));
+/* The int variants fail with MPI_ERR_TYPE on a type whose arguments include large counts
+ * (one built by a _c constructor); these return them (MPI 4.1, 6.1.13). */
+SHL_DECLARE(int, Type_get_envelope_c, (MPI_Datatype datatype, MPI_Count *num_integers,
+				       MPI_Count *num_addresses, MPI_Count *num_large_counts,
+				       MPI_Count *num_datatypes, int *combiner));
+SHL_DECLARE(int, Type_get_contents_c, (MPI_Datatype datatype, MPI_Count max_integers,
+				       MPI_Count max_addresses, MPI_Count max_large_counts,
+				       MPI_Count max_datatypes, int array_of_integers[],
+				       MPI_Aint array_of_addresses[],
+				       MPI_Count array_of_large_counts[],
+				       MPI_Datatype array_of_datatypes[]));
+/* The predefined MINLOC/MAXLOC pair type of (value_type, index_type), e.g. MPI_DOUBLE_INT
+ * for (MPI_DOUBLE, MPI_INT); MPI_DATATYPE_NULL (and MPI_SUCCESS) when there is none. */
+SHL_DECLARE(int, Type_get_value_index, (MPI_Datatype value_type, MPI_Datatype index_type,
+					MPI_Datatype *pair_type));
 SHL_DECLARE(int, Type_set_name, (MPI_Datatype datatype, const char *type_name));
 
 /* Datatype attributes (MPI 4.1, 7.7.4). Keyvals share the id space of communicator

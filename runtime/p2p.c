@@ -68,7 +68,8 @@ static bool claim(struct shl_envelope *env)
 #define SHL_P2P_SPLIT_SPINS 1000
 
 /* Copy `env`'s chunks while some are left; both the receiver and the waiting sender run
- * this for a split copy. */
+ * this for a split copy. A chunk is a range of the message's signature: dense bytes, or
+ * typed data in the sender's layout and the receiver's type. */
 static void take_chunks(struct shl_envelope *env)
 {
 	uint32_t nchunks = (uint32_t)((env->split_bytes + SHL_P2P_SPLIT_CHUNK - 1) /
@@ -79,19 +80,29 @@ static void take_chunks(struct shl_envelope *env)
 		size_t off = (size_t)i * SHL_P2P_SPLIT_CHUNK;
 		size_t len = env->split_bytes - off < SHL_P2P_SPLIT_CHUNK
 				     ? env->split_bytes - off : SHL_P2P_SPLIT_CHUNK;
-		memcpy((char *)env->split_dst + off, (const char *)env->data + off, len);
+		if (env->split_type == NULL)
+			memcpy((char *)env->split_dst + off, (const char *)env->data + off, len);
+		else
+			shl_dt_copy_range(env->split_dst, env->split_type, env->data, env->layout,
+					  off, len);
 		/* Pairs with the receiver's acquire load below: the chunk is written. */
 		atomic_fetch_add(&env->split_done, 1);
 	}
 }
 
-/* A large contiguous message: offer its copy in chunks, so a sender waiting for it (in
- * MPI_Send, MPI_Wait...) copies alongside the receiver, then finish what is left. */
-static void split_copy(struct shl_envelope *env, void *dst, size_t n)
+/* A large message in the sender's buffer: offer its copy into (dst, type) in chunks, so a
+ * sender waiting for it (in MPI_Send, MPI_Wait...) copies alongside the receiver, then
+ * finish what is left. Both datatypes stay alive until this returns: the receive's and
+ * the send's requests hold them, and the sender helps only while the receiver waits here
+ * for the last chunk. */
+static void split_copy(struct shl_envelope *env, void *dst, const struct shl_datatype *type,
+		       size_t n)
 {
 	uint32_t nchunks = (uint32_t)((n + SHL_P2P_SPLIT_CHUNK - 1) / SHL_P2P_SPLIT_CHUNK);
+	const struct shl_datatype *layout = env->layout;
 
 	env->split_dst = dst;
+	env->split_type = type->contig && (layout == NULL || layout->contig) ? NULL : type;
 	env->split_bytes = n;
 	atomic_store_explicit(&env->split_next, 0, memory_order_relaxed);
 	atomic_store_explicit(&env->split_done, 0, memory_order_relaxed);
@@ -121,17 +132,20 @@ void shl_p2p_help(struct shl_req *q)
 		take_chunks(env);
 }
 
-/* Copy a matched message of `bytes` bytes (from `src` with `tag`) into receive `q` and
- * fill its status. */
-static void fill_recv(struct shl_req *q, int src, int tag, const void *data,
-		      const struct shl_datatype *layout, size_t bytes)
+/* How many of a message's `bytes` fit receive `q`. */
+static size_t fit(const struct shl_req *q, size_t bytes)
 {
 	size_t cap = (size_t)q->count * q->type->size;
 
-	copy(q->buf, q->type, data, layout, bytes <= cap ? bytes : cap);
+	return bytes <= cap ? bytes : cap;
+}
+
+/* Fill receive `q`'s status for a message of `bytes` bytes from `src` with `tag`. */
+static void set_status(struct shl_req *q, int src, int tag, size_t bytes)
+{
 	q->status.MPI_SOURCE = src;
 	q->status.MPI_TAG = tag;
-	q->status.MPI_ERROR = bytes > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+	q->status.MPI_ERROR = bytes > fit(q, bytes) ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 	q->status.shl_cancelled = 0;
 	q->status.shl_bytes = (MPI_Count)bytes;
 }
@@ -145,18 +159,14 @@ static void finish_recv(struct shl_rank *r, struct shl_req *q)
 
 static void deliver(struct shl_rank *r, struct shl_req *q, struct shl_envelope *env)
 {
-	size_t cap = (size_t)q->count * q->type->size;
-	const struct shl_datatype *layout = env->payload == SHL_Q_DIRECT ? env->layout : NULL;
+	size_t n = fit(q, env->bytes);
 
-	if (env->payload == SHL_Q_DIRECT && env->bytes >= shl_job.split_min &&
-	    env->bytes <= cap && env->cookie != NULL && (layout == NULL || layout->contig) &&
-	    q->type->contig) {
-		split_copy(env, q->buf, env->bytes);
-		fill_recv(q, env->src, env->tag, NULL, NULL, 0);
-		q->status.shl_bytes = (MPI_Count)env->bytes;
-	} else {
-		fill_recv(q, env->src, env->tag, shl_envelope_payload(env), layout, env->bytes);
-	}
+	if (env->payload == SHL_Q_DIRECT && n >= shl_job.split_min && env->cookie != NULL)
+		split_copy(env, q->buf, q->type, n);
+	else
+		copy(q->buf, q->type, shl_envelope_payload(env),
+		     env->payload == SHL_Q_DIRECT ? env->layout : NULL, n);
+	set_status(q, env->src, env->tag, env->bytes);
 	if (env->cookie != NULL)
 		shl_req_complete(env->cookie);
 	shl_pool_put(env);
@@ -228,7 +238,8 @@ static void arrive_cell(struct shl_rank *r, const struct shl_fbox_cell *cell)
 
 	if (link != NULL) {
 		struct shl_req *q = unlink_posted(r, link);
-		fill_recv(q, cell->src, cell->tag, cell->data, NULL, cell->bytes);
+		copy(q->buf, q->type, cell->data, NULL, fit(q, cell->bytes));
+		set_status(q, cell->src, cell->tag, cell->bytes);
 		finish_recv(r, q);
 		return;
 	}
