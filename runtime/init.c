@@ -73,6 +73,7 @@ int shl_job_create(int size)
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	shl_job.spin_ns = 1000 * shl_env_size("SHOAL_SPIN_US",
 					      size > cores ? 0 : SHL_WAIT_SPIN_US, 1000000);
+	shl_job.yields = (unsigned)shl_env_size("SHOAL_YIELDS", SHL_WAIT_YIELDS, 1000);
 	/* Without spinning every wait sleeps, and a membarrier per sleep (2.5 µs) costs more
 	 * than the senders' barriers it saves. */
 	shl_job.sleeper_fences = shl_job.spin_ns > 0 && shl_wait_register_fences() == 0;
