@@ -67,26 +67,42 @@ static bool claim(struct shl_envelope *env)
  * chunk copies in about 3 µs, some 100 pauses. */
 #define SHL_P2P_SPLIT_SPINS 1000
 
-/* Copy `env`'s chunks while some are left; both the receiver and the waiting sender run
- * this for a split copy. A chunk is a range of the message's signature: dense bytes, or
- * typed data in the sender's layout and the receiver's type. */
-static void take_chunks(struct shl_envelope *env)
+/* Hand out one chunk of `env`'s split copy, from the front or the back; false when none
+ * is left. */
+static bool claim_chunk(struct shl_q_split *sp, bool back, uint32_t *chunk)
 {
-	uint32_t nchunks = (uint32_t)((env->split_bytes + SHL_P2P_SPLIT_CHUNK - 1) /
-				      SHL_P2P_SPLIT_CHUNK);
+	uint64_t c = atomic_load_explicit(&sp->claim, memory_order_relaxed), next;
+
+	do {
+		uint32_t front = (uint32_t)c, end = (uint32_t)(c >> 32);
+		if (front >= end)
+			return false;
+		*chunk = back ? end - 1 : front;
+		next = back ? c - (UINT64_C(1) << 32) : c + 1;
+	} while (!atomic_compare_exchange_weak_explicit(&sp->claim, &c, next,
+							memory_order_relaxed,
+							memory_order_relaxed));
+	return true;
+}
+
+/* Copy chunks of `env` while some are left: the receiver from the front, its waiting
+ * sender from the back. A chunk is a range of the message's signature: dense bytes, or
+ * typed data in the sender's layout and the receiver's type. */
+static void take_chunks(struct shl_envelope *env, bool back)
+{
+	struct shl_q_split *sp = &env->split;
 	uint32_t i;
 
-	while ((i = atomic_fetch_add(&env->split_next, 1)) < nchunks) {
+	while (claim_chunk(sp, back, &i)) {
 		size_t off = (size_t)i * SHL_P2P_SPLIT_CHUNK;
-		size_t len = env->split_bytes - off < SHL_P2P_SPLIT_CHUNK
-				     ? env->split_bytes - off : SHL_P2P_SPLIT_CHUNK;
-		if (env->split_type == NULL)
-			memcpy((char *)env->split_dst + off, (const char *)env->data + off, len);
+		size_t len = sp->bytes - off < SHL_P2P_SPLIT_CHUNK ? sp->bytes - off
+								     : SHL_P2P_SPLIT_CHUNK;
+		if (sp->type == NULL)
+			memcpy((char *)sp->dst + off, (const char *)env->data + off, len);
 		else
-			shl_dt_copy_range(env->split_dst, env->split_type, env->data, env->layout,
-					  off, len);
+			shl_dt_copy_range(sp->dst, sp->type, env->data, env->layout, off, len);
 		/* Pairs with the receiver's acquire load below: the chunk is written. */
-		atomic_fetch_add(&env->split_done, 1);
+		atomic_fetch_add(&sp->done, 1);
 	}
 }
 
@@ -98,21 +114,22 @@ static void take_chunks(struct shl_envelope *env)
 static void split_copy(struct shl_envelope *env, void *dst, const struct shl_datatype *type,
 		       size_t n)
 {
+	struct shl_q_split *sp = &env->split;
 	uint32_t nchunks = (uint32_t)((n + SHL_P2P_SPLIT_CHUNK - 1) / SHL_P2P_SPLIT_CHUNK);
 	const struct shl_datatype *layout = env->layout;
 
-	env->split_dst = dst;
-	env->split_type = type->contig && (layout == NULL || layout->contig) ? NULL : type;
-	env->split_bytes = n;
-	atomic_store_explicit(&env->split_next, 0, memory_order_relaxed);
-	atomic_store_explicit(&env->split_done, 0, memory_order_relaxed);
+	sp->dst = dst;
+	sp->type = type->contig && (layout == NULL || layout->contig) ? NULL : type;
+	sp->bytes = n;
+	atomic_store_explicit(&sp->claim, (uint64_t)nchunks << 32, memory_order_relaxed);
+	atomic_store_explicit(&sp->done, 0, memory_order_relaxed);
 	/* Pairs with the acquire load in shl_p2p_help: the fields above are visible. */
 	atomic_store_explicit(&env->state, SHL_Q_SPLIT, memory_order_release);
-	take_chunks(env);
+	take_chunks(env, false);
 	/* The sender is finishing its last chunk; if it was preempted mid-chunk (ranks
 	 * outnumber cores), give it the core. */
 	for (unsigned spins = 0;
-	     atomic_load_explicit(&env->split_done, memory_order_acquire) < nchunks; spins++) {
+	     atomic_load_explicit(&sp->done, memory_order_acquire) < nchunks; spins++) {
 		if (spins < SHL_P2P_SPLIT_SPINS)
 			__builtin_ia32_pause();
 		else
@@ -129,7 +146,7 @@ void shl_p2p_help(struct shl_req *q)
 	if (env == NULL || atomic_load_explicit(&q->done, memory_order_acquire))
 		return;
 	if (atomic_load_explicit(&env->state, memory_order_acquire) == SHL_Q_SPLIT)
-		take_chunks(env);
+		take_chunks(env, true);
 }
 
 /* How many of a message's `bytes` fit receive `q`. */

@@ -1,8 +1,5 @@
-/* sleeping_receiver_wakes_for_every_send: a receiver that stops spinning and sleeps is
- * woken by every small (fastbox) message: thousands of sends timed around the end of the
- * receiver's 200 µs spin, where sender and sleeper race, all arrive and none hangs. (The
- * race window itself is nanoseconds wide; this catches a missing wake-up, not reliably a
- * missing fence.) */
+/* sleeping_receiver_wakes_for_every_send: sends timed around the end of the receiver's
+ * 200 µs spin all wake it (catches a missing wake-up; the fence race is too narrow to hit). */
 /* ranks: 2 */
 /* timeout: 60 */
 #include "check.h"
