@@ -403,7 +403,7 @@ static bool send_cell(struct shl_rank *r, struct shl_comm *c, const void *buf,
  * chunk now (up to shl_job.medium_max) so the send completes at once. Synchronous sends
  * complete when matched. Returns 0, -ENOBUFS (buffered send without room in the attached
  * buffer) or -ENOMEM. */
-static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, int count,
+static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, MPI_Count count,
 		struct shl_datatype *type, int dest, int tag, enum shl_send_mode mode,
 		struct shl_req *req, bool eager)
 {
@@ -517,11 +517,17 @@ void shl_p2p_cancel(struct shl_rank *r, struct shl_req *req)
 
 /* ---- argument checks ---- */
 
-static int check_buffer(const char *fn, struct shl_comm *c, const void *buf, int count,
+/* (buf, count, type) of an int or a _c binding. Past this check count * type->size is at
+ * most PTRDIFF_MAX: byte counts cannot wrap, no buffer is larger, and a status holds the
+ * bytes as an MPI_Count. An int count of a large datatype (MPI_Type_contiguous_c) can
+ * overflow as well as a large count. */
+static int check_buffer(const char *fn, struct shl_comm *c, const void *buf, MPI_Count count,
 			MPI_Datatype type)
 {
+	size_t bytes;
+
 	if (count < 0)
-		return shl_err(c, MPI_ERR_COUNT, fn, "count %d is negative", count);
+		return shl_err(c, MPI_ERR_COUNT, fn, "count %lld is negative", count);
 	if (!shl_type_ok(type))
 		return shl_err(c, MPI_ERR_TYPE, fn, "invalid datatype argument%s",
 			       type == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
@@ -529,9 +535,14 @@ static int check_buffer(const char *fn, struct shl_comm *c, const void *buf, int
 	if (why != NULL)
 		return shl_err(c, MPI_ERR_TYPE, fn, "datatype %s %s", type->name ? type->name : "",
 			       why);
+	if (__builtin_mul_overflow((size_t)count, type->size, &bytes) || bytes > PTRDIFF_MAX)
+		return shl_err(c, MPI_ERR_COUNT, fn, "count %lld of datatype %s (%zu bytes each) "
+			       "is more bytes than any buffer holds (PTRDIFF_MAX, %td)", count,
+			       type->name ? type->name : "(unnamed derived type)", type->size,
+			       PTRDIFF_MAX);
 	/* NULL is MPI_BOTTOM: fine with a derived type holding absolute addresses only. */
 	if (buf == NULL && count > 0 && type->size > 0 && type->predefined)
-		return shl_err(c, MPI_ERR_BUFFER, fn, "buf is NULL but count is %d", count);
+		return shl_err(c, MPI_ERR_BUFFER, fn, "buf is NULL but count is %lld", count);
 	return MPI_SUCCESS;
 }
 
@@ -545,7 +556,7 @@ static int check_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, struct 
 }
 
 static int check_send(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_comm **c,
-		      const void *buf, int count, MPI_Datatype type, int dest, int tag)
+		      const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag)
 {
 	int err = check_comm(fn, r, comm, c);
 
@@ -579,17 +590,17 @@ static int check_source(const char *fn, struct shl_comm *c, int source, int tag)
 }
 
 /* A receive layout (valid type, count >= 0) must not write any byte twice. */
-static int check_layout(const char *fn, struct shl_comm *c, int count, MPI_Datatype type)
+static int check_layout(const char *fn, struct shl_comm *c, MPI_Count count, MPI_Datatype type)
 {
 	if (shl_dt_recv_overlaps(type, (size_t)count))
-		return shl_err(c, MPI_ERR_TYPE, fn, "the receive layout overlaps: count %d of "
+		return shl_err(c, MPI_ERR_TYPE, fn, "the receive layout overlaps: count %lld of "
 			       "datatype %s writes some byte twice", count,
 			       type->name ? type->name : "(unnamed derived type)");
 	return MPI_SUCCESS;
 }
 
 static int check_recv(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_comm **c,
-		      void *buf, int count, MPI_Datatype type, int source, int tag)
+		      void *buf, MPI_Count count, MPI_Datatype type, int source, int tag)
 {
 	int err = check_comm(fn, r, comm, c);
 
@@ -619,16 +630,16 @@ static int start_error(const char *fn, struct shl_comm *c, int rc, size_t bytes)
 	return shl_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
 }
 
-static int truncated(const char *fn, struct shl_comm *c, const MPI_Status *st, int count,
+static int truncated(const char *fn, struct shl_comm *c, const MPI_Status *st, MPI_Count count,
 		     MPI_Datatype type)
 {
 	return shl_err(c, MPI_ERR_TRUNCATE, fn,
 		       "message from rank %d with tag %d does not fit the receive buffer "
-		       "(%d x %s = %zu bytes)", st->MPI_SOURCE, st->MPI_TAG, count,
+		       "(%lld x %s = %zu bytes)", st->MPI_SOURCE, st->MPI_TAG, count,
 		       type->name ? type->name : "datatype", (size_t)count * type->size);
 }
 
-static void fill_request(struct shl_req *q, struct shl_comm *c, const void *buf, int count,
+static void fill_request(struct shl_req *q, struct shl_comm *c, const void *buf, MPI_Count count,
 			 MPI_Datatype type, int peer, int tag, enum shl_send_mode mode)
 {
 	q->comm = c;
@@ -663,7 +674,7 @@ static bool resend_eagerly(struct shl_rank *r, struct shl_req *q)
 	return true;
 }
 
-static int send_blocking(const char *fn, enum shl_send_mode mode, const void *buf, int count,
+static int send_blocking(const char *fn, enum shl_send_mode mode, const void *buf, MPI_Count count,
 			 MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
@@ -715,8 +726,8 @@ SHL_WEAK_ALIAS(Rsend);
 
 /* Create the request for a send or receive; start it unless it is persistent. */
 static int make_request(const char *fn, enum shl_req_kind kind, bool persistent,
-			enum shl_send_mode mode, const void *buf, int count, MPI_Datatype type,
-			int peer, int tag, MPI_Comm comm, MPI_Request *request)
+			enum shl_send_mode mode, const void *buf, MPI_Count count,
+			MPI_Datatype type, int peer, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
@@ -901,13 +912,14 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
 	struct shl_comm *c;
 	int err = check_send("MPI_Sendrecv_replace", r, comm, &c, buf, count, datatype, dest,
 			     sendtag);
-	size_t bytes = (size_t)count * (shl_type_ok(datatype) ? datatype->size : 0);
+	size_t bytes;
 	void *copy;
 
 	if (err == MPI_SUCCESS)
 		err = check_source("MPI_Sendrecv_replace", c, source, recvtag);
 	if (err != MPI_SUCCESS)
 		return err;
+	bytes = (size_t)count * datatype->size;  /* fits: check_send */
 	/* The outgoing data must survive the incoming: send from a packed copy. */
 	copy = malloc(bytes ? bytes : 1);
 	if (copy == NULL)
@@ -1021,7 +1033,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
 SHL_WEAK_ALIAS(Improbe);
 
 /* Receive matched message *message into `q` (filled but not started). */
-static int matched_recv(const char *fn, struct shl_rank *r, void *buf, int count,
+static int matched_recv(const char *fn, struct shl_rank *r, void *buf, MPI_Count count,
 			MPI_Datatype type, MPI_Message *message, struct shl_req *q)
 {
 	int err;
