@@ -285,6 +285,52 @@ SHL_DECLARE(int, Mrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Messag
 SHL_DECLARE(int, Imrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
 			  MPI_Request *request));
 
+/* Large-count point-to-point (MPI 4.1, chapter 3): the same calls with MPI_Count counts and
+ * sizes. Each shares its int twin's implementation; a negative count, or one whose bytes
+ * (count times the datatype's size) overflow size_t or exceed PTRDIFF_MAX (larger than any
+ * buffer), is MPI_ERR_COUNT in both. */
+SHL_DECLARE(int, Send_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			  int tag, MPI_Comm comm));
+SHL_DECLARE(int, Ssend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			   int tag, MPI_Comm comm));
+SHL_DECLARE(int, Bsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			   int tag, MPI_Comm comm));
+SHL_DECLARE(int, Rsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			   int tag, MPI_Comm comm));
+SHL_DECLARE(int, Recv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+			  int tag, MPI_Comm comm, MPI_Status *status));
+SHL_DECLARE(int, Isend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			   int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Issend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			    int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Ibsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			    int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Irsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			    int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Irecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+			   int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Send_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype,
+			       int dest, int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Ssend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype,
+				int dest, int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Bsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype,
+				int dest, int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Rsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype,
+				int dest, int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Recv_init_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+			       int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Sendrecv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			      int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
+			      MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+			      MPI_Status *status));
+SHL_DECLARE(int, Sendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+				      int dest, int sendtag, int source, int recvtag,
+				      MPI_Comm comm, MPI_Status *status));
+SHL_DECLARE(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+			   MPI_Message *message, MPI_Status *status));
+SHL_DECLARE(int, Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+			    MPI_Message *message, MPI_Request *request));
+
 /* ---- requests ---- */
 SHL_DECLARE(int, Wait, (MPI_Request *request, MPI_Status *status));
 SHL_DECLARE(int, Test, (MPI_Request *request, int *flag, MPI_Status *status));
