@@ -330,6 +330,10 @@ SHL_DECLARE(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
 			   MPI_Message *message, MPI_Status *status));
 SHL_DECLARE(int, Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
 			    MPI_Message *message, MPI_Request *request));
+/* The int MPI_Buffer_detach of a buffer larger than INT_MAX bytes (attached with
+ * MPI_Buffer_attach_c) is MPI_ERR_VALUE_TOO_LARGE and leaves the buffer attached. */
+SHL_DECLARE(int, Buffer_attach_c, (void *buffer, MPI_Count size));
+SHL_DECLARE(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size));
 
 /* ---- requests ---- */
 SHL_DECLARE(int, Wait, (MPI_Request *request, MPI_Status *status));
