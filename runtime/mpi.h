@@ -760,6 +760,14 @@ SHL_DECLARE(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatyp
 				  MPI_Count *count));
 SHL_DECLARE(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype datatype,
 				  MPI_Count *count));
+/* Make `status` report `count` basic elements of `datatype` to MPI_Get_elements (for
+ * generalized requests and layered libraries); MPI_Get_count then gives the whole elements
+ * of `datatype` they make, or MPI_UNDEFINED. */
+SHL_DECLARE(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count));
+SHL_DECLARE(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype,
+					 MPI_Count count));
+SHL_DECLARE(int, Status_set_elements_c, (MPI_Status *status, MPI_Datatype datatype,
+					 MPI_Count count));
 SHL_DECLARE(int, Get_address, (const void *location, MPI_Aint *address));
 SHL_DECLARE(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp));
 SHL_DECLARE(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2));
