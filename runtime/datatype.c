@@ -315,6 +315,49 @@ int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Cou
 }
 SHL_WEAK_ALIAS(Get_elements_c);
 
+/* Set `status` so that MPI_Get_elements gives `count` basic elements of `datatype` (MPI 4.1,
+ * "Associating Information with Status"): the int, _x and _c bindings. The status holds
+ * bytes: those of the first `count` basic elements, so MPI_Get_count is the number of whole
+ * elements, or MPI_UNDEFINED. */
+static int set_elements(const char *fn, MPI_Status *status, MPI_Datatype datatype,
+			MPI_Count count)
+{
+	MPI_Count bytes;
+
+	if (status == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "status is NULL (MPI_STATUS_IGNORE)");
+	if (!shl_type_ok(datatype))
+		return shl_err(NULL, MPI_ERR_TYPE, fn, "invalid datatype argument");
+	if (count < 0)
+		return shl_err(NULL, MPI_ERR_COUNT, fn, "count %lld is negative", count);
+	bytes = shl_dt_element_bytes(datatype, count);
+	if (bytes < 0)
+		return shl_err(NULL, MPI_ERR_COUNT, fn, "%lld basic elements of datatype %s are "
+			       "more bytes than any buffer holds (PTRDIFF_MAX)%s", count,
+			       datatype->name ? datatype->name : "(unnamed derived type)",
+			       datatype->elements == 0 ? "; the datatype holds none" : "");
+	status->shl_bytes = bytes;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
+{
+	return set_elements("MPI_Status_set_elements", status, datatype, count);
+}
+SHL_WEAK_ALIAS(Status_set_elements);
+
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+	return set_elements("MPI_Status_set_elements_x", status, datatype, count);
+}
+SHL_WEAK_ALIAS(Status_set_elements_x);
+
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+	return set_elements("MPI_Status_set_elements_c", status, datatype, count);
+}
+SHL_WEAK_ALIAS(Status_set_elements_c);
+
 /* ---- envelope and contents ---- */
 
 /* The envelope of `t`, shared by the int and _c bindings; `large` says whether the caller

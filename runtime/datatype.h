@@ -173,6 +173,11 @@ bool shl_dt_walk(const struct shl_datatype *t, char *buf, size_t count, shl_dt_v
  * if `bytes` ends inside a basic element. */
 MPI_Count shl_dt_elements(const struct shl_datatype *t, size_t bytes);
 
+/* The inverse: bytes of the signature of `t` (repeated) that hold its first `n` >= 0 basic
+ * elements, so that shl_dt_elements gives `n` back (MPI_Status_set_elements); -1 if that is
+ * more than PTRDIFF_MAX bytes or `t` holds no elements while `n` > 0. Not on a hot path. */
+MPI_Count shl_dt_element_bytes(const struct shl_datatype *t, MPI_Count n);
+
 static inline bool shl_type_ok(MPI_Datatype t)
 {
 	return t != NULL && t->magic == SHL_TYPE_MAGIC;

@@ -544,6 +544,49 @@ MPI_Count shl_dt_elements(const struct shl_datatype *t, size_t bytes)
 	return c.rest == 0 ? c.n : -1;
 }
 
+/* The inverse walk: bytes of the first `rest` basic elements of one element. */
+struct measure {
+	size_t rest;
+	size_t bytes;
+};
+
+static bool measure(void *arg, const struct shl_datatype *b, char *addr, size_t n)
+{
+	struct measure *m = arg;
+	size_t k;
+
+	if (m->rest >= n * b->elements) {
+		m->rest -= n * b->elements;
+		m->bytes += n * b->size;
+		return m->rest > 0;
+	}
+	k = m->rest / b->elements;
+	m->rest -= k * b->elements;
+	m->bytes += k * b->size;
+	/* One basic element into a pair is its value (as tally counts it). */
+	if (m->rest > 0 && b->kind == SHL_DT_PAIR)
+		m->bytes += b->pair->size;
+	m->rest = 0;
+	return false;
+}
+
+MPI_Count shl_dt_element_bytes(const struct shl_datatype *t, MPI_Count n)
+{
+	struct measure m = { 0, 0 };
+	size_t whole;
+
+	if (t->elements == 0)
+		return n == 0 ? 0 : -1;
+	if (__builtin_mul_overflow((size_t)n / t->elements, t->size, &whole))
+		return -1;
+	m.rest = (size_t)n % t->elements;
+	if (m.rest > 0)
+		walk(t, 0, 1, measure, &m);
+	if (__builtin_add_overflow(whole, m.bytes, &whole) || whole > PTRDIFF_MAX)
+		return -1;
+	return (MPI_Count)whole;
+}
+
 /* ---- overlapping typemaps ---- */
 
 /* Runs of one element checked exactly; beyond this only the size bound decides (exact for a

@@ -285,6 +285,56 @@ SHL_DECLARE(int, Mrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Messag
 SHL_DECLARE(int, Imrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
 			  MPI_Request *request));
 
+/* Large-count point-to-point (MPI 4.1, chapter 3): the same calls with MPI_Count counts and
+ * sizes. Each shares its int twin's implementation; a negative count, or one whose bytes
+ * (count times the datatype's size) overflow size_t or exceed PTRDIFF_MAX (larger than any
+ * buffer), is MPI_ERR_COUNT in both. */
+SHL_DECLARE(int, Send_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			  int tag, MPI_Comm comm));
+SHL_DECLARE(int, Ssend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			   int tag, MPI_Comm comm));
+SHL_DECLARE(int, Bsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			   int tag, MPI_Comm comm));
+SHL_DECLARE(int, Rsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			   int tag, MPI_Comm comm));
+SHL_DECLARE(int, Recv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+			  int tag, MPI_Comm comm, MPI_Status *status));
+SHL_DECLARE(int, Isend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			   int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Issend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			    int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Ibsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			    int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Irsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			    int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Irecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+			   int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Send_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype,
+			       int dest, int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Ssend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype,
+				int dest, int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Bsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype,
+				int dest, int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Rsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype,
+				int dest, int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Recv_init_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+			       int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Sendrecv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			      int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
+			      MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+			      MPI_Status *status));
+SHL_DECLARE(int, Sendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+				      int dest, int sendtag, int source, int recvtag,
+				      MPI_Comm comm, MPI_Status *status));
+SHL_DECLARE(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+			   MPI_Message *message, MPI_Status *status));
+SHL_DECLARE(int, Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+			    MPI_Message *message, MPI_Request *request));
+/* The int MPI_Buffer_detach of a buffer larger than INT_MAX bytes (attached with
+ * MPI_Buffer_attach_c) is MPI_ERR_VALUE_TOO_LARGE and leaves the buffer attached. */
+SHL_DECLARE(int, Buffer_attach_c, (void *buffer, MPI_Count size));
+SHL_DECLARE(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size));
+
 /* ---- requests ---- */
 SHL_DECLARE(int, Wait, (MPI_Request *request, MPI_Status *status));
 SHL_DECLARE(int, Test, (MPI_Request *request, int *flag, MPI_Status *status));
@@ -710,6 +760,14 @@ SHL_DECLARE(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatyp
 				  MPI_Count *count));
 SHL_DECLARE(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype datatype,
 				  MPI_Count *count));
+/* Make `status` report `count` basic elements of `datatype` to MPI_Get_elements (for
+ * generalized requests and layered libraries); MPI_Get_count then gives the whole elements
+ * of `datatype` they make, or MPI_UNDEFINED. */
+SHL_DECLARE(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count));
+SHL_DECLARE(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype,
+					 MPI_Count count));
+SHL_DECLARE(int, Status_set_elements_c, (MPI_Status *status, MPI_Datatype datatype,
+					 MPI_Count count));
 SHL_DECLARE(int, Get_address, (const void *location, MPI_Aint *address));
 SHL_DECLARE(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp));
 SHL_DECLARE(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2));

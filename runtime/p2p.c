@@ -420,7 +420,7 @@ static bool send_cell(struct shl_rank *r, struct shl_comm *c, const void *buf,
  * chunk now (up to shl_job.medium_max) so the send completes at once. Synchronous sends
  * complete when matched. Returns 0, -ENOBUFS (buffered send without room in the attached
  * buffer) or -ENOMEM. */
-static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, int count,
+static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, MPI_Count count,
 		struct shl_datatype *type, int dest, int tag, enum shl_send_mode mode,
 		struct shl_req *req, bool eager)
 {
@@ -534,11 +534,17 @@ void shl_p2p_cancel(struct shl_rank *r, struct shl_req *req)
 
 /* ---- argument checks ---- */
 
-static int check_buffer(const char *fn, struct shl_comm *c, const void *buf, int count,
+/* (buf, count, type) of an int or a _c binding. Past this check count * type->size is at
+ * most PTRDIFF_MAX: byte counts cannot wrap, no buffer is larger, and a status holds the
+ * bytes as an MPI_Count. An int count of a large datatype (MPI_Type_contiguous_c) can
+ * overflow as well as a large count. */
+static int check_buffer(const char *fn, struct shl_comm *c, const void *buf, MPI_Count count,
 			MPI_Datatype type)
 {
+	size_t bytes;
+
 	if (count < 0)
-		return shl_err(c, MPI_ERR_COUNT, fn, "count %d is negative", count);
+		return shl_err(c, MPI_ERR_COUNT, fn, "count %lld is negative", count);
 	if (!shl_type_ok(type))
 		return shl_err(c, MPI_ERR_TYPE, fn, "invalid datatype argument%s",
 			       type == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
@@ -546,9 +552,14 @@ static int check_buffer(const char *fn, struct shl_comm *c, const void *buf, int
 	if (why != NULL)
 		return shl_err(c, MPI_ERR_TYPE, fn, "datatype %s %s", type->name ? type->name : "",
 			       why);
+	if (__builtin_mul_overflow((size_t)count, type->size, &bytes) || bytes > PTRDIFF_MAX)
+		return shl_err(c, MPI_ERR_COUNT, fn, "count %lld of datatype %s (%zu bytes each) "
+			       "is more bytes than any buffer holds (PTRDIFF_MAX, %td)", count,
+			       type->name ? type->name : "(unnamed derived type)", type->size,
+			       PTRDIFF_MAX);
 	/* NULL is MPI_BOTTOM: fine with a derived type holding absolute addresses only. */
 	if (buf == NULL && count > 0 && type->size > 0 && type->predefined)
-		return shl_err(c, MPI_ERR_BUFFER, fn, "buf is NULL but count is %d", count);
+		return shl_err(c, MPI_ERR_BUFFER, fn, "buf is NULL but count is %lld", count);
 	return MPI_SUCCESS;
 }
 
@@ -562,7 +573,7 @@ static int check_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, struct 
 }
 
 static int check_send(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_comm **c,
-		      const void *buf, int count, MPI_Datatype type, int dest, int tag)
+		      const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag)
 {
 	int err = check_comm(fn, r, comm, c);
 
@@ -596,17 +607,17 @@ static int check_source(const char *fn, struct shl_comm *c, int source, int tag)
 }
 
 /* A receive layout (valid type, count >= 0) must not write any byte twice. */
-static int check_layout(const char *fn, struct shl_comm *c, int count, MPI_Datatype type)
+static int check_layout(const char *fn, struct shl_comm *c, MPI_Count count, MPI_Datatype type)
 {
 	if (shl_dt_recv_overlaps(type, (size_t)count))
-		return shl_err(c, MPI_ERR_TYPE, fn, "the receive layout overlaps: count %d of "
+		return shl_err(c, MPI_ERR_TYPE, fn, "the receive layout overlaps: count %lld of "
 			       "datatype %s writes some byte twice", count,
 			       type->name ? type->name : "(unnamed derived type)");
 	return MPI_SUCCESS;
 }
 
 static int check_recv(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_comm **c,
-		      void *buf, int count, MPI_Datatype type, int source, int tag)
+		      void *buf, MPI_Count count, MPI_Datatype type, int source, int tag)
 {
 	int err = check_comm(fn, r, comm, c);
 
@@ -636,16 +647,16 @@ static int start_error(const char *fn, struct shl_comm *c, int rc, size_t bytes)
 	return shl_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
 }
 
-static int truncated(const char *fn, struct shl_comm *c, const MPI_Status *st, int count,
+static int truncated(const char *fn, struct shl_comm *c, const MPI_Status *st, MPI_Count count,
 		     MPI_Datatype type)
 {
 	return shl_err(c, MPI_ERR_TRUNCATE, fn,
 		       "message from rank %d with tag %d does not fit the receive buffer "
-		       "(%d x %s = %zu bytes)", st->MPI_SOURCE, st->MPI_TAG, count,
+		       "(%lld x %s = %zu bytes)", st->MPI_SOURCE, st->MPI_TAG, count,
 		       type->name ? type->name : "datatype", (size_t)count * type->size);
 }
 
-static void fill_request(struct shl_req *q, struct shl_comm *c, const void *buf, int count,
+static void fill_request(struct shl_req *q, struct shl_comm *c, const void *buf, MPI_Count count,
 			 MPI_Datatype type, int peer, int tag, enum shl_send_mode mode)
 {
 	q->comm = c;
@@ -680,7 +691,7 @@ static bool resend_eagerly(struct shl_rank *r, struct shl_req *q)
 	return true;
 }
 
-static int send_blocking(const char *fn, enum shl_send_mode mode, const void *buf, int count,
+static int send_blocking(const char *fn, enum shl_send_mode mode, const void *buf, MPI_Count count,
 			 MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
@@ -707,12 +718,28 @@ int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 }
 SHL_WEAK_ALIAS(Send);
 
+int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm)
+{
+	return send_blocking("MPI_Send_c", SHL_MODE_STANDARD, buf, count, datatype, dest, tag,
+			     comm);
+}
+SHL_WEAK_ALIAS(Send_c);
+
 int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
 	       MPI_Comm comm)
 {
 	return send_blocking("MPI_Ssend", SHL_MODE_SYNC, buf, count, datatype, dest, tag, comm);
 }
 SHL_WEAK_ALIAS(Ssend);
+
+int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm)
+{
+	return send_blocking("MPI_Ssend_c", SHL_MODE_SYNC, buf, count, datatype, dest, tag,
+			     comm);
+}
+SHL_WEAK_ALIAS(Ssend_c);
 
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
 	       MPI_Comm comm)
@@ -721,6 +748,14 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 }
 SHL_WEAK_ALIAS(Bsend);
 
+int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm)
+{
+	return send_blocking("MPI_Bsend_c", SHL_MODE_BUFFERED, buf, count, datatype, dest, tag,
+			     comm);
+}
+SHL_WEAK_ALIAS(Bsend_c);
+
 int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
 	       MPI_Comm comm)
 {
@@ -728,12 +763,20 @@ int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 }
 SHL_WEAK_ALIAS(Rsend);
 
+int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm)
+{
+	return send_blocking("MPI_Rsend_c", SHL_MODE_READY, buf, count, datatype, dest, tag,
+			     comm);
+}
+SHL_WEAK_ALIAS(Rsend_c);
+
 /* ---- nonblocking and persistent ---- */
 
 /* Create the request for a send or receive; start it unless it is persistent. */
 static int make_request(const char *fn, enum shl_req_kind kind, bool persistent,
-			enum shl_send_mode mode, const void *buf, int count, MPI_Datatype type,
-			int peer, int tag, MPI_Comm comm, MPI_Request *request)
+			enum shl_send_mode mode, const void *buf, MPI_Count count,
+			MPI_Datatype type, int peer, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
@@ -769,6 +812,8 @@ static int make_request(const char *fn, enum shl_req_kind kind, bool persistent,
 
 #define SEND_ARGS const void *buf, int count, MPI_Datatype datatype, int dest, int tag, \
 	MPI_Comm comm, MPI_Request *request
+#define SEND_ARGS_C const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, \
+	MPI_Comm comm, MPI_Request *request
 
 int PMPI_Isend(SEND_ARGS)
 {
@@ -777,12 +822,26 @@ int PMPI_Isend(SEND_ARGS)
 }
 SHL_WEAK_ALIAS(Isend);
 
+int PMPI_Isend_c(SEND_ARGS_C)
+{
+	return make_request("MPI_Isend_c", SHL_REQ_SEND, false, SHL_MODE_STANDARD, buf,
+			    count, datatype, dest, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Isend_c);
+
 int PMPI_Issend(SEND_ARGS)
 {
 	return make_request("MPI_Issend", SHL_REQ_SEND, false, SHL_MODE_SYNC, buf, count,
 			    datatype, dest, tag, comm, request);
 }
 SHL_WEAK_ALIAS(Issend);
+
+int PMPI_Issend_c(SEND_ARGS_C)
+{
+	return make_request("MPI_Issend_c", SHL_REQ_SEND, false, SHL_MODE_SYNC, buf,
+			    count, datatype, dest, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Issend_c);
 
 int PMPI_Ibsend(SEND_ARGS)
 {
@@ -791,12 +850,26 @@ int PMPI_Ibsend(SEND_ARGS)
 }
 SHL_WEAK_ALIAS(Ibsend);
 
+int PMPI_Ibsend_c(SEND_ARGS_C)
+{
+	return make_request("MPI_Ibsend_c", SHL_REQ_SEND, false, SHL_MODE_BUFFERED, buf,
+			    count, datatype, dest, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Ibsend_c);
+
 int PMPI_Irsend(SEND_ARGS)
 {
 	return make_request("MPI_Irsend", SHL_REQ_SEND, false, SHL_MODE_READY, buf, count,
 			    datatype, dest, tag, comm, request);
 }
 SHL_WEAK_ALIAS(Irsend);
+
+int PMPI_Irsend_c(SEND_ARGS_C)
+{
+	return make_request("MPI_Irsend_c", SHL_REQ_SEND, false, SHL_MODE_READY, buf,
+			    count, datatype, dest, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Irsend_c);
 
 int PMPI_Send_init(SEND_ARGS)
 {
@@ -805,12 +878,26 @@ int PMPI_Send_init(SEND_ARGS)
 }
 SHL_WEAK_ALIAS(Send_init);
 
+int PMPI_Send_init_c(SEND_ARGS_C)
+{
+	return make_request("MPI_Send_init_c", SHL_REQ_SEND, true, SHL_MODE_STANDARD, buf,
+			    count, datatype, dest, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Send_init_c);
+
 int PMPI_Ssend_init(SEND_ARGS)
 {
 	return make_request("MPI_Ssend_init", SHL_REQ_SEND, true, SHL_MODE_SYNC, buf, count,
 			    datatype, dest, tag, comm, request);
 }
 SHL_WEAK_ALIAS(Ssend_init);
+
+int PMPI_Ssend_init_c(SEND_ARGS_C)
+{
+	return make_request("MPI_Ssend_init_c", SHL_REQ_SEND, true, SHL_MODE_SYNC, buf,
+			    count, datatype, dest, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Ssend_init_c);
 
 int PMPI_Bsend_init(SEND_ARGS)
 {
@@ -819,12 +906,26 @@ int PMPI_Bsend_init(SEND_ARGS)
 }
 SHL_WEAK_ALIAS(Bsend_init);
 
+int PMPI_Bsend_init_c(SEND_ARGS_C)
+{
+	return make_request("MPI_Bsend_init_c", SHL_REQ_SEND, true, SHL_MODE_BUFFERED, buf,
+			    count, datatype, dest, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Bsend_init_c);
+
 int PMPI_Rsend_init(SEND_ARGS)
 {
 	return make_request("MPI_Rsend_init", SHL_REQ_SEND, true, SHL_MODE_READY, buf, count,
 			    datatype, dest, tag, comm, request);
 }
 SHL_WEAK_ALIAS(Rsend_init);
+
+int PMPI_Rsend_init_c(SEND_ARGS_C)
+{
+	return make_request("MPI_Rsend_init_c", SHL_REQ_SEND, true, SHL_MODE_READY, buf,
+			    count, datatype, dest, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Rsend_init_c);
 
 int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
 	       MPI_Request *request)
@@ -834,6 +935,14 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
 }
 SHL_WEAK_ALIAS(Irecv);
 
+int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+		 MPI_Comm comm, MPI_Request *request)
+{
+	return make_request("MPI_Irecv_c", SHL_REQ_RECV, false, SHL_MODE_STANDARD, buf, count,
+			    datatype, source, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Irecv_c);
+
 int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
 		   MPI_Comm comm, MPI_Request *request)
 {
@@ -841,6 +950,14 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int 
 			    datatype, source, tag, comm, request);
 }
 SHL_WEAK_ALIAS(Recv_init);
+
+int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+		     MPI_Comm comm, MPI_Request *request)
+{
+	return make_request("MPI_Recv_init_c", SHL_REQ_RECV, true, SHL_MODE_STANDARD, buf,
+			    count, datatype, source, tag, comm, request);
+}
+SHL_WEAK_ALIAS(Recv_init_c);
 
 /* ---- blocking receives ---- */
 
@@ -854,13 +971,13 @@ static void copy_status(MPI_Status *status, const MPI_Status *st)
 	status->MPI_ERROR = error;
 }
 
-int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-	      MPI_Status *status)
+static int recv_blocking(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype,
+			 int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-	struct shl_rank *r = shl_rank_or_die("MPI_Recv");
+	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_req q = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_RECV, .owner = r };
 	struct shl_comm *c;
-	int err = check_recv("MPI_Recv", r, comm, &c, buf, count, datatype, source, tag);
+	int err = check_recv(fn, r, comm, &c, buf, count, datatype, source, tag);
 
 	if (err != MPI_SUCCESS)
 		return err;
@@ -871,26 +988,38 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
 	shl_rank_unlock(r);
 	copy_status(status, &q.status);
 	if (q.status.MPI_ERROR == MPI_ERR_TRUNCATE)
-		return truncated("MPI_Recv", c, &q.status, count, datatype);
+		return truncated(fn, c, &q.status, count, datatype);
 	return MPI_SUCCESS;
+}
+
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+	      MPI_Status *status)
+{
+	return recv_blocking("MPI_Recv", buf, count, datatype, source, tag, comm, status);
 }
 SHL_WEAK_ALIAS(Recv);
 
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-		  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-		  int recvtag, MPI_Comm comm, MPI_Status *status)
+int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+		MPI_Comm comm, MPI_Status *status)
 {
-	struct shl_rank *r = shl_rank_or_die("MPI_Sendrecv");
+	return recv_blocking("MPI_Recv_c", buf, count, datatype, source, tag, comm, status);
+}
+SHL_WEAK_ALIAS(Recv_c);
+
+static int sendrecv(const char *fn, const void *sendbuf, MPI_Count sendcount,
+		    MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+		    MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+		    MPI_Comm comm, MPI_Status *status)
+{
+	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_req sq = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_SEND, .owner = r };
 	struct shl_req rq = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_RECV, .owner = r };
 	struct shl_comm *c;
-	int err = check_send("MPI_Sendrecv", r, comm, &c, sendbuf, sendcount, sendtype, dest,
-			     sendtag);
+	int err = check_send(fn, r, comm, &c, sendbuf, sendcount, sendtype, dest, sendtag);
 	int rc;
 
 	if (err == MPI_SUCCESS)
-		err = check_recv("MPI_Sendrecv", r, comm, &c, recvbuf, recvcount, recvtype, source,
-				 recvtag);
+		err = check_recv(fn, r, comm, &c, recvbuf, recvcount, recvtype, source, recvtag);
 	if (err != MPI_SUCCESS)
 		return err;
 	fill_request(&sq, c, sendbuf, sendcount, sendtype, dest, sendtag, SHL_MODE_STANDARD);
@@ -903,40 +1032,74 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
 	shl_wait(r, req_done, &rq);
 	shl_rank_unlock(r);
 	if (rc != 0)
-		return start_error("MPI_Sendrecv", c, rc, 0);
+		return start_error(fn, c, rc, 0);
 	copy_status(status, &rq.status);
 	if (rq.status.MPI_ERROR == MPI_ERR_TRUNCATE)
-		return truncated("MPI_Sendrecv", c, &rq.status, recvcount, recvtype);
+		return truncated(fn, c, &rq.status, recvcount, recvtype);
 	return MPI_SUCCESS;
 }
+
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+		  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+		  int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	return sendrecv("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+			recvcount, recvtype, source, recvtag, comm, status);
+}
 SHL_WEAK_ALIAS(Sendrecv);
+
+int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+		    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		    int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	return sendrecv("MPI_Sendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+			recvcount, recvtype, source, recvtag, comm, status);
+}
+SHL_WEAK_ALIAS(Sendrecv_c);
+
+static int sendrecv_replace(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype,
+			    int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
+			    MPI_Status *status)
+{
+	struct shl_rank *r = shl_rank_or_die(fn);
+	struct shl_comm *c;
+	int err = check_send(fn, r, comm, &c, buf, count, datatype, dest, sendtag);
+	size_t bytes;
+	void *copy;
+
+	if (err == MPI_SUCCESS)
+		err = check_source(fn, c, source, recvtag);
+	if (err != MPI_SUCCESS)
+		return err;
+	bytes = (size_t)count * datatype->size;  /* fits: check_send */
+	/* The outgoing data must survive the incoming: send from a packed copy. */
+	copy = malloc(bytes ? bytes : 1);
+	if (copy == NULL)
+		return shl_err(c, MPI_ERR_NO_MEM, fn,
+			       "cannot allocate %zu bytes for the outgoing copy", bytes);
+	shl_dt_copy(copy, NULL, buf, datatype, bytes);
+	err = sendrecv(fn, copy, (MPI_Count)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
+		       source, recvtag, comm, status);
+	free(copy);
+	return err;
+}
 
 int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
 			  int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-	struct shl_rank *r = shl_rank_or_die("MPI_Sendrecv_replace");
-	struct shl_comm *c;
-	int err = check_send("MPI_Sendrecv_replace", r, comm, &c, buf, count, datatype, dest,
-			     sendtag);
-	size_t bytes = (size_t)count * (shl_type_ok(datatype) ? datatype->size : 0);
-	void *copy;
-
-	if (err == MPI_SUCCESS)
-		err = check_source("MPI_Sendrecv_replace", c, source, recvtag);
-	if (err != MPI_SUCCESS)
-		return err;
-	/* The outgoing data must survive the incoming: send from a packed copy. */
-	copy = malloc(bytes ? bytes : 1);
-	if (copy == NULL)
-		return shl_err(c, MPI_ERR_NO_MEM, "MPI_Sendrecv_replace",
-			       "cannot allocate %zu bytes for the outgoing copy", bytes);
-	shl_dt_copy(copy, NULL, buf, datatype, bytes);
-	err = PMPI_Sendrecv(copy, (int)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
-			    source, recvtag, comm, status);
-	free(copy);
-	return err;
+	return sendrecv_replace("MPI_Sendrecv_replace", buf, count, datatype, dest, sendtag,
+				source, recvtag, comm, status);
 }
 SHL_WEAK_ALIAS(Sendrecv_replace);
+
+int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			    int sendtag, int source, int recvtag, MPI_Comm comm,
+			    MPI_Status *status)
+{
+	return sendrecv_replace("MPI_Sendrecv_replace_c", buf, count, datatype, dest, sendtag,
+				source, recvtag, comm, status);
+}
+SHL_WEAK_ALIAS(Sendrecv_replace_c);
 
 /* ---- probes ---- */
 
@@ -1038,7 +1201,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
 SHL_WEAK_ALIAS(Improbe);
 
 /* Receive matched message *message into `q` (filled but not started). */
-static int matched_recv(const char *fn, struct shl_rank *r, void *buf, int count,
+static int matched_recv(const char *fn, struct shl_rank *r, void *buf, MPI_Count count,
 			MPI_Datatype type, MPI_Message *message, struct shl_req *q)
 {
 	int err;
@@ -1066,37 +1229,50 @@ static int matched_recv(const char *fn, struct shl_rank *r, void *buf, int count
 	return MPI_SUCCESS;
 }
 
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-	       MPI_Status *status)
+static int mrecv(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype,
+		 MPI_Message *message, MPI_Status *status)
 {
-	struct shl_rank *r = shl_rank_or_die("MPI_Mrecv");
+	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_req q = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_RECV, .owner = r };
-	int err = matched_recv("MPI_Mrecv", r, buf, count, datatype, message, &q);
+	int err = matched_recv(fn, r, buf, count, datatype, message, &q);
 
 	if (err != MPI_SUCCESS)
 		return err;
 	copy_status(status, &q.status);
 	if (q.status.MPI_ERROR == MPI_ERR_TRUNCATE)
-		return truncated("MPI_Mrecv", q.comm, &q.status, count, datatype);
+		return truncated(fn, q.comm, &q.status, count, datatype);
 	return MPI_SUCCESS;
+}
+
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+	       MPI_Status *status)
+{
+	return mrecv("MPI_Mrecv", buf, count, datatype, message, status);
 }
 SHL_WEAK_ALIAS(Mrecv);
 
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-		MPI_Request *request)
+int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+		 MPI_Status *status)
 {
-	struct shl_rank *r = shl_rank_or_die("MPI_Imrecv");
+	return mrecv("MPI_Mrecv_c", buf, count, datatype, message, status);
+}
+SHL_WEAK_ALIAS(Mrecv_c);
+
+static int imrecv(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype,
+		  MPI_Message *message, MPI_Request *request)
+{
+	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_req *q;
 	int err;
 
 	if (request == NULL)
-		return shl_err(NULL, MPI_ERR_REQUEST, "MPI_Imrecv", "request is NULL");
+		return shl_err(NULL, MPI_ERR_REQUEST, fn, "request is NULL");
 	shl_rank_lock(r);
 	q = shl_req_new(r, SHL_REQ_RECV);
 	shl_rank_unlock(r);
 	if (q == NULL)
-		return shl_err(NULL, MPI_ERR_NO_MEM, "MPI_Imrecv", "out of memory");
-	err = matched_recv("MPI_Imrecv", r, buf, count, datatype, message, q);
+		return shl_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+	err = matched_recv(fn, r, buf, count, datatype, message, q);
 	if (err != MPI_SUCCESS) {
 		shl_rank_lock(r);
 		shl_req_release(r, q);
@@ -1107,7 +1283,20 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
 	*request = q;
 	return MPI_SUCCESS;
 }
+
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+		MPI_Request *request)
+{
+	return imrecv("MPI_Imrecv", buf, count, datatype, message, request);
+}
 SHL_WEAK_ALIAS(Imrecv);
+
+int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+		  MPI_Request *request)
+{
+	return imrecv("MPI_Imrecv_c", buf, count, datatype, message, request);
+}
+SHL_WEAK_ALIAS(Imrecv_c);
 
 /* ---- hang and deadlock reports ---- */
 

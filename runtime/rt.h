@@ -71,7 +71,8 @@ struct shl_req {
 	struct shl_rank *owner;
 	struct shl_comm *comm;
 	void *buf;
-	int count;
+	MPI_Count count;              /* elements; count * type->size <= PTRDIFF_MAX (checked
+				       * at the MPI boundary, for int and _c callers alike) */
 	struct shl_datatype *type;
 	int peer;                     /* dest, or source (may be MPI_ANY_SOURCE) */
 	int tag;
