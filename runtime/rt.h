@@ -106,6 +106,9 @@ struct shl_rank {
 	struct shl_req *posted, **posted_tail;
 	struct shl_req *detached;     /* freed or internal requests still in flight */
 	struct shl_req *free_reqs;
+	struct shl_req sent;          /* the request of every nonblocking send that completed in
+				       * the call that started it: no allocation per message;
+				       * Wait, Test and Request_free never release it */
 	struct shl_bsend_buffer bsend;
 	struct shl_rank_objs *objs;   /* keyvals, user error codes, MPI_INFO_ENV (comm.h) */
 	struct shl_fbox **fbox_out;   /* by world rank: our fastbox to it, a mark that it took
