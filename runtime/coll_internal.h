@@ -39,6 +39,25 @@ struct shl_cargs {
 int shl_coll_start(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
 		   const struct shl_cargs *x, MPI_Request *request);
 
+/* ---- the ring paths of small blocking collectives (coll_small.c) ---- */
+
+/* Whether a blocking call of `kind` moving `bytes` bytes per member on `c` takes the ring
+ * path. Every member of a correct call gets the same answer. */
+bool shl_coll_small_ok(const struct shl_comm *c, enum shl_ring_kind kind, size_t bytes);
+
+/* Owner thread, rank unlocked, arguments checked, shl_coll_small_ok true: MPI_Bcast of
+ * (buf, count, type) from rank `root`. The root returns once its data is in the ring.
+ * Returns 0 or an error class (MPI_ERR_ROOT / MPI_ERR_TRUNCATE on the members that see the
+ * mismatch, MPI_ERR_NO_MEM). */
+int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, void *buf, int count,
+			 MPI_Datatype type, int root);
+
+/* The same for MPI_Reduce to rank `root` (root >= 0) or MPI_Allreduce (root < 0). A
+ * non-root of Reduce returns once its input is in the ring; a mismatch (roots, ops,
+ * counts) is reported to the members that read the result. */
+int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const void *sbuf, void *rbuf,
+			  int count, MPI_Datatype type, struct shl_op *op, int root);
+
 /* Report `err` from shl_coll_start through c's error handler, explaining it. */
 int shl_coll_fail(struct shl_comm *c, const char *fn, int err);
 

@@ -204,6 +204,10 @@ static int reduce(const char *fn, const void *sbuf, void *rbuf, int count, MPI_D
 		if (c->inter && is_root)
 			x.op = NULL, x.keep_s = false;
 	}
+	if (!nb && active && shl_coll_small_ok(c, SHL_RING_REDUCE, (size_t)count * type->size)) {
+		err = shl_coll_small_reduce(r, c, sbuf, rbuf, count, type, op, root);
+		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
+	}
 	err = shl_coll_start(r, c, reduce_run, &x, nb ? request : NULL);
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
@@ -241,6 +245,11 @@ static int symmetric(const char *fn, shl_meet_fn *run, bool intra_only, const vo
 		err = check(c, fn, sbuf, rbuf, count, type, op, !c->inter);
 	if (err != MPI_SUCCESS)
 		return err;
+	if (!nb && run == allreduce_run &&
+	    shl_coll_small_ok(c, SHL_RING_REDUCE, (size_t)count * type->size)) {
+		err = shl_coll_small_reduce(r, c, sbuf, rbuf, count, type, op, -1);
+		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
+	}
 	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .scount = count, .rcount = count,
 			       .stype = type, .rtype = type, .op = op, .keep_s = true,
 			       .keep_r = true };

@@ -16,10 +16,6 @@
 
 #include "runtime/rt.h"
 
-/* Slots written by different members sit on different cache lines. */
-static_assert(sizeof(struct shl_coll_slot) % 64 == 0, "a slot is whole cache lines");
-static_assert(offsetof(struct shl_comm_shared, slot) % 64 == 0, "slots start a cache line");
-
 /* Process-wide: context ids and MPI_COMM_WORLD's shared object. */
 static struct {
 	pthread_mutex_t lock;            /* guards `next` and `bits` */
@@ -70,7 +66,7 @@ static void ctx_release(uint32_t id)
 static struct shl_comm_shared *shared_new(int n0, int n1, bool inter)
 {
 	int n = n0 + n1;
-	size_t bytes = sizeof(struct shl_comm_shared) + (size_t)n * sizeof(struct shl_coll_slot);
+	size_t bytes = sizeof(struct shl_comm_shared);
 	struct shl_comm_shared *sh = aligned_alloc(64, (bytes + 63) / 64 * 64);
 
 	if (sh == NULL)
@@ -92,6 +88,8 @@ static struct shl_comm_shared *shared_new(int n0, int n1, bool inter)
 
 static void shared_free(struct shl_comm_shared *sh)
 {
+	for (int k = 0; k < SHL_RING_KINDS; k++)
+		shl_coll_ring_free(sh->ring[k]);
 	pthread_mutex_destroy(&sh->lock);
 	free(sh->world);
 	free(sh);

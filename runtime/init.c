@@ -68,6 +68,9 @@ int shl_job_create(int size)
 	shl_job.inline_max = shl_env_size("SHOAL_INLINE_MAX", SHL_Q_INLINE_MAX, SHL_Q_INLINE_MAX);
 	shl_job.medium_max = shl_env_size("SHOAL_MEDIUM_MAX", SHL_Q_MEDIUM_MAX, SHL_Q_MEDIUM_MAX);
 	shl_job.split_min = shl_env_size("SHOAL_SPLIT_MIN", SHL_P2P_SPLIT_MIN, SIZE_MAX);
+	shl_job.coll_small_max = shl_env_size("SHOAL_COLL_SMALL_MAX", SHL_COLL_SMALL_MAX,
+					      1 << 20);
+	shl_job.coll_spin_ns = 1000 * shl_env_size("SHOAL_COLL_SPIN_US", SHL_COLL_SPIN_US, 1000000);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	shl_job.spin_ns = 1000 * shl_env_size("SHOAL_SPIN_US",
 					      size > cores ? 0 : SHL_WAIT_SPIN_US, 1000000);

@@ -42,6 +42,17 @@
  * Oversubscribed, a spinning rank steals the core its peer needs: it polls once. */
 #define SHL_WAIT_SPIN_US 200
 
+/* The largest blocking Bcast, and the cap on a blocking Reduce/Allreduce, that goes through
+ * a communicator's ring of cells instead of a meeting (coll_small.c; SHOAL_COLL_SMALL_MAX).
+ * See docs/performance.md, Collectives, for the measurement. */
+#define SHL_COLL_SMALL_MAX 4096
+
+/* Oversubscribed, how long a member waiting in a ring for one producer (a broadcast's root,
+ * a cell's last reader) polls before it sleeps (SHOAL_COLL_SPIN_US). Measured with
+ * bench/bcast, 64 ranks on 2 cores, 4-64 B: 110-140 us per call sleeping at once (readers
+ * woken every round), 0.08-0.18 us polling 20 us. About one futex wake-up's cost here. */
+#define SHL_COLL_SPIN_US 20
+
 
 /* ---- requests ---- */
 enum shl_req_kind { SHL_REQ_SEND, SHL_REQ_RECV, SHL_REQ_DONE };
@@ -113,6 +124,8 @@ struct shl_job {
 	size_t medium_max;    /* SHOAL_MEDIUM_MAX: largest payload copied through a pooled buffer */
 	size_t split_min;     /* SHOAL_SPLIT_MIN: smallest copy shared with a waiting sender */
 	uint64_t spin_ns;     /* SHOAL_SPIN_US: how long a waiting rank polls before sleeping */
+	size_t coll_small_max;  /* SHOAL_COLL_SMALL_MAX: largest Bcast (reduction) in a ring cell */
+	uint64_t coll_spin_ns;  /* SHOAL_COLL_SPIN_US: oversubscribed poll before a ring sleep */
 };
 
 extern struct shl_job shl_job;
