@@ -59,6 +59,7 @@ enum shl_req_kind { SHL_REQ_SEND, SHL_REQ_RECV, SHL_REQ_DONE };
 enum shl_send_mode { SHL_MODE_STANDARD, SHL_MODE_SYNC, SHL_MODE_BUFFERED, SHL_MODE_READY };
 
 struct shl_rank;
+struct shl_cargs;
 
 struct shl_req {
 	uint32_t magic;
@@ -79,6 +80,8 @@ struct shl_req {
 	MPI_Status status;            /* recv: filled at completion; send: cancelled flag */
 	struct shl_envelope *env;     /* send with a cookie: the envelope in flight */
 	void *bsend_block;            /* buffered send: block of the attached buffer */
+	shl_meet_fn *run;             /* persistent collective: the operation (coll.c) */
+	struct shl_cargs *cargs;      /* persistent collective: its arguments, held */
 	struct shl_req *next;         /* posted list, detached list or free list */
 };
 
@@ -190,6 +193,13 @@ static inline bool shl_p2p_match(const struct shl_envelope *env, uint32_t contex
 	return env->context == context && (source == MPI_ANY_SOURCE || source == env->src) &&
 	       (tag == MPI_ANY_TAG || tag == env->tag);
 }
+
+/* ---- persistent collectives (coll.c) ---- */
+/* Owner thread, rank unlocked (MPI_Start): start the inactive persistent collective `req`
+ * as the communicator's next collective. Returns 0 or MPI_ERR_NO_MEM (left inactive). */
+int shl_coll_restart(struct shl_rank *r, struct shl_req *req);
+/* Owner, when `req` (req->cargs set) is released: drop its arguments and their holds. */
+void shl_coll_persist_free(struct shl_req *req);
 
 /* ---- buffered sends (bsend.c) ---- */
 void *shl_bsend_alloc(struct shl_rank *r, size_t bytes);
