@@ -55,6 +55,7 @@ struct shl_envelope {
 	const void *layout;          /* SHL_Q_DIRECT: sender's datatype, opaque here */
 	void *chunk;                 /* pooled medium buffer owned by this envelope, or NULL */
 	struct shl_envelope *next;   /* owner's private lists (unexpected, free) */
+	void *probed_on;             /* owner's: set by a matched probe, opaque here */
 	/* SHL_Q_SPLIT: the receiver's contiguous destination and the chunks handed out and
 	 * finished; written by the receiver before its release store of `state`. */
 	void *split_dst;
