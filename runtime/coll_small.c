@@ -5,32 +5,40 @@
  * paths: every member decides from what they agree on (intracommunicator, size, bytes).
  *
  * Rounds. Each member counts its ring-path calls per ring (c->rounds[kind]); round k uses
- * cell (k - 1) % ncells. A cell is `open` for one round at a time: members of round k
- * wait for open == k (only when the ring is full: the previous user of the cell, round
- * k - ncells, is not done yet), and the member that finishes round k opens it for
- * k + ncells. No member waits for a later round, so rounds complete in order per cell.
+ * cell (k - 1) % ncells, and a member about to write round k into a cell first makes sure
+ * every member is through with round k - ncells, the cell's previous one. Up to
+ * SHL_COLL_FOLD_ALL members, each stamps `done` (its own line) with the last round it is
+ * through with, and a writer checks the stamps, caching their minimum (c->ring_free): no
+ * shared counter per round. Above, each member counts itself in the cell's `finished` and
+ * the last reopens the cell (`open`): checking n stamps per round cost a 64-rank Reduce
+ * 1.5-3x. No member waits for a later round.
  *
  * Bcast: the root claims the cell (a second member believing it is the root finds it
- * claimed and reads as a non-root with MPI_ERR_ROOT), packs its data into it, publishes
- * ready = k and returns: it waits for nobody unless the ring is full. Each other member
- * waits for ready == k, unpacks, and counts itself done; the last of the n - 1 reopens.
+ * claimed and reads as a non-root with MPI_ERR_ROOT), packs its data into it after the
+ * header, on the header's cache line for payloads up to 32 bytes, publishes ready = k and
+ * returns. Each other member waits for ready == k and unpacks. A round moves about one
+ * cache line each way at 2 ranks.
  *
  * Reduce, Allreduce: every member packs its input into its own segment of the cell with
- * its count and root, and counts itself arrived. The member whose arrival completes the
- * round checks that all agree (bytes, op, root), folds the segments strictly in rank order
- * into the cell's result exactly as the meeting path folds (coll_reduce.c: same kernels,
- * same order, so results are bitwise the same on every rank and as before), and publishes
- * ready = k. Reduce: the root (every member that believes it is the root) waits for ready
- * and copies the result out; the other members return once arrived. Allreduce: everyone
- * waits and copies. The last member through reopens the cell.
+ * its count, op and root, and a stamp = k. Up to SHL_COLL_FOLD_ALL members, whoever needs
+ * the result (every member for Allreduce, the root for Reduce) waits for every stamp and
+ * folds the segments itself; above, members count themselves in `arrived` and the arrival
+ * that completes the round folds once into the cell's result and publishes ready = k.
+ * Either way the fold checks that everyone agrees (bytes, op, root) and combines the
+ * segments strictly in rank order with the meeting path's kernels (coll_reduce.c), so
+ * results are bitwise the same on every rank and as before. Reduce non-roots return once
+ * their input is in.
  *
- * Waiting: a member polls (shl_poll), then counts itself in the ring's `sleepers`, records
- * the event it waits for in its own `want` word (round and word, re-armed at each look) and
- * sleeps in shl_wait. A member that publishes an event with a seq_cst RMW reads `sleepers`
- * (seq_cst) and, if any, takes every `want` naming that event back to 0 (a CAS, so a rank
- * woken once is not woken again by later rounds before it runs) and wakes that rank
- * (shl_rank_wake: each rank sleeps on its own futex). The orders pair as in shl_wait:
- * either the waiter * sees the publication in its last look, or the publisher sees its `want`. */
+ * Waiting: a member polls (shl_poll), then counts itself in the ring's `sleepers` (or
+ * `free_sleepers`, waiting for a stamp, so that the stamp of every round checks a word
+ * that is almost always 0: scanning on each one cost 1.5x at 64 ranks), records
+ * the event it waits for in its own `want` word (re-armed at each look: a stamp or word
+ * reaching a round) and sleeps in shl_wait. A member that publishes an event with a
+ * seq_cst RMW or store reads `sleepers` (seq_cst) and, if any, takes every `want` its event
+ * satisfies back to 0 (a CAS, so a rank woken once is not woken again before it runs) and
+ * wakes that rank (shl_rank_wake: each rank sleeps on its own futex). The orders pair as
+ * in shl_wait: either the waiter sees the publication in its last look, or the publisher
+ * sees its `want`. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,49 +53,71 @@
 
 /* Budget of one reduction cell's segments: a member's segment is this divided among the
  * n members and the result, capped at shl_job.coll_small_max and rounded down to cache
- * lines; so a 64-rank ring is 16 cells of about 64 KiB and reductions up to 960 B take it. */
+ * lines; so a 64-rank ring is 32 cells of about 32 KiB, and reductions up to 448 B take
+ * it at 64 ranks. */
 #define SHL_COLL_RED_BUDGET (32 * 1024)
 
-/* The state words of a cell, then its data. `open`, `claimed` and `done` are written by
- * the members finishing a round; `ready` and the header by the one that publishes it;
- * `arrived` by every member of a reduction. */
+/* Up to this many members, every member that needs a reduction's result folds the
+ * segments itself (no shared counter); above, the last arriver folds once for all. */
+#define SHL_COLL_FOLD_ALL 4
+
+/* Bytes of a cell's header before its payload (bcast) or result (reduce). */
+#define HEAD 32
+
+/* A cell: the header, then the payload (bcast: the root's data; reduce: the result),
+ * written by the member that publishes `ready`; then, for reductions, `arrived` on its own
+ * line and the members' segments. */
 struct cell {
-	alignas(64) _Atomic uint64_t open;    /* the round that may use the cell now */
-	_Atomic uint64_t claimed;             /* bcast: the last round a root claimed */
-	_Atomic int done;                     /* members through with the open round */
 	alignas(64) _Atomic uint64_t ready;   /* the round whose data (result) is published */
-	int err;                              /* reductions: the round's error class, or 0 */
-	int need;                             /* members that read the published data */
+	_Atomic uint64_t claimed;             /* bcast: the last round a root claimed */
+	size_t len;                           /* bcast: bytes packed */
 	int root;                             /* bcast: the root's rank */
-	size_t len;                           /* bcast: bytes packed into data */
-	alignas(64) _Atomic int arrived;      /* reductions: members that have arrived */
-	alignas(64) char data[];              /* bcast: payload; reduce: result, segments */
+	int16_t err;                          /* reduce: the round's error class, or 0 */
+	int16_t need;                         /* reduce, large: members counting `finished` */
+	char data[];                          /* at HEAD */
 };
 
-/* A reduction member's segment: what it passed, then its packed input. */
+/* A member's segment: its stamp and arguments, then its packed input. */
 struct seg {
-	size_t bytes;
-	enum shl_op_kind kind;
-	int root;
-	alignas(64) char data[];
+	_Atomic uint64_t stamp;               /* the round whose input is here */
+	uint32_t bytes;
+	int32_t kind;                         /* enum shl_op_kind */
+	int32_t root;
+	alignas(16) char data[];              /* at 32, aligned as malloc'ed accumulators */
 };
 
-/* The event a sleeping member waits for: 2 * round + which word (0 ready, 1 open). */
-struct want {
-	alignas(64) _Atomic uint64_t tag;
+/* Above SHL_COLL_FOLD_ALL members: who is through with a cell's round, on its own line. */
+struct reuse {
+	alignas(64) _Atomic uint64_t open;    /* the round that may write the cell now */
+	_Atomic int finished;                 /* members through with the round before */
+};
+
+/* One member's word on its own line. */
+struct line {
+	alignas(64) _Atomic uint64_t v;
 };
 
 struct shl_coll_ring {
 	int ncells;
 	size_t cell_bytes;                    /* stride between cells */
 	size_t seg;                           /* largest payload (bcast) or segment (reduce) */
-	struct want *want;                    /* by member, in this allocation */
-	alignas(64) _Atomic int sleepers;     /* members counted in before sleeping on it */
+	size_t seg_stride;                    /* reduce: between segments */
+	size_t reuse_off;                     /* offset of the cell's struct reuse */
+	size_t arrived_off;                   /* reduce: offset of `arrived` in a cell */
+	struct line *want;                    /* by member: the event it sleeps for, or 0 */
+	struct line *done;                    /* by member: the last round it is through with */
+	alignas(64) _Atomic int sleepers;     /* members counted in before sleeping for data */
+	_Atomic int free_sleepers;            /* ... for a stamp (a cell to reuse): rare */
 	alignas(64) char cells[];
 };
 
-static_assert(sizeof(struct cell) % 64 == 0, "a cell's data starts a cache line");
-static_assert(sizeof(struct seg) == 64, "a segment's header is one cache line");
+static_assert(offsetof(struct cell, data) == HEAD, "a cell's payload starts at HEAD");
+static_assert(offsetof(struct seg, data) == 32, "a segment's data is 16-aligned");
+
+static size_t up64(size_t x)
+{
+	return (x + 63) / 64 * 64;
+}
 
 /* The largest reduction segment for n members: every member agrees on it. */
 static size_t red_seg(int n)
@@ -116,7 +146,17 @@ static struct cell *cell_at(struct shl_coll_ring *g, uint64_t k)
 
 static struct seg *seg_at(struct shl_coll_ring *g, struct cell *cl, int i)
 {
-	return (struct seg *)(cl->data + g->seg + (size_t)i * (sizeof(struct seg) + g->seg));
+	return (struct seg *)((char *)cl + g->arrived_off + 64 + (size_t)i * g->seg_stride);
+}
+
+static _Atomic int *arrived_at(struct shl_coll_ring *g, struct cell *cl)
+{
+	return (_Atomic int *)((char *)cl + g->arrived_off);
+}
+
+static struct reuse *reuse_at(struct shl_coll_ring *g, struct cell *cl)
+{
+	return (struct reuse *)((char *)cl + g->reuse_off);
 }
 
 /* The communicator's ring of `kind`, made by the first member to need it. */
@@ -125,29 +165,33 @@ static struct shl_coll_ring *ring_get(struct shl_comm_shared *sh, enum shl_ring_
 	/* Acquire: pairs with the release of the compare-exchange that installed it. */
 	struct shl_coll_ring *g = atomic_load_explicit(&sh->ring[kind], memory_order_acquire);
 	struct shl_coll_ring *none = NULL;
-	size_t seg, cell;
+	int n = sh->nmembers;
 	int ncells = kind == SHL_RING_BCAST ? SHL_COLL_BCAST_CELLS : SHL_COLL_RED_CELLS;
+	size_t seg, cell, stride = 0, reuse, arrived = 0;
 
 	if (g != NULL)
 		return g;
-	if (kind == SHL_RING_BCAST) {
-		seg = (shl_job.coll_small_max + 63) / 64 * 64;
-		cell = sizeof(struct cell) + seg;
-	} else {
-		seg = red_seg(sh->nmembers);
-		cell = sizeof(struct cell) + seg + (size_t)sh->nmembers * (sizeof(struct seg) + seg);
+	seg = kind == SHL_RING_BCAST ? shl_job.coll_small_max : red_seg(n);
+	reuse = up64(HEAD + seg);
+	cell = reuse + sizeof(struct reuse);
+	if (kind == SHL_RING_REDUCE) {
+		stride = up64(offsetof(struct seg, data) + seg);
+		arrived = cell;
+		cell = arrived + 64 + (size_t)n * stride;
 	}
-	size_t bytes = sizeof(*g) + (size_t)ncells * cell + (size_t)sh->nmembers * sizeof(struct want);
+	size_t bytes = sizeof(*g) + (size_t)ncells * cell + 2 * (size_t)n * sizeof(struct line);
 	g = aligned_alloc(64, bytes);
 	if (g == NULL)
 		return NULL;
 	memset(g, 0, bytes);
 	g->ncells = ncells;
-	g->want = (struct want *)(g->cells + (size_t)ncells * cell);
 	g->cell_bytes = cell;
 	g->seg = seg;
-	for (int j = 0; j < g->ncells; j++)
-		atomic_init(&cell_at(g, (uint64_t)j + 1)->open, (uint64_t)j + 1);
+	g->seg_stride = stride;
+	g->reuse_off = reuse;
+	g->arrived_off = arrived;
+	g->want = (struct line *)(g->cells + (size_t)ncells * cell);
+	g->done = g->want + n;
 	if (!atomic_compare_exchange_strong_explicit(&sh->ring[kind], &none, g,
 						     memory_order_acq_rel, memory_order_acquire)) {
 		free(g);
@@ -158,7 +202,14 @@ static struct shl_coll_ring *ring_get(struct shl_comm_shared *sh, enum shl_ring_
 
 /* ---- waiting and waking ---- */
 
-enum { READY, OPEN };
+/* What a member waits for: a word reaching a round. Tags name the event for publishers:
+ * which word, the member whose stamp it is (0 for `ready`), and the round. */
+enum { READY, DONE, SEG, OPEN };
+
+static uint64_t tag_of(int which, int member, uint64_t k)
+{
+	return k << 22 | (uint64_t)member << 2 | (uint64_t)which;
+}
 
 struct until {
 	_Atomic uint64_t *word;
@@ -171,8 +222,8 @@ static bool reached(void *arg)
 {
 	struct until *u = arg;
 
-	/* seq_cst: after the `want` store (armed), against publish's RMW. */
-	return atomic_load(u->word) == u->k;
+	/* seq_cst: after the `want` store (armed), against the publisher's RMW or store. */
+	return atomic_load(u->word) >= u->k;
 }
 
 static bool armed(void *arg)
@@ -192,9 +243,9 @@ static uint64_t now_ns(void)
 }
 
 /* Oversubscribed, shl_poll polls once; a wait for one running producer (a root's next
- * round, a cell's last reader) still polls for shl_job.coll_spin_ns: the producer usually
- * publishes within it, and sleeping between its rounds made members chase it one wake-up
- * per round (see SHL_COLL_SPIN_US). */
+ * round, the slowest member's stamp) still polls for shl_job.coll_spin_ns: the producer
+ * usually publishes within it, and sleeping between its rounds made members chase it one
+ * wake-up per round (see SHL_COLL_SPIN_US). */
 static bool spin(struct until *u)
 {
 	if (shl_job.spin_ns != 0 || shl_job.coll_spin_ns == 0)
@@ -211,55 +262,103 @@ static bool spin(struct until *u)
 	}
 }
 
-/* Owner thread, rank unlocked: wait until word `which` of `cl` is k, polling (`one`: for
- * one producer, see spin), then sleeping. */
+/* Owner thread, rank unlocked: wait until *word >= k, the event `tag`, polling (`one`:
+ * for one producer, see spin), then sleeping. */
 static void ring_wait(struct shl_rank *r, struct shl_coll_ring *g, const struct shl_comm *c,
-		      struct cell *cl, int which, uint64_t k, bool one)
+		      _Atomic uint64_t *word, uint64_t k, uint64_t tag, bool one)
 {
-	struct until u = { which == READY ? &cl->ready : &cl->open, k,
-			   &g->want[c->member].tag, 2 * k + (uint64_t)which };
+	struct until u = { word, k, &g->want[c->member].v, tag };
+	/* Every member stamps every round: those stamps check a counter of their own. */
+	_Atomic int *count = (tag & 3) == DONE || (tag & 3) == OPEN ? &g->free_sleepers
+								    : &g->sleepers;
 
 	if (reached(&u))
 		return;
 	shl_rank_lock(r);
 	if (!shl_poll(r, reached, &u) && !(one && spin(&u))) {
-		atomic_fetch_add(&g->sleepers, 1);
+		atomic_fetch_add(count, 1);
 		shl_wait(r, armed, &u);
-		atomic_fetch_sub(&g->sleepers, 1);
+		atomic_fetch_sub(count, 1);
 	}
 	shl_rank_unlock(r);
 }
 
-/* Publish word `which` of `cl` = k (release: what the caller wrote before), waking the
- * members asleep waiting for it. */
-static void publish(struct shl_coll_ring *g, const struct shl_comm *c, struct cell *cl,
-		    int which, uint64_t k)
+/* After publishing events (seq_cst): wake the members asleep for them: those waiting for
+ * exactly `tag` (0: none), and, when `done_upto` > 0 (the caller's stamp reached it),
+ * those waiting for the caller's stamp to reach a round up to that. */
+static void wake(struct shl_coll_ring *g, const struct shl_comm *c, uint64_t tag,
+		 uint64_t done_upto)
 {
 	const struct shl_comm_shared *sh = c->sh;
-	uint64_t tag = 2 * k + (uint64_t)which;
 
-	atomic_exchange(which == READY ? &cl->ready : &cl->open, k);  /* seq_cst RMW */
-	if (atomic_load(&g->sleepers) == 0)
+	bool rare = (tag & 3) == OPEN;
+
+	if (!(tag != 0 && atomic_load(rare ? &g->free_sleepers : &g->sleepers) > 0) &&
+	    !(done_upto != 0 && atomic_load(&g->free_sleepers) > 0))
 		return;
 	for (int i = 0; i < sh->nmembers; i++) {
-		uint64_t t = tag;
-		if (i == c->member || atomic_load(&g->want[i].tag) != tag)
+		uint64_t t = atomic_load(&g->want[i].v);
+		if (t == 0 || i == c->member)
+			continue;
+		if (t != tag && (done_upto == 0 || (t & 3) != DONE ||
+				 ((t >> 2) & 0xfffff) != (uint64_t)c->member || (t >> 22) > done_upto))
 			continue;
 		/* seq_cst RMW, then shl_rank_wake: see there. */
-		if (atomic_compare_exchange_strong(&g->want[i].tag, &t, 0))
+		if (atomic_compare_exchange_strong(&g->want[i].v, &t, 0))
 			shl_rank_wake(shl_job.ranks[sh->world[i]]);
 	}
 }
 
-/* Count the caller through round k of `cl`; the `need`-th reopens the cell. */
+/* The caller is through with round k of `cl`: stamp it (small communicators) or count
+ * itself finished, the `need`-th reopening the cell; wake whoever waits to reuse it. Above
+ * SHL_COLL_FOLD_ALL members only the members that read the cell after others wrote it
+ * count: a broadcast's n - 1 readers; a reduction's readers of the result and the member
+ * that folded. */
 static void finish(struct shl_coll_ring *g, const struct shl_comm *c, struct cell *cl,
 		   uint64_t k, int need)
 {
-	/* acq_rel: the last sees every reader's reads done before it reopens the cell. */
-	if (need > 0 && atomic_fetch_add(&cl->done, 1) + 1 != need)
+	if (c->size <= SHL_COLL_FOLD_ALL) {
+		/* seq_cst store: releases the caller's reads of the cell to the next writer. */
+		atomic_store(&g->done[c->member].v, k);
+		wake(g, c, 0, k);
 		return;
-	atomic_store_explicit(&cl->done, 0, memory_order_relaxed);  /* ordered by `open` */
-	publish(g, c, cl, OPEN, k + (uint64_t)g->ncells);
+	}
+	struct reuse *u = reuse_at(g, cl);
+	/* acq_rel: the last sees every member's reads done before it reopens the cell. */
+	if (atomic_fetch_add(&u->finished, 1) + 1 != need)
+		return;
+	atomic_store_explicit(&u->finished, 0, memory_order_relaxed);  /* ordered by `open` */
+	uint64_t next = k + (uint64_t)g->ncells;
+	atomic_exchange(&u->open, next);  /* seq_cst RMW: see wake */
+	wake(g, c, tag_of(OPEN, 0, next), 0);
+}
+
+/* Wait until every member is through with round k - ncells, the cell's previous round. */
+static void wait_free(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
+		      enum shl_ring_kind kind, struct cell *cl, uint64_t k)
+{
+	uint64_t need = k - (uint64_t)g->ncells;
+
+	if (k <= (uint64_t)g->ncells)
+		return;
+	if (c->size > SHL_COLL_FOLD_ALL) {
+		ring_wait(r, g, c, &reuse_at(g, cl)->open, k, tag_of(OPEN, 0, k), true);
+		return;
+	}
+	while (c->ring_free[kind] < need) {
+		uint64_t low = UINT64_MAX;
+		int lag = 0;
+		for (int j = 0; j < c->size; j++) {
+			/* Acquire (seq_cst): member j's reads of the cell happen before our
+			 * writes into it. */
+			uint64_t d = atomic_load(&g->done[j].v);
+			if (d < low)
+				low = d, lag = j;
+		}
+		c->ring_free[kind] = low;
+		if (low < need)
+			ring_wait(r, g, c, &g->done[lag].v, need, tag_of(DONE, lag, need), true);
+	}
 }
 
 /* ---- broadcast ---- */
@@ -280,17 +379,23 @@ int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, void *buf, int 
 		return MPI_ERR_NO_MEM;
 	cl = cell_at(g, k);
 	if (root == c->rank) {
-		ring_wait(r, g, c, cl, OPEN, k, true);
+		wait_free(r, g, c, SHL_RING_BCAST, cl, k);
 		if (atomic_exchange(&cl->claimed, k) != k) {
 			cl->root = root;
 			cl->len = bytes;
 			shl_dt_copy(cl->data, NULL, buf, type, bytes);
-			publish(g, c, cl, READY, k);
+			/* Through with round k as soon as it is published: with stamps, one
+			 * scan wakes its readers and any writer waiting on the root's stamp. */
+			bool stamps = c->size <= SHL_COLL_FOLD_ALL;
+			if (stamps)
+				atomic_store_explicit(&g->done[c->member].v, k, memory_order_release);
+			atomic_exchange(&cl->ready, k);  /* seq_cst RMW: see wake */
+			wake(g, c, tag_of(READY, 0, k), stamps ? k : 0);
 			return MPI_SUCCESS;
 		}
 		err = MPI_ERR_ROOT;  /* another member claimed this round as its root */
 	}
-	ring_wait(r, g, c, cl, READY, k, true);
+	ring_wait(r, g, c, &cl->ready, k, tag_of(READY, 0, k), true);
 	if (cl->root != root) {
 		err = MPI_ERR_ROOT;
 	} else {
@@ -307,11 +412,11 @@ int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, void *buf, int 
 
 /* ---- reductions ---- */
 
-/* The last arriver of round k: check the members agree, fold their segments in rank order
- * into the cell's result with the caller's op and type (a user function runs in its
- * thread with its handles, as in the meeting path). Returns 0 or an error class. */
-static int fold_cell(struct shl_coll_ring *g, struct cell *cl, int n, struct shl_op *op,
-		     MPI_Datatype type, int count, bool rooted)
+/* Check that the members' segments agree, then fold them in rank order into `out` (packed,
+ * g->seg bytes) with the caller's op and type (a user function runs in its thread with
+ * its handles, as in the meeting path). Returns 0 or an error class. */
+static int fold(struct shl_coll_ring *g, struct cell *cl, int n, struct shl_op *op,
+		MPI_Datatype type, int count, bool rooted, void *out)
 {
 	struct seg *s0 = seg_at(g, cl, 0);
 	struct shl_fold f;
@@ -335,9 +440,9 @@ static int fold_cell(struct shl_coll_ring *g, struct cell *cl, int n, struct shl
 	if (f.op->kind != SHL_OP_USER) {
 		/* The kernel computes inout = in op inout; predefined ops are commutative
 		 * bitwise, so this is acc op segment, as shl_fold_step computes it. */
-		memcpy(cl->data, s0->data, f.bytes);
+		memcpy(out, s0->data, f.bytes);
 		for (int i = 1; i < n && f.k != NULL; i++)
-			f.k(seg_at(g, cl, i)->data, cl->data, f.nbasic);
+			f.k(seg_at(g, cl, i)->data, out, f.nbasic);
 		return 0;
 	}
 	/* A user function works on the caller's own layout: fold in accumulators of it. */
@@ -358,10 +463,34 @@ static int fold_cell(struct shl_coll_ring *g, struct cell *cl, int n, struct shl
 		tmp = acc;
 		acc = x;
 	}
-	shl_fold_store(&f, cl->data, NULL, acc);
+	shl_fold_store(&f, out, NULL, acc);
 free_bufs:
 	shl_fold_free(&f, acc);
 	shl_fold_free(&f, tmp);
+	return err;
+}
+
+/* A reader of round k, up to SHL_COLL_FOLD_ALL members: wait for every stamp, fold, and
+ * unpack into (rbuf, type): straight into rbuf when the type is dense (the inputs are all
+ * in the segments already), else through a stack buffer when it fits. */
+static int fold_all(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
+		    struct cell *cl, uint64_t k, void *rbuf, int count, MPI_Datatype type,
+		    struct shl_op *op, bool rooted)
+{
+	size_t bytes = (size_t)count * type->size;
+	alignas(64) char local[4096];
+	void *out = type->contig ? rbuf : bytes <= sizeof(local) ? local : NULL;
+	int err;
+
+	for (int j = 0; j < c->size; j++)
+		ring_wait(r, g, c, &seg_at(g, cl, j)->stamp, k, tag_of(SEG, j, k), false);
+	if (out == NULL && (out = malloc(bytes)) == NULL)
+		return MPI_ERR_NO_MEM;
+	err = fold(g, cl, c->size, op, type, count, rooted, out);
+	if (err == 0 && out != rbuf)
+		shl_dt_copy(rbuf, type, out, NULL, bytes);
+	if (out != rbuf && out != local)
+		free(out);
 	return err;
 }
 
@@ -371,7 +500,7 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const void *sb
 	size_t bytes = (size_t)count * type->size;
 	uint64_t k = ++c->rounds[SHL_RING_REDUCE];
 	bool rooted = root >= 0, reads = !rooted || root == c->rank;
-	int n = c->size, err;
+	int n = c->size, err = MPI_SUCCESS;
 	struct shl_coll_ring *g;
 	struct cell *cl;
 
@@ -379,35 +508,47 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const void *sb
 	if ((g = ring_get(c->sh, SHL_RING_REDUCE)) == NULL)
 		return MPI_ERR_NO_MEM;
 	cl = cell_at(g, k);
-	ring_wait(r, g, c, cl, OPEN, k, true);
+	wait_free(r, g, c, SHL_RING_REDUCE, cl, k);
 	struct seg *s = seg_at(g, cl, c->rank);
-	s->bytes = bytes;
-	s->kind = op->kind;
+	s->bytes = (uint32_t)bytes;
+	s->kind = (int32_t)op->kind;
 	s->root = root;
 	shl_dt_copy(s->data, NULL, sbuf == MPI_IN_PLACE ? rbuf : sbuf, type, bytes);
+	if (n <= SHL_COLL_FOLD_ALL) {
+		atomic_store(&s->stamp, k);  /* seq_cst store: see wake */
+		wake(g, c, tag_of(SEG, c->rank, k), 0);
+		if (reads)
+			err = fold_all(r, g, c, cl, k, rbuf, count, type, op, rooted);
+		finish(g, c, cl, k, 0);
+		return err;
+	}
 	/* acq_rel: the last arriver reads every member's segment. */
-	if (atomic_fetch_add(&cl->arrived, 1) + 1 == n) {
-		atomic_store_explicit(&cl->arrived, 0, memory_order_relaxed);  /* by `open` */
-		cl->err = fold_cell(g, cl, n, op, type, count, rooted);
-		cl->need = n;
+	bool last = atomic_fetch_add(arrived_at(g, cl), 1) + 1 == n;
+	if (last) {
+		atomic_store_explicit(arrived_at(g, cl), 0, memory_order_relaxed);  /* by `open` */
+		cl->err = (int16_t)fold(g, cl, n, op, type, count, rooted, cl->data);
+		int need = n;
 		if (rooted) {
 			/* Whoever believes it is the root reads; all of them, if they differ. */
-			cl->need = 0;
+			need = !reads;
 			for (int i = 0; i < n; i++)
-				cl->need += seg_at(g, cl, i)->root == i;
+				need += seg_at(g, cl, i)->root == i;
 		}
-		if (cl->need == 0) {
-			finish(g, c, cl, k, 0);
+		cl->need = (int16_t)need;
+		atomic_exchange(&cl->ready, k);  /* seq_cst RMW: see wake */
+		wake(g, c, tag_of(READY, 0, k), 0);
+		if (!reads) {
+			finish(g, c, cl, k, need);
 			return MPI_SUCCESS;
 		}
-		publish(g, c, cl, READY, k);
 	}
 	if (!reads)
 		return MPI_SUCCESS;
-	ring_wait(r, g, c, cl, READY, k, false);
+	ring_wait(r, g, c, &cl->ready, k, tag_of(READY, 0, k), false);
 	err = cl->err;
+	int need = cl->need;  /* before finish: the cell may be reused after it */
 	if (err == MPI_SUCCESS)
 		shl_dt_copy(rbuf, type, cl->data, NULL, bytes);
-	finish(g, c, cl, k, cl->need);
+	finish(g, c, cl, k, need);
 	return err;
 }

@@ -209,6 +209,7 @@ struct shl_comm {
 	uint64_t seq;                 /* collective operations this rank started on it */
 	uint64_t barriers;            /* flag-path barriers this rank entered on it (coll.c) */
 	uint64_t rounds[SHL_RING_KINDS];  /* ring-path collectives it entered, by ring */
+	uint64_t ring_free[SHL_RING_KINDS];  /* rounds every member was seen through with */
 	struct shl_attr *attrs;
 	struct shl_info *info;        /* hints set by the user, or NULL */
 	char name_buf[MPI_MAX_OBJECT_NAME];
