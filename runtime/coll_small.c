@@ -70,10 +70,10 @@
 struct cell {
 	alignas(64) _Atomic uint64_t ready;   /* the round whose data (result) is published */
 	_Atomic uint64_t claimed;             /* bcast: the last round a root claimed */
-	size_t len;                           /* bcast: bytes packed */
-	int root;                             /* bcast: the root's rank */
-	int16_t err;                          /* reduce: the round's error class, or 0 */
-	int16_t need;                         /* reduce, large: members counting `finished` */
+	uint32_t len;                         /* bcast: bytes packed (<= 1 MiB) */
+	int32_t root;                         /* bcast: the root's rank */
+	int32_t err;                          /* reduce: the round's error class, or 0 */
+	int32_t need;                         /* reduce, large: members counting `finished` */
 	char data[];                          /* at HEAD */
 };
 
@@ -382,7 +382,7 @@ int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, void *buf, int 
 		wait_free(r, g, c, SHL_RING_BCAST, cl, k);
 		if (atomic_exchange(&cl->claimed, k) != k) {
 			cl->root = root;
-			cl->len = bytes;
+			cl->len = (uint32_t)bytes;
 			shl_dt_copy(cl->data, NULL, buf, type, bytes);
 			/* Through with round k as soon as it is published: with stamps, one
 			 * scan wakes its readers and any writer waiting on the root's stamp. */
@@ -526,7 +526,7 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const void *sb
 	bool last = atomic_fetch_add(arrived_at(g, cl), 1) + 1 == n;
 	if (last) {
 		atomic_store_explicit(arrived_at(g, cl), 0, memory_order_relaxed);  /* by `open` */
-		cl->err = (int16_t)fold(g, cl, n, op, type, count, rooted, cl->data);
+		cl->err = fold(g, cl, n, op, type, count, rooted, cl->data);
 		int need = n;
 		if (rooted) {
 			/* Whoever believes it is the root reads; all of them, if they differ. */
@@ -534,7 +534,7 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const void *sb
 			for (int i = 0; i < n; i++)
 				need += seg_at(g, cl, i)->root == i;
 		}
-		cl->need = (int16_t)need;
+		cl->need = need;
 		atomic_exchange(&cl->ready, k);  /* seq_cst RMW: see wake */
 		wake(g, c, tag_of(READY, 0, k), 0);
 		if (!reads) {
