@@ -72,7 +72,12 @@ struct shl_envelope {
 	const void *layout;          /* SHL_Q_DIRECT: sender's datatype, opaque here */
 	void *chunk;                 /* pooled medium buffer owned by this envelope, or NULL */
 	struct shl_envelope *next;   /* owner's private lists (unexpected, free) */
-	struct shl_fbox *fbox;       /* via_fbox: the sender's fastbox to the receiver */
+	/* The receiver reads `fbox` when it takes the envelope from its inbox; only later may a
+	 * matched probe set `probed_on`. */
+	union {
+		struct shl_fbox *fbox;   /* via_fbox: the sender's fastbox to the receiver */
+		void *probed_on;         /* owner's: set by a matched probe, opaque here */
+	};
 };
 
 _Static_assert(offsetof(struct shl_envelope, inline_data) == 48, "header is one 48-byte run");

@@ -31,13 +31,42 @@ struct shl_cargs {
 	int nv;                       /* entries of the …w type arrays */
 };
 
+/* How a collective call runs: waiting for it; MPI_I… (a request, started); MPI_…_init (a
+ * persistent request, started by each MPI_Start). */
+enum shl_coll_mode { SHL_COLL_BLOCKING, SHL_COLL_NONBLOCKING, SHL_COLL_PERSISTENT };
+
 /* Owner thread, rank unlocked: run collective `run` as this rank's next collective on `c`
- * with arguments `x`. Blocking (request NULL): waits, sleeping, and returns the class of
- * any error the run reported. Nonblocking: copies `x` to the heap (holding its types and
- * op until the meeting has run or failed), returns once joined with *request set. Errors
- * are returned as classes; the caller reports them through shl_err. */
+ * with arguments `x`. Blocking: waits, sleeping, and returns the class of any error the run
+ * reported. Nonblocking: copies `x` to the heap (holding its types and op until the
+ * meeting has run or failed), returns once joined with *request set. Persistent: sets
+ * *request to an inactive request holding a copy of `x` (and its types and op) until
+ * freed; MPI_Start joins as the nonblocking call does (shl_coll_restart). Errors are
+ * returned as classes; the caller reports them through shl_err. */
 int shl_coll_start(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
-		   const struct shl_cargs *x, MPI_Request *request);
+		   const struct shl_cargs *x, MPI_Request *request, enum shl_coll_mode mode);
+
+/* Check the info argument of an MPI_…_init call (MPI_INFO_NULL or valid; no hint is
+ * used), reporting through comm's handler. */
+int shl_coll_info(struct shl_rank *r, MPI_Comm comm, const char *fn, MPI_Info info);
+
+/* ---- the ring paths of small blocking collectives (coll_small.c) ---- */
+
+/* Whether a blocking call of `kind` moving `bytes` bytes per member on `c` takes the ring
+ * path. Every member of a correct call gets the same answer. */
+bool shl_coll_small_ok(const struct shl_comm *c, enum shl_ring_kind kind, size_t bytes);
+
+/* Owner thread, rank unlocked, arguments checked, shl_coll_small_ok true: MPI_Bcast of
+ * (buf, count, type) from rank `root`. The root returns once its data is in the ring.
+ * Returns 0 or an error class (MPI_ERR_ROOT / MPI_ERR_TRUNCATE on the members that see the
+ * mismatch, MPI_ERR_NO_MEM). */
+int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, void *buf, int count,
+			 MPI_Datatype type, int root);
+
+/* The same for MPI_Reduce to rank `root` (root >= 0) or MPI_Allreduce (root < 0). A
+ * non-root of Reduce returns once its input is in the ring; a mismatch (roots, ops,
+ * counts) is reported to the members that read the result. */
+int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const void *sbuf, void *rbuf,
+			  int count, MPI_Datatype type, struct shl_op *op, int root);
 
 /* Report `err` from shl_coll_start through c's error handler, explaining it. */
 int shl_coll_fail(struct shl_comm *c, const char *fn, int err);

@@ -1,5 +1,6 @@
 /* Collectives that combine data: Reduce, Allreduce, Reduce_scatter(_block), Scan, Exscan
- * and their I… twins, on intra- and intercommunicators (Scan and Exscan on intra only).
+ * with their I… twins and …_init forms, on intra- and intercommunicators (Scan and Exscan
+ * on intra only).
  * Entered by rank threads; run functions by the member that arrives last at a meeting.
  * Never sends a message and never reorders operands.
  *
@@ -176,8 +177,9 @@ static int check(struct shl_comm *c, const char *fn, const void *sbuf, const voi
 }
 
 static int reduce(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Datatype type,
-		  MPI_Op op, int root, MPI_Comm comm, MPI_Request *request, bool nb)
+		  MPI_Op op, int root, MPI_Comm comm, MPI_Request *request, enum shl_coll_mode mode)
 {
+	bool nb = mode != SHL_COLL_BLOCKING;
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
 	int err = shl_coll_comm(fn, r, comm, &c);
@@ -204,7 +206,11 @@ static int reduce(const char *fn, const void *sbuf, void *rbuf, int count, MPI_D
 		if (c->inter && is_root)
 			x.op = NULL, x.keep_s = false;
 	}
-	err = shl_coll_start(r, c, reduce_run, &x, nb ? request : NULL);
+	if (!nb && active && shl_coll_small_ok(c, SHL_RING_REDUCE, (size_t)count * type->size)) {
+		err = shl_coll_small_reduce(r, c, sbuf, rbuf, count, type, op, root);
+		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
+	}
+	err = shl_coll_start(r, c, reduce_run, &x, request, mode);
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
 
@@ -212,7 +218,7 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 		int root, MPI_Comm comm)
 {
 	return reduce("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm, NULL,
-		      false);
+		      SHL_COLL_BLOCKING);
 }
 SHL_WEAK_ALIAS(Reduce);
 
@@ -220,15 +226,16 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
 		 MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
 	return reduce("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm, request,
-		      true);
+		      SHL_COLL_NONBLOCKING);
 }
 SHL_WEAK_ALIAS(Ireduce);
 
 /* Allreduce, Scan and Exscan: every member passes the same kind of arguments. */
 static int symmetric(const char *fn, shl_meet_fn *run, bool intra_only, const void *sbuf,
 		     void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-		     MPI_Request *request, bool nb)
+		     MPI_Request *request, enum shl_coll_mode mode)
 {
+	bool nb = mode != SHL_COLL_BLOCKING;
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
 	int err = shl_coll_comm(fn, r, comm, &c);
@@ -241,10 +248,15 @@ static int symmetric(const char *fn, shl_meet_fn *run, bool intra_only, const vo
 		err = check(c, fn, sbuf, rbuf, count, type, op, !c->inter);
 	if (err != MPI_SUCCESS)
 		return err;
+	if (!nb && run == allreduce_run &&
+	    shl_coll_small_ok(c, SHL_RING_REDUCE, (size_t)count * type->size)) {
+		err = shl_coll_small_reduce(r, c, sbuf, rbuf, count, type, op, -1);
+		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
+	}
 	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .scount = count, .rcount = count,
 			       .stype = type, .rtype = type, .op = op, .keep_s = true,
 			       .keep_r = true };
-	err = shl_coll_start(r, c, run, &x, nb ? request : NULL);
+	err = shl_coll_start(r, c, run, &x, request, mode);
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
 
@@ -252,7 +264,7 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 		   MPI_Op op, MPI_Comm comm)
 {
 	return symmetric("MPI_Allreduce", allreduce_run, false, sendbuf, recvbuf, count,
-			 datatype, op, comm, NULL, false);
+			 datatype, op, comm, NULL, SHL_COLL_BLOCKING);
 }
 SHL_WEAK_ALIAS(Allreduce);
 
@@ -260,7 +272,7 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 		    MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	return symmetric("MPI_Iallreduce", allreduce_run, false, sendbuf, recvbuf, count,
-			 datatype, op, comm, request, true);
+			 datatype, op, comm, request, SHL_COLL_NONBLOCKING);
 }
 SHL_WEAK_ALIAS(Iallreduce);
 
@@ -326,7 +338,7 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
 	      MPI_Comm comm)
 {
 	return symmetric("MPI_Scan", scan_run, true, sendbuf, recvbuf, count, datatype, op, comm,
-			 NULL, false);
+			 NULL, SHL_COLL_BLOCKING);
 }
 SHL_WEAK_ALIAS(Scan);
 
@@ -334,7 +346,7 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 	       MPI_Comm comm, MPI_Request *request)
 {
 	return symmetric("MPI_Iscan", scan_run, true, sendbuf, recvbuf, count, datatype, op, comm,
-			 request, true);
+			 request, SHL_COLL_NONBLOCKING);
 }
 SHL_WEAK_ALIAS(Iscan);
 
@@ -342,7 +354,7 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 		MPI_Comm comm)
 {
 	return symmetric("MPI_Exscan", exscan_run, true, sendbuf, recvbuf, count, datatype, op,
-			 comm, NULL, false);
+			 comm, NULL, SHL_COLL_BLOCKING);
 }
 SHL_WEAK_ALIAS(Exscan);
 
@@ -350,7 +362,7 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
 		 MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	return symmetric("MPI_Iexscan", exscan_run, true, sendbuf, recvbuf, count, datatype, op,
-			 comm, request, true);
+			 comm, request, SHL_COLL_NONBLOCKING);
 }
 SHL_WEAK_ALIAS(Iexscan);
 
@@ -404,8 +416,9 @@ static void reduce_scatter_run(struct shl_meeting *m)
 
 static int reduce_scatter(const char *fn, const void *sbuf, void *rbuf, int rcount,
 			  const int *rcounts, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-			  MPI_Request *request, bool nb)
+			  MPI_Request *request, enum shl_coll_mode mode)
 {
+	bool nb = mode != SHL_COLL_BLOCKING;
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
 	int err = shl_coll_comm(fn, r, comm, &c), mine;
@@ -429,7 +442,7 @@ static int reduce_scatter(const char *fn, const void *sbuf, void *rbuf, int rcou
 	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .rcount = rcount, .rcounts = rcounts,
 			       .rvec = rcounts ? SHL_VEC_V : SHL_VEC_NONE, .stype = type,
 			       .rtype = type, .op = op, .keep_s = true, .keep_r = true };
-	err = shl_coll_start(r, c, reduce_scatter_run, &x, nb ? request : NULL);
+	err = shl_coll_start(r, c, reduce_scatter_run, &x, request, mode);
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
 
@@ -439,7 +452,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 	if (recvcounts == NULL)
 		return shl_err(NULL, MPI_ERR_ARG, "MPI_Reduce_scatter", "recvcounts is NULL");
 	return reduce_scatter("MPI_Reduce_scatter", sendbuf, recvbuf, 0, recvcounts, datatype,
-			      op, comm, NULL, false);
+			      op, comm, NULL, SHL_COLL_BLOCKING);
 }
 SHL_WEAK_ALIAS(Reduce_scatter);
 
@@ -449,7 +462,7 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
 	if (recvcounts == NULL)
 		return shl_err(NULL, MPI_ERR_ARG, "MPI_Ireduce_scatter", "recvcounts is NULL");
 	return reduce_scatter("MPI_Ireduce_scatter", sendbuf, recvbuf, 0, recvcounts, datatype,
-			      op, comm, request, true);
+			      op, comm, request, SHL_COLL_NONBLOCKING);
 }
 SHL_WEAK_ALIAS(Ireduce_scatter);
 
@@ -457,7 +470,7 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 			      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	return reduce_scatter("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount, NULL,
-			      datatype, op, comm, NULL, false);
+			      datatype, op, comm, NULL, SHL_COLL_BLOCKING);
 }
 SHL_WEAK_ALIAS(Reduce_scatter_block);
 
@@ -466,6 +479,84 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
 			       MPI_Request *request)
 {
 	return reduce_scatter("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount, NULL,
-			      datatype, op, comm, request, true);
+			      datatype, op, comm, request, SHL_COLL_NONBLOCKING);
 }
 SHL_WEAK_ALIAS(Ireduce_scatter_block);
+
+/* ---- persistent collectives (MPI 4.1, 6.13): MPI_…_init, started by MPI_Start ---- */
+
+int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Reduce_init"), comm, "MPI_Reduce_init", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return reduce("MPI_Reduce_init", sendbuf, recvbuf, count, datatype, op, root, comm,
+		      request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Reduce_init);
+
+int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Allreduce_init"), comm, "MPI_Allreduce_init", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return symmetric("MPI_Allreduce_init", allreduce_run, false, sendbuf, recvbuf, count,
+		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Allreduce_init);
+
+int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+		MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Reduce_scatter_init"), comm, "MPI_Reduce_scatter_init", info);
+
+	if (recvcounts == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Reduce_scatter_init", "recvcounts is NULL");
+	if (err != MPI_SUCCESS)
+		return err;
+	return reduce_scatter("MPI_Reduce_scatter_init", sendbuf, recvbuf, 0, recvcounts,
+		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Reduce_scatter_init);
+
+int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+		MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Reduce_scatter_block_init"), comm, "MPI_Reduce_scatter_block_init", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return reduce_scatter("MPI_Reduce_scatter_block_init", sendbuf, recvbuf, recvcount,
+		      NULL, datatype, op, comm, request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Reduce_scatter_block_init);
+
+int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Scan_init"), comm, "MPI_Scan_init", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return symmetric("MPI_Scan_init", scan_run, true, sendbuf, recvbuf, count, datatype,
+		      op, comm, request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Scan_init);
+
+int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Exscan_init"), comm, "MPI_Exscan_init", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return symmetric("MPI_Exscan_init", exscan_run, true, sendbuf, recvbuf, count,
+		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Exscan_init);

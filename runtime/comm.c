@@ -16,10 +16,6 @@
 
 #include "runtime/rt.h"
 
-/* Slots written by different members sit on different cache lines. */
-static_assert(sizeof(struct shl_coll_slot) % 64 == 0, "a slot is whole cache lines");
-static_assert(offsetof(struct shl_comm_shared, slot) % 64 == 0, "slots start a cache line");
-
 /* Process-wide: context ids and MPI_COMM_WORLD's shared object. */
 static struct {
 	pthread_mutex_t lock;            /* guards `next` and `bits` */
@@ -70,7 +66,7 @@ static void ctx_release(uint32_t id)
 static struct shl_comm_shared *shared_new(int n0, int n1, bool inter)
 {
 	int n = n0 + n1;
-	size_t bytes = sizeof(struct shl_comm_shared) + (size_t)n * sizeof(struct shl_coll_slot);
+	size_t bytes = sizeof(struct shl_comm_shared);
 	struct shl_comm_shared *sh = aligned_alloc(64, (bytes + 63) / 64 * 64);
 
 	if (sh == NULL)
@@ -92,6 +88,8 @@ static struct shl_comm_shared *shared_new(int n0, int n1, bool inter)
 
 static void shared_free(struct shl_comm_shared *sh)
 {
+	for (int k = 0; k < SHL_RING_KINDS; k++)
+		shl_coll_ring_free(sh->ring[k]);
 	pthread_mutex_destroy(&sh->lock);
 	free(sh->world);
 	free(sh);
@@ -672,12 +670,48 @@ static bool subgroup(const struct shl_comm *c, const struct shl_group *g)
 	return true;
 }
 
+/* Member i's group: 0, or 1 for the second group of an intercommunicator. */
+static int side_of(const struct shl_comm_shared *sh, int i)
+{
+	return sh->inter && i >= sh->gsize[0];
+}
+
+/* MPI_Comm_create on an intercommunicator (MPI 4.1, 7.4.2): every member of a group names
+ * the same subgroup of it; the result connects the two subgroups, with MPI_COMM_NULL for
+ * members outside theirs, and for everyone when either subgroup is empty. */
+static void create_inter_run(struct shl_meeting *m)
+{
+	const struct shl_comm_shared *p = m->sh;
+	const struct shl_group *g[2] = { m->arrival[0]->in, m->arrival[p->gsize[0]]->in };
+	struct shl_comm_shared *sh = NULL;
+	int err = MPI_SUCCESS;
+
+	for (int i = 0; i < m->n; i++) {
+		const struct shl_group *x = m->arrival[i]->in, *y = g[side_of(p, i)];
+		if (x->size != y->size || memcmp(x->world, y->world, (size_t)x->size * sizeof(int)))
+			err = MPI_ERR_GROUP;
+	}
+	if (err == MPI_SUCCESS && g[0]->size > 0 && g[1]->size > 0 &&
+	    (sh = shared_make(g[0]->size, g[1]->size, true, &err)) != NULL) {
+		memcpy(sh->world, g[0]->world, (size_t)g[0]->size * sizeof(int));
+		memcpy(sh->world + g[0]->size, g[1]->world, (size_t)g[1]->size * sizeof(int));
+	}
+	for (int i = 0; i < m->n; i++) {
+		int side = side_of(p, i), at = shl_group_find(g[side], p->world[i]);
+		m->arrival[i]->err = err;
+		/* shared_make counted one reference per member of the two subgroups. */
+		if (sh != NULL && at != MPI_UNDEFINED)
+			*(struct made *)m->arrival[i]->out =
+				(struct made){ sh, (side ? g[0]->size : 0) + at };
+	}
+}
+
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
 	struct shl_rank *r = shl_rank_or_die("MPI_Comm_create");
 	struct shl_comm *p;
 	struct made md = { NULL, 0 };
-	int err = get_intra("MPI_Comm_create", r, comm, &p);
+	int err = get_comm("MPI_Comm_create", r, comm, &p);
 
 	if (err != MPI_SUCCESS)
 		return err;
@@ -688,10 +722,12 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 	if (!subgroup(p, group))
 		return shl_err(p, MPI_ERR_GROUP, "MPI_Comm_create",
 			       "group has a member that is not in comm");
-	err = meet_all(r, p, create_run, group, &md);
+	err = meet_all(r, p, p->inter ? create_inter_run : create_run, group, &md);
 	if (err != MPI_SUCCESS)
 		return shl_err(p, err, "MPI_Comm_create", "the members could not agree%s",
-			       err == MPI_ERR_GROUP ? " (groups differ but overlap)" : "");
+			       err != MPI_ERR_GROUP ? ""
+			       : p->inter ? " (members of one group named different groups)"
+					  : " (groups differ but overlap)");
 	return adopt(p, &md, newcomm, "MPI_Comm_create");
 }
 SHL_WEAK_ALIAS(Comm_create);

@@ -127,21 +127,14 @@ struct shl_meeting {
 	struct shl_arrival *arrival[];   /* by member index */
 };
 
-/* A member's publication slot for collectives on the shared address space, written only by
- * its member; peers read it. Protocol for collective number k (struct shl_comm.seq): store
- * ptr/len, then store seq = k with release; a reader waits (shl_wait) until an acquire load
- * of seq reaches k, then uses ptr. `ack` is the reverse channel (readers done with ptr).
- * A writer publishing must wake the members that may wait for it (shl_rank_wake after a
- * seq_cst RMW, e.g. atomic_exchange on seq). */
-struct shl_coll_slot {
-	alignas(64) _Atomic uint64_t seq;
-	void *_Atomic ptr;
-	size_t len;
-	alignas(64) _Atomic uint64_t ack;
-};
+/* Rings of cells for the small blocking collectives of an intracommunicator (coll_small.c),
+ * allocated by the first member that needs one; shared_free frees them. */
+enum shl_ring_kind { SHL_RING_BCAST, SHL_RING_REDUCE, SHL_RING_KINDS };
+struct shl_coll_ring;
+void shl_coll_ring_free(struct shl_coll_ring *g);
 
 /* What the members of a communicator share: fixed at creation except the lock-guarded
- * meetings, the atomic counters and the slots. Members are indexed 0..nmembers-1: group 0
+ * meetings, the atomic counter and the rings. Members are indexed 0..nmembers-1: group 0
  * (the intracommunicator's group, or an intercommunicator's first group) then group 1;
  * member j is rank shl_job.ranks[world[j]], which is whom to shl_rank_wake.
  *
@@ -153,13 +146,13 @@ struct shl_coll_slot {
  *    the data movement for everyone (it may read and write every member's buffers: they
  *    share the address space), then every member's request completes. Blocking calls use
  *    shl_comm_meet_wait; an MPI_I* call keeps a heap arrival and returns its request.
- *  - Flag path (blocking collectives, where latency matters): member i publishes its buffer
- *    in slot[i] (ptr, len, then seq = k with atomic_exchange, then wakes the peers that may
- *    wait), peers shl_wait until slot[i].seq >= k and copy, then raise slot[i].ack so the
- *    owner may return. A barrier is atomic_fetch_add(&arrived, 1): the member that brings
- *    it to m * nmembers (its m-th barrier) stores released = m and wakes every member; the
- *    others shl_wait for released >= m. Each flag protocol keeps its own count m per rank
- *    object, since blocking and nonblocking calls may interleave on one communicator. */
+ *  - Flag path (blocking barrier): atomic_fetch_add(&arrived, 1); the member that brings
+ *    it to m * nmembers (its m-th barrier) wakes every member; the others shl_wait for
+ *    arrived >= m * nmembers. Each flag protocol keeps its own count m per rank object,
+ *    since blocking and nonblocking calls may interleave on one communicator.
+ *  - Ring path (small blocking Bcast, Reduce, Allreduce on an intracommunicator): the
+ *    members copy through cells of ring[kind] (coll_small.c), numbered by their own count
+ *    per kind; a root does not wait for readers unless the ring is full. */
 struct shl_comm_shared {
 	uint32_t context;
 	bool inter;
@@ -169,10 +162,9 @@ struct shl_comm_shared {
 	_Atomic int refs;             /* per-rank objects still referring to this one */
 	pthread_mutex_t lock;         /* guards `meetings` and each meeting's bookkeeping */
 	struct shl_meeting *meetings; /* meetings not everyone has joined yet */
-	/* For the collectives: a flag-based barrier counter and its release word. */
+	/* For the collectives: the flag barrier's counter; the rings, NULL until first used. */
 	alignas(64) _Atomic uint64_t arrived;
-	alignas(64) _Atomic uint64_t released;
-	struct shl_coll_slot slot[];  /* nmembers */
+	struct shl_coll_ring *_Atomic ring[SHL_RING_KINDS];
 };
 
 /* Any rank thread: join the meeting `key` of `sh` as member `member` of `n`, running `fn`
@@ -216,6 +208,8 @@ struct shl_comm {
 	int member;                   /* this rank's index in sh */
 	uint64_t seq;                 /* collective operations this rank started on it */
 	uint64_t barriers;            /* flag-path barriers this rank entered on it (coll.c) */
+	uint64_t rounds[SHL_RING_KINDS];  /* ring-path collectives it entered, by ring */
+	uint64_t ring_free[SHL_RING_KINDS];  /* rounds every member was seen through with */
 	struct shl_attr *attrs;
 	struct shl_info *info;        /* hints set by the user, or NULL */
 	char name_buf[MPI_MAX_OBJECT_NAME];

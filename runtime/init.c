@@ -74,6 +74,9 @@ int shl_job_create(int size)
 	shl_job.split_min = shl_env_size("SHOAL_SPLIT_MIN", SHL_P2P_SPLIT_MIN, SIZE_MAX);
 	shl_job.fbox_peers = (int)shl_env_size("SHOAL_FBOX_PEERS", SHL_Q_FBOX_PEERS,
 					       SHL_Q_FBOX_PEERS);
+	shl_job.coll_small_max = shl_env_size("SHOAL_COLL_SMALL_MAX", SHL_COLL_SMALL_MAX,
+					      1 << 20);
+	shl_job.coll_spin_ns = 1000 * shl_env_size("SHOAL_COLL_SPIN_US", SHL_COLL_SPIN_US, 1000000);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	shl_job.spin_ns = 1000 * shl_env_size("SHOAL_SPIN_US",
 					      size > cores ? 0 : SHL_WAIT_SPIN_US, 1000000);

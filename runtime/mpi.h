@@ -601,6 +601,62 @@ SHL_DECLARE(int, Exscan, (const void *sendbuf, void *recvbuf, int count, MPI_Dat
 SHL_DECLARE(int, Iexscan, (const void *sendbuf, void *recvbuf, int count,
 			   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request));
 
+/* Persistent collectives (MPI 4.1, 6.13). */
+SHL_DECLARE(int, Barrier_init, (MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Bcast_init, (void *buffer, int count, MPI_Datatype datatype, int root,
+			MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Gather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+			MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Gatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			void *recvbuf, const int recvcounts[], const int displs[],
+			MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+			MPI_Request *request));
+SHL_DECLARE(int, Scatter_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+			MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Scatterv_init, (const void *sendbuf, const int sendcounts[],
+			const int displs[], MPI_Datatype sendtype, void *recvbuf,
+			int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+			MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+			MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Allgatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			void *recvbuf, const int recvcounts[], const int displs[],
+			MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			MPI_Request *request));
+SHL_DECLARE(int, Alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+			MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Alltoallv_init, (const void *sendbuf, const int sendcounts[],
+			const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+			const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+			MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Alltoallw_init, (const void *sendbuf, const int sendcounts[],
+			const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+			const int recvcounts[], const int rdispls[],
+			const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+			MPI_Request *request));
+SHL_DECLARE(int, Reduce_init, (const void *sendbuf, void *recvbuf, int count,
+			MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+			MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Allreduce_init, (const void *sendbuf, void *recvbuf, int count,
+			MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+			MPI_Request *request));
+SHL_DECLARE(int, Reduce_scatter_init, (const void *sendbuf, void *recvbuf,
+			const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+			MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Reduce_scatter_block_init, (const void *sendbuf, void *recvbuf, int recvcount,
+			MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+			MPI_Request *request));
+SHL_DECLARE(int, Scan_init, (const void *sendbuf, void *recvbuf, int count,
+			MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+			MPI_Request *request));
+SHL_DECLARE(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count,
+			MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+			MPI_Request *request));
+
 /* ---- derived datatypes, packing ---- */
 #define MPI_BOTTOM ((void *)0)
 

@@ -1184,8 +1184,10 @@ static int probe(const char *fn, int source, int tag, MPI_Comm comm, int *flag,
 	if (p.env == NULL)
 		return MPI_SUCCESS;
 	probe_status(status, p.env);
-	if (message != NULL)
+	if (message != NULL) {
+		p.env->probed_on = p.c;  /* where MPI_Mrecv raises its errors */
 		*message = p.env;
+	}
 	return MPI_SUCCESS;
 }
 
@@ -1228,14 +1230,14 @@ static int matched_recv(const char *fn, struct shl_rank *r, void *buf, MPI_Count
 
 	if (message == NULL || *message == MPI_MESSAGE_NULL)
 		return shl_err(NULL, MPI_ERR_REQUEST, fn, "message is MPI_MESSAGE_NULL");
-	err = check_buffer(fn, NULL, buf, count, type);
+	/* Errors go to the communicator the message was probed on; MPI_MESSAGE_NO_PROC
+	 * has none, so MPI_COMM_SELF (MPI 4.1, 9.3). */
+	struct shl_comm *c = *message == MPI_MESSAGE_NO_PROC ? &r->self : (*message)->probed_on;
+	err = check_buffer(fn, c, buf, count, type);
 	if (err == MPI_SUCCESS)
-		err = check_layout(fn, NULL, count, type);
+		err = check_layout(fn, c, count, type);
 	if (err != MPI_SUCCESS)
 		return err;
-	/* The message's context names its communicator: errors are raised there. */
-	struct shl_comm *c = *message != MPI_MESSAGE_NO_PROC && (*message)->context == SHL_CTX_SELF
-				     ? &r->self : &r->world;
 	fill_request(q, c, buf, count, type, MPI_ANY_SOURCE, MPI_ANY_TAG, SHL_MODE_STANDARD);
 	if (*message == MPI_MESSAGE_NO_PROC) {
 		shl_status_empty(&q->status, MPI_PROC_NULL);

@@ -30,6 +30,8 @@ void shl_req_release(struct shl_rank *r, struct shl_req *q)
 	if (q == &r->sent)
 		return;  /* shared by every send that completed at once */
 	q->magic = 0;  /* a stale handle now fails validation */
+	if (q->cargs != NULL)
+		shl_coll_persist_free(q);
 	shl_dt_release(q->type);  /* held by make_request; NULL for internal requests */
 	q->type = NULL;
 	q->next = r->free_reqs;
@@ -500,6 +502,11 @@ static int start(const char *fn, struct shl_rank *r, MPI_Request *request, int i
 	if (!q->persistent || q->active)
 		return shl_err(q->comm, MPI_ERR_REQUEST, fn, "request is %s",
 			       q->persistent ? "already active" : "not a persistent request");
+	if (q->cargs != NULL) {
+		/* A collective: its meeting may run user functions; no rank lock held. */
+		rc = shl_coll_restart(r, q);
+		return rc ? shl_err(q->comm, rc, fn, "out of memory") : MPI_SUCCESS;
+	}
 	shl_rank_lock(r);
 	rc = shl_p2p_start(r, q);
 	shl_rank_unlock(r);

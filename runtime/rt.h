@@ -52,12 +52,24 @@
  * the ring slows down (idle ranks take the token holder's turns: 9.2 at 10, 24 at 100). */
 #define SHL_WAIT_YIELDS 6
 
+/* The largest blocking Bcast, and the cap on a blocking Reduce/Allreduce, that goes through
+ * a communicator's ring of cells instead of a meeting (coll_small.c; SHOAL_COLL_SMALL_MAX).
+ * See docs/performance.md, Collectives, for the measurement. */
+#define SHL_COLL_SMALL_MAX 4096
+
+/* Oversubscribed, how long a member waiting in a ring for one producer (a broadcast's root,
+ * a cell's last reader) polls before it sleeps (SHOAL_COLL_SPIN_US). Measured with
+ * bench/bcast, 64 ranks on 2 cores, 4-64 B: 110-140 us per call sleeping at once (readers
+ * woken every round), 0.08-0.18 us polling 20 us. About one futex wake-up's cost here. */
+#define SHL_COLL_SPIN_US 20
+
 
 /* ---- requests ---- */
 enum shl_req_kind { SHL_REQ_SEND, SHL_REQ_RECV, SHL_REQ_DONE };
 enum shl_send_mode { SHL_MODE_STANDARD, SHL_MODE_SYNC, SHL_MODE_BUFFERED, SHL_MODE_READY };
 
 struct shl_rank;
+struct shl_cargs;
 
 struct shl_req {
 	uint32_t magic;
@@ -79,6 +91,8 @@ struct shl_req {
 	MPI_Status status;            /* recv: filled at completion; send: cancelled flag */
 	struct shl_envelope *env;     /* send with a cookie: the envelope in flight */
 	void *bsend_block;            /* buffered send: block of the attached buffer */
+	shl_meet_fn *run;             /* persistent collective: the operation (coll.c) */
+	struct shl_cargs *cargs;      /* persistent collective: its arguments, held */
 	struct shl_req *next;         /* posted list, detached list or free list */
 };
 
@@ -134,6 +148,9 @@ struct shl_job {
 	int fbox_peers;       /* SHOAL_FBOX_PEERS: fastboxes a rank accepts (0: none) */
 	bool sleeper_fences;  /* a rank about to sleep fences every running thread (membarrier),
 			       * so fastbox senders publish without a full barrier (progress.c) */
+
+	size_t coll_small_max;  /* SHOAL_COLL_SMALL_MAX: largest Bcast (reduction) in a ring cell */
+	uint64_t coll_spin_ns;  /* SHOAL_COLL_SPIN_US: oversubscribed poll before a ring sleep */
 };
 
 extern struct shl_job shl_job;
@@ -196,6 +213,13 @@ int shl_p2p_start(struct shl_rank *r, struct shl_req *req);
 void shl_p2p_help(struct shl_req *q);
 /* Owner, rank locked: try to cancel `req`; it completes (cancelled or not) either way. */
 void shl_p2p_cancel(struct shl_rank *r, struct shl_req *req);
+
+/* ---- persistent collectives (coll.c) ---- */
+/* Owner thread, rank unlocked (MPI_Start): start the inactive persistent collective `req`
+ * as the communicator's next collective. Returns 0 or MPI_ERR_NO_MEM (left inactive). */
+int shl_coll_restart(struct shl_rank *r, struct shl_req *req);
+/* Owner, when `req` (req->cargs set) is released: drop its arguments and their holds. */
+void shl_coll_persist_free(struct shl_req *req);
 
 /* ---- buffered sends (bsend.c) ---- */
 void *shl_bsend_alloc(struct shl_rank *r, size_t bytes);

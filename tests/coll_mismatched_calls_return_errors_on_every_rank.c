@@ -2,7 +2,8 @@
 /* ranks: 1 2 3 4 8 */
 /* With MPI_ERRORS_RETURN: a communicator freed twice (MPI_ERR_COMM), an op not defined on
  * the type, blocking and nonblocking (MPI_ERR_OP), different roots on every rooted
- * collective (MPI_ERR_ROOT on every rank, also through MPI_Wait), reduction counts that
+ * collective (MPI_ERR_ROOT on every rank, also through MPI_Wait; on the ranks that can see it,
+ * at least one, for the small Bcast and Reduce whose roots do not wait), reduction counts that
  * differ (MPI_ERR_COUNT on every rank), a block larger than its receive slot
  * (MPI_ERR_TRUNCATE), and nonblocking calls that do not match while holding a freed derived
  * type (MPI_ERR_NOT_SAME from MPI_Wait). Afterwards the communicators still work. */
@@ -45,9 +46,25 @@ int main(int argc, char **argv)
 	if (size > 1) {
 		int other = rank == 0 ? 0 : 1;
 
-		/* Different roots: every rank gets MPI_ERR_ROOT, rooted collective by collective. */
-		CHECK_CLASS(MPI_Bcast(a, 1, MPI_INT, other, w), MPI_ERR_ROOT);
-		CHECK_CLASS(MPI_Reduce(a, b, 1, MPI_INT, MPI_SUM, other, w), MPI_ERR_ROOT);
+		/* Different roots: every rank gets MPI_ERR_ROOT, rooted collective by collective
+		 * (a Bcast above SHOAL_COLL_SMALL_MAX meets, so every rank sees every root). */
+		static int big[2048];
+		CHECK_CLASS(MPI_Bcast(big, 2048, MPI_INT, other, w), MPI_ERR_ROOT);
+		/* Small blocking Bcast and Reduce go through the ring, where a root does not wait
+		 * for the others: the ranks that see the mismatch report it, at least one does,
+		 * none hangs, and the ring stays usable (checked below). */
+		int seen = 0, any = 0, rc = MPI_Bcast(a, 1, MPI_INT, other, w);
+		if (rc != MPI_SUCCESS) {
+			CHECK_CLASS(rc, MPI_ERR_ROOT);
+			seen = 1;
+		}
+		rc = MPI_Reduce(a, b, 1, MPI_INT, MPI_SUM, other, w);
+		if (rc != MPI_SUCCESS) {
+			CHECK_CLASS(rc, MPI_ERR_ROOT);
+			seen |= 2;
+		}
+		CHECK_MPI(MPI_Allreduce(&seen, &any, 1, MPI_INT, MPI_BOR, w));
+		CHECK_INT(any, 3);
 		CHECK_CLASS(MPI_Gather(a, 1, MPI_INT, b, 1, MPI_INT, other, w), MPI_ERR_ROOT);
 		CHECK_CLASS(MPI_Scatter(b, 1, MPI_INT, a, 1, MPI_INT, other, w), MPI_ERR_ROOT);
 		CHECK_MPI(MPI_Ibcast(a, 1, MPI_INT, other, w, &q));

@@ -1,0 +1,576 @@
+/* The small-message paths of the blocking Bcast, Reduce and Allreduce on an
+ * intracommunicator: rings of cells in the communicator's shared object, through which
+ * members copy without a meeting, a lock or an allocation. Entered by rank threads (one
+ * call per member per round). Must not be used by a call whose members may take other
+ * paths: every member decides from what they agree on (intracommunicator, size, bytes).
+ *
+ * Rounds. Each member counts its ring-path calls per ring (c->rounds[kind]); round k uses
+ * cell (k - 1) % ncells, and a member about to write round k into a cell first makes sure
+ * every member is through with round k - ncells, the cell's previous one. Up to
+ * SHL_COLL_FOLD_ALL members, each stamps `done` (its own line) with the last round it is
+ * through with, and a writer checks the stamps, caching their minimum (c->ring_free): no
+ * shared counter per round. Above, each member counts itself in the cell's `finished` and
+ * the last reopens the cell (`open`): checking n stamps per round cost a 64-rank Reduce
+ * 1.5-3x. No member waits for a later round.
+ *
+ * Bcast: the root claims the cell (a second member believing it is the root finds it
+ * claimed and reads as a non-root with MPI_ERR_ROOT), packs its data into it after the
+ * header, on the header's cache line for payloads up to 32 bytes, publishes ready = k and
+ * returns. Each other member waits for ready == k and unpacks. A round moves about one
+ * cache line each way at 2 ranks.
+ *
+ * Reduce, Allreduce: every member packs its input into its own segment of the cell with
+ * its count, op and root, and a stamp = k. Up to SHL_COLL_FOLD_ALL members, whoever needs
+ * the result (every member for Allreduce, the root for Reduce) waits for every stamp and
+ * folds the segments itself; above, members count themselves in `arrived` and the arrival
+ * that completes the round folds once into the cell's result and publishes ready = k.
+ * Either way the fold checks that everyone agrees (bytes, op, root) and combines the
+ * segments strictly in rank order with the meeting path's kernels (coll_reduce.c), so
+ * results are bitwise the same on every rank and as before. Reduce non-roots return once
+ * their input is in.
+ *
+ * Waiting: a member polls (shl_poll), then counts itself in the ring's `sleepers` (or
+ * `free_sleepers`, waiting for a stamp, so that the stamp of every round checks a word
+ * that is almost always 0: scanning on each one cost 1.5x at 64 ranks), records
+ * the event it waits for in its own `want` word (re-armed at each look: a stamp or word
+ * reaching a round) and sleeps in shl_wait. A member that publishes an event with a
+ * seq_cst RMW or store reads `sleepers` (seq_cst) and, if any, takes every `want` its event
+ * satisfies back to 0 (a CAS, so a rank woken once is not woken again before it runs) and
+ * wakes that rank (shl_rank_wake: each rank sleeps on its own futex). The orders pair as
+ * in shl_wait: either the waiter sees the publication in its last look, or the publisher
+ * sees its `want`. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "runtime/coll_internal.h"
+
+/* Cells per ring. A root may run this many broadcasts (a member this many reductions)
+ * ahead of the slowest member before it waits. */
+#define SHL_COLL_BCAST_CELLS 64
+#define SHL_COLL_RED_CELLS 32
+
+/* Budget of one reduction cell's segments: a member's segment is this divided among the
+ * n members and the result, capped at shl_job.coll_small_max and rounded down to cache
+ * lines; so a 64-rank ring is 32 cells of about 32 KiB, and reductions up to 448 B take
+ * it at 64 ranks. */
+#define SHL_COLL_RED_BUDGET (32 * 1024)
+
+/* Up to this many members, every member that needs a reduction's result folds the
+ * segments itself (no shared counter); above, the last arriver folds once for all. */
+#define SHL_COLL_FOLD_ALL 4
+
+/* Bytes of a cell's header before its payload (bcast) or result (reduce). */
+#define HEAD 32
+
+/* A cell: the header, then the payload (bcast: the root's data; reduce: the result),
+ * written by the member that publishes `ready`; then, for reductions, `arrived` on its own
+ * line and the members' segments. */
+struct cell {
+	alignas(64) _Atomic uint64_t ready;   /* the round whose data (result) is published */
+	_Atomic uint64_t claimed;             /* bcast: the last round a root claimed */
+	uint32_t len;                         /* bcast: bytes packed (<= 1 MiB) */
+	int32_t root;                         /* bcast: the root's rank */
+	int32_t err;                          /* reduce: the round's error class, or 0 */
+	int32_t need;                         /* reduce, large: members counting `finished` */
+	char data[];                          /* at HEAD */
+};
+
+/* A member's segment: its stamp and arguments, then its packed input. */
+struct seg {
+	_Atomic uint64_t stamp;               /* the round whose input is here */
+	uint32_t bytes;
+	int32_t kind;                         /* enum shl_op_kind */
+	int32_t root;
+	alignas(16) char data[];              /* at 32, aligned as malloc'ed accumulators */
+};
+
+/* Above SHL_COLL_FOLD_ALL members: who is through with a cell's round, on its own line. */
+struct reuse {
+	alignas(64) _Atomic uint64_t open;    /* the round that may write the cell now */
+	_Atomic int finished;                 /* members through with the round before */
+};
+
+/* One member's word on its own line. */
+struct line {
+	alignas(64) _Atomic uint64_t v;
+};
+
+struct shl_coll_ring {
+	int ncells;
+	size_t cell_bytes;                    /* stride between cells */
+	size_t seg;                           /* largest payload (bcast) or segment (reduce) */
+	size_t seg_stride;                    /* reduce: between segments */
+	size_t reuse_off;                     /* offset of the cell's struct reuse */
+	size_t arrived_off;                   /* reduce: offset of `arrived` in a cell */
+	struct line *want;                    /* by member: the event it sleeps for, or 0 */
+	struct line *done;                    /* by member: the last round it is through with */
+	alignas(64) _Atomic int sleepers;     /* members counted in before sleeping for data */
+	_Atomic int free_sleepers;            /* ... for a stamp (a cell to reuse): rare */
+	alignas(64) char cells[];
+};
+
+static_assert(offsetof(struct cell, data) == HEAD, "a cell's payload starts at HEAD");
+static_assert(offsetof(struct seg, data) == 32, "a segment's data is 16-aligned");
+
+static size_t up64(size_t x)
+{
+	return (x + 63) / 64 * 64;
+}
+
+/* The largest reduction segment for n members: every member agrees on it. */
+static size_t red_seg(int n)
+{
+	size_t s = SHL_COLL_RED_BUDGET / ((size_t)n + 1);
+
+	return (s < shl_job.coll_small_max ? s : shl_job.coll_small_max) / 64 * 64;
+}
+
+bool shl_coll_small_ok(const struct shl_comm *c, enum shl_ring_kind kind, size_t bytes)
+{
+	if (c->inter)
+		return false;
+	return bytes <= (kind == SHL_RING_BCAST ? shl_job.coll_small_max : red_seg(c->size));
+}
+
+void shl_coll_ring_free(struct shl_coll_ring *g)
+{
+	free(g);
+}
+
+static struct cell *cell_at(struct shl_coll_ring *g, uint64_t k)
+{
+	return (struct cell *)(g->cells + (size_t)((k - 1) % (uint64_t)g->ncells) * g->cell_bytes);
+}
+
+static struct seg *seg_at(struct shl_coll_ring *g, struct cell *cl, int i)
+{
+	return (struct seg *)((char *)cl + g->arrived_off + 64 + (size_t)i * g->seg_stride);
+}
+
+static _Atomic int *arrived_at(struct shl_coll_ring *g, struct cell *cl)
+{
+	return (_Atomic int *)((char *)cl + g->arrived_off);
+}
+
+static struct reuse *reuse_at(struct shl_coll_ring *g, struct cell *cl)
+{
+	return (struct reuse *)((char *)cl + g->reuse_off);
+}
+
+/* The communicator's ring of `kind`, made by the first member to need it. */
+static struct shl_coll_ring *ring_get(struct shl_comm_shared *sh, enum shl_ring_kind kind)
+{
+	/* Acquire: pairs with the release of the compare-exchange that installed it. */
+	struct shl_coll_ring *g = atomic_load_explicit(&sh->ring[kind], memory_order_acquire);
+	struct shl_coll_ring *none = NULL;
+	int n = sh->nmembers;
+	int ncells = kind == SHL_RING_BCAST ? SHL_COLL_BCAST_CELLS : SHL_COLL_RED_CELLS;
+	size_t seg, cell, stride = 0, reuse, arrived = 0;
+
+	if (g != NULL)
+		return g;
+	seg = kind == SHL_RING_BCAST ? shl_job.coll_small_max : red_seg(n);
+	reuse = up64(HEAD + seg);
+	cell = reuse + sizeof(struct reuse);
+	if (kind == SHL_RING_REDUCE) {
+		stride = up64(offsetof(struct seg, data) + seg);
+		arrived = cell;
+		cell = arrived + 64 + (size_t)n * stride;
+	}
+	size_t bytes = sizeof(*g) + (size_t)ncells * cell + 2 * (size_t)n * sizeof(struct line);
+	g = aligned_alloc(64, bytes);
+	if (g == NULL)
+		return NULL;
+	memset(g, 0, bytes);
+	g->ncells = ncells;
+	g->cell_bytes = cell;
+	g->seg = seg;
+	g->seg_stride = stride;
+	g->reuse_off = reuse;
+	g->arrived_off = arrived;
+	g->want = (struct line *)(g->cells + (size_t)ncells * cell);
+	g->done = g->want + n;
+	if (!atomic_compare_exchange_strong_explicit(&sh->ring[kind], &none, g,
+						     memory_order_acq_rel, memory_order_acquire)) {
+		free(g);
+		g = none;
+	}
+	return g;
+}
+
+/* ---- waiting and waking ---- */
+
+/* What a member waits for: a word reaching a round. Tags name the event for publishers:
+ * which word, the member whose stamp it is (0 for `ready`), and the round. */
+enum { READY, DONE, SEG, OPEN };
+
+static uint64_t tag_of(int which, int member, uint64_t k)
+{
+	return k << 22 | (uint64_t)member << 2 | (uint64_t)which;
+}
+
+struct until {
+	_Atomic uint64_t *word;
+	uint64_t k;
+	_Atomic uint64_t *want;
+	uint64_t tag;
+};
+
+static bool reached(void *arg)
+{
+	struct until *u = arg;
+
+	/* seq_cst: after the `want` store (armed), against the publisher's RMW or store. */
+	return atomic_load(u->word) >= u->k;
+}
+
+static bool armed(void *arg)
+{
+	struct until *u = arg;
+
+	atomic_store(u->want, u->tag);
+	return reached(u);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Oversubscribed, shl_poll polls once; a wait for one producer (a root's next round, the
+ * slowest member's stamp) still polls for shl_job.coll_spin_ns unless that member sleeps:
+ * the producer usually publishes within it, and sleeping between its rounds made members
+ * chase it one wake-up per round (see SHL_COLL_SPIN_US). Polling for a sleeping producer
+ * only took the core from whoever would wake it (64 ranks, Reduce 8-32 B, -i 200 so the
+ * ring wraps, 3 runs: 91-680 us per call polling, 42-110 us not). */
+static bool spin(const struct shl_comm *c, struct until *u, int producer)
+{
+	if (shl_job.spin_ns != 0 || shl_job.coll_spin_ns == 0 || producer < 0)
+		return false;
+	if (atomic_load_explicit(&shl_job.ranks[c->sh->world[producer]]->sleepers,
+				 memory_order_relaxed) > 0)
+		return false;
+	uint64_t end = now_ns() + shl_job.coll_spin_ns;
+	for (;;) {
+		for (int i = 0; i < 64; i++) {
+			if (reached(u))
+				return true;
+			__builtin_ia32_pause();
+		}
+		if (now_ns() > end)
+			return false;
+	}
+}
+
+/* Owner thread, rank unlocked: wait until *word >= k, the event `tag`, polling (longer
+ * for the one member `producer` that will publish it, see spin; -1: unknown or many),
+ * then sleeping. */
+static void ring_wait(struct shl_rank *r, struct shl_coll_ring *g, const struct shl_comm *c,
+		      _Atomic uint64_t *word, uint64_t k, uint64_t tag, int producer)
+{
+	struct until u = { word, k, &g->want[c->member].v, tag };
+	/* Every member stamps every round: those stamps check a counter of their own. */
+	_Atomic int *count = (tag & 3) == DONE || (tag & 3) == OPEN ? &g->free_sleepers
+								    : &g->sleepers;
+
+	if (reached(&u))
+		return;
+	shl_rank_lock(r);
+	if (!shl_poll(r, reached, &u) && !spin(c, &u, producer)) {
+		atomic_fetch_add(count, 1);
+		shl_wait(r, armed, &u);
+		atomic_fetch_sub(count, 1);
+	}
+	shl_rank_unlock(r);
+}
+
+/* After publishing events (seq_cst): wake the members asleep for them: those waiting for
+ * exactly `tag` (0: none), and, when `done_upto` > 0 (the caller's stamp reached it),
+ * those waiting for the caller's stamp to reach a round up to that. */
+static void wake(struct shl_coll_ring *g, const struct shl_comm *c, uint64_t tag,
+		 uint64_t done_upto)
+{
+	const struct shl_comm_shared *sh = c->sh;
+
+	bool rare = (tag & 3) == OPEN;
+
+	if (!(tag != 0 && atomic_load(rare ? &g->free_sleepers : &g->sleepers) > 0) &&
+	    !(done_upto != 0 && atomic_load(&g->free_sleepers) > 0))
+		return;
+	for (int i = 0; i < sh->nmembers; i++) {
+		uint64_t t = atomic_load(&g->want[i].v);
+		if (t == 0 || i == c->member)
+			continue;
+		if (t != tag && (done_upto == 0 || (t & 3) != DONE ||
+				 ((t >> 2) & 0xfffff) != (uint64_t)c->member || (t >> 22) > done_upto))
+			continue;
+		/* seq_cst RMW, then shl_rank_wake: see there. */
+		if (atomic_compare_exchange_strong(&g->want[i].v, &t, 0))
+			shl_rank_wake(shl_job.ranks[sh->world[i]]);
+	}
+}
+
+/* The caller is through with round k of `cl`: stamp it (small communicators) or count
+ * itself finished, the `need`-th reopening the cell; wake whoever waits to reuse it. Above
+ * SHL_COLL_FOLD_ALL members only the members that read the cell after others wrote it
+ * count: a broadcast's n - 1 readers; a reduction's readers of the result and the member
+ * that folded. */
+static void finish(struct shl_coll_ring *g, const struct shl_comm *c, struct cell *cl,
+		   uint64_t k, int need)
+{
+	if (c->size <= SHL_COLL_FOLD_ALL) {
+		/* seq_cst store: releases the caller's reads of the cell to the next writer. */
+		atomic_store(&g->done[c->member].v, k);
+		wake(g, c, 0, k);
+		return;
+	}
+	struct reuse *u = reuse_at(g, cl);
+	/* acq_rel: the last sees every member's reads done before it reopens the cell. */
+	if (atomic_fetch_add(&u->finished, 1) + 1 != need)
+		return;
+	atomic_store_explicit(&u->finished, 0, memory_order_relaxed);  /* ordered by `open` */
+	uint64_t next = k + (uint64_t)g->ncells;
+	atomic_exchange(&u->open, next);  /* seq_cst RMW: see wake */
+	wake(g, c, tag_of(OPEN, 0, next), 0);
+}
+
+/* Wait until every member is through with round k - ncells, the cell's previous round;
+ * `producer`: the member whose finishing reopens cells, if one does (a Reduce's root). 
+ * A writer that finds the ring full waits until half of it is free, not just its cell:
+ * polling for the one cell kept the word the slowest member stores every round bouncing
+ * between the two (a root streaming 4-32 B broadcasts at 2 ranks, bench/bcast -i 20000,
+ * 3 runs: 0.12-0.20 us per call, against 0.10-0.12 us with the half-ring wait). */
+static void wait_free(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
+		      enum shl_ring_kind kind, struct cell *cl, uint64_t k, int producer)
+{
+	uint64_t n = (uint64_t)g->ncells, need = k - n, more = need + n / 2;
+
+	if (k <= n)
+		return;
+	if (c->size > SHL_COLL_FOLD_ALL) {
+		_Atomic uint64_t *open = &reuse_at(g, cl)->open;
+		if (atomic_load(open) < k) {
+			/* Round k + n/2 - 1 may write once round k - n/2 - 1 is through, which
+			 * every reader reaches after k - n: then most of the ring is free. */
+			uint64_t far = k + n / 2 - 1;
+			ring_wait(r, g, c, &reuse_at(g, cell_at(g, far))->open, far,
+				  tag_of(OPEN, 0, far), producer);
+		}
+		ring_wait(r, g, c, open, k, tag_of(OPEN, 0, k), producer);
+		return;
+	}
+	while (c->ring_free[kind] < need) {
+		uint64_t low = UINT64_MAX;
+		int lag = 0;
+		for (int j = 0; j < c->size; j++) {
+			/* Acquire (seq_cst): member j's reads of the cell happen before our
+			 * writes into it. */
+			uint64_t d = atomic_load(&g->done[j].v);
+			if (d < low)
+				low = d, lag = j;
+		}
+		c->ring_free[kind] = low;
+		if (low < need) {
+			/* Rounds up to k - 1 have been written: wait for more only that far. */
+			uint64_t to = more < k - 1 ? more : k - 1;
+			ring_wait(r, g, c, &g->done[lag].v, to, tag_of(DONE, lag, to), lag);
+		}
+	}
+}
+
+/* ---- broadcast ---- */
+
+int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, void *buf, int count,
+			 MPI_Datatype type, int root)
+{
+	size_t bytes = (size_t)count * type->size;
+	uint64_t k = ++c->rounds[SHL_RING_BCAST];
+	struct shl_coll_ring *g;
+	struct cell *cl;
+	int err = MPI_SUCCESS;
+
+	c->seq++;  /* keep every member's collective numbering aligned */
+	if (c->size == 1)
+		return MPI_SUCCESS;
+	if ((g = ring_get(c->sh, SHL_RING_BCAST)) == NULL)
+		return MPI_ERR_NO_MEM;
+	cl = cell_at(g, k);
+	if (root == c->rank) {
+		wait_free(r, g, c, SHL_RING_BCAST, cl, k, -1);
+		if (atomic_exchange(&cl->claimed, k) != k) {
+			cl->root = root;
+			cl->len = (uint32_t)bytes;
+			shl_dt_copy(cl->data, NULL, buf, type, bytes);
+			/* Through with round k as soon as it is published: with stamps, one
+			 * scan wakes its readers and any writer waiting on the root's stamp. */
+			bool stamps = c->size <= SHL_COLL_FOLD_ALL;
+			if (stamps)
+				atomic_store_explicit(&g->done[c->member].v, k, memory_order_release);
+			atomic_exchange(&cl->ready, k);  /* seq_cst RMW: see wake */
+			wake(g, c, tag_of(READY, 0, k), stamps ? k : 0);
+			return MPI_SUCCESS;
+		}
+		err = MPI_ERR_ROOT;  /* another member claimed this round as its root */
+	}
+	ring_wait(r, g, c, &cl->ready, k, tag_of(READY, 0, k), root);
+	if (cl->root != root) {
+		err = MPI_ERR_ROOT;
+	} else {
+		size_t n = cl->len;
+		if (n > bytes) {
+			err = MPI_ERR_TRUNCATE;
+			n = bytes;
+		}
+		shl_dt_copy(buf, type, cl->data, NULL, n);
+	}
+	finish(g, c, cl, k, c->size - 1);
+	return err;
+}
+
+/* ---- reductions ---- */
+
+/* Check that the members' segments agree, then fold them in rank order into `out` (packed,
+ * g->seg bytes) with the caller's op and type (a user function runs in its thread with
+ * its handles, as in the meeting path). Returns 0 or an error class. */
+static int fold(struct shl_coll_ring *g, struct cell *cl, int n, struct shl_op *op,
+		MPI_Datatype type, int count, bool rooted, void *out)
+{
+	struct seg *s0 = seg_at(g, cl, 0);
+	struct shl_fold f;
+	char why[SHL_OP_WHY];
+
+	for (int i = 1; i < n; i++) {
+		struct seg *s = seg_at(g, cl, i);
+		if (rooted && s->root != s0->root)
+			return MPI_ERR_ROOT;
+		if (s->kind != s0->kind)
+			return MPI_ERR_OP;
+		if (s->bytes != s0->bytes)
+			return MPI_ERR_COUNT;
+	}
+	if (shl_fold_init(&f, op, type, count, false, why) != 0)
+		return MPI_ERR_OP;  /* each member checked its own op and type: a mismatch */
+	if (f.bytes != s0->bytes)
+		return MPI_ERR_COUNT;
+	if (f.bytes == 0)
+		return 0;
+	if (f.op->kind != SHL_OP_USER) {
+		/* The kernel computes inout = in op inout; predefined ops are commutative
+		 * bitwise, so this is acc op segment, as shl_fold_step computes it. */
+		memcpy(out, s0->data, f.bytes);
+		for (int i = 1; i < n && f.k != NULL; i++)
+			f.k(seg_at(g, cl, i)->data, out, f.nbasic);
+		return 0;
+	}
+	/* A user function works on the caller's own layout: fold in accumulators of it. */
+	void *acc = shl_fold_buf(&f), *tmp = shl_fold_buf(&f);
+	int err = 0;
+	if (acc == NULL || tmp == NULL) {
+		err = MPI_ERR_NO_MEM;
+		goto free_bufs;
+	}
+	shl_fold_load(&f, acc, s0->data, NULL);
+	for (int i = 1; i < n; i++) {
+		int len = count;
+		MPI_Datatype t = type;
+		void *x = tmp;
+		/* inoutvec = invec op inoutvec: acc as invec, the segment as inoutvec. */
+		shl_fold_load(&f, x, seg_at(g, cl, i)->data, NULL);
+		op->fn(acc, x, &len, &t);
+		tmp = acc;
+		acc = x;
+	}
+	shl_fold_store(&f, out, NULL, acc);
+free_bufs:
+	shl_fold_free(&f, acc);
+	shl_fold_free(&f, tmp);
+	return err;
+}
+
+/* A reader of round k, up to SHL_COLL_FOLD_ALL members: wait for every stamp, fold, and
+ * unpack into (rbuf, type): straight into rbuf when the type is dense (the inputs are all
+ * in the segments already), else through a stack buffer when it fits. */
+static int fold_all(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
+		    struct cell *cl, uint64_t k, void *rbuf, int count, MPI_Datatype type,
+		    struct shl_op *op, bool rooted)
+{
+	size_t bytes = (size_t)count * type->size;
+	alignas(64) char local[4096];
+	void *out = type->contig ? rbuf : bytes <= sizeof(local) ? local : NULL;
+	int err;
+
+	for (int j = 0; j < c->size; j++)
+		ring_wait(r, g, c, &seg_at(g, cl, j)->stamp, k, tag_of(SEG, j, k), -1);
+	if (out == NULL && (out = malloc(bytes)) == NULL)
+		return MPI_ERR_NO_MEM;
+	err = fold(g, cl, c->size, op, type, count, rooted, out);
+	if (err == 0 && out != rbuf)
+		shl_dt_copy(rbuf, type, out, NULL, bytes);
+	if (out != rbuf && out != local)
+		free(out);
+	return err;
+}
+
+int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const void *sbuf, void *rbuf,
+			  int count, MPI_Datatype type, struct shl_op *op, int root)
+{
+	size_t bytes = (size_t)count * type->size;
+	uint64_t k = ++c->rounds[SHL_RING_REDUCE];
+	bool rooted = root >= 0, reads = !rooted || root == c->rank;
+	int n = c->size, err = MPI_SUCCESS;
+	struct shl_coll_ring *g;
+	struct cell *cl;
+
+	c->seq++;  /* keep every member's collective numbering aligned */
+	if ((g = ring_get(c->sh, SHL_RING_REDUCE)) == NULL)
+		return MPI_ERR_NO_MEM;
+	cl = cell_at(g, k);
+	wait_free(r, g, c, SHL_RING_REDUCE, cl, k, root);
+	struct seg *s = seg_at(g, cl, c->rank);
+	s->bytes = (uint32_t)bytes;
+	s->kind = (int32_t)op->kind;
+	s->root = root;
+	shl_dt_copy(s->data, NULL, sbuf == MPI_IN_PLACE ? rbuf : sbuf, type, bytes);
+	if (n <= SHL_COLL_FOLD_ALL) {
+		atomic_store(&s->stamp, k);  /* seq_cst store: see wake */
+		wake(g, c, tag_of(SEG, c->rank, k), 0);
+		if (reads)
+			err = fold_all(r, g, c, cl, k, rbuf, count, type, op, rooted);
+		finish(g, c, cl, k, 0);
+		return err;
+	}
+	/* acq_rel: the last arriver reads every member's segment. */
+	bool last = atomic_fetch_add(arrived_at(g, cl), 1) + 1 == n;
+	if (last) {
+		atomic_store_explicit(arrived_at(g, cl), 0, memory_order_relaxed);  /* by `open` */
+		cl->err = fold(g, cl, n, op, type, count, rooted, cl->data);
+		int need = n;
+		if (rooted) {
+			/* Whoever believes it is the root reads; all of them, if they differ. */
+			need = !reads;
+			for (int i = 0; i < n; i++)
+				need += seg_at(g, cl, i)->root == i;
+		}
+		cl->need = need;
+		atomic_exchange(&cl->ready, k);  /* seq_cst RMW: see wake */
+		wake(g, c, tag_of(READY, 0, k), 0);
+		if (!reads) {
+			finish(g, c, cl, k, need);
+			return MPI_SUCCESS;
+		}
+	}
+	if (!reads)
+		return MPI_SUCCESS;
+	ring_wait(r, g, c, &cl->ready, k, tag_of(READY, 0, k), -1);
+	err = cl->err;
+	int need = cl->need;  /* before finish: the cell may be reused after it */
+	if (err == MPI_SUCCESS)
+		shl_dt_copy(rbuf, type, cl->data, NULL, bytes);
+	finish(g, c, cl, k, need);
+	return err;
+}
