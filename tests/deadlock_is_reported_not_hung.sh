@@ -1,5 +1,5 @@
 #!/bin/bash
-# deadlock_is_reported_not_hung: when every rank stays blocked in MPI with nothing to receive (both ranks receive first; a rank waits in a barrier its peer skipped), the job ends with status 125 and a report of what each rank waits for; a rank merely busy outside MPI is not mistaken for a deadlock.
+# deadlock_is_reported_not_hung: when every rank stays blocked in MPI with nothing to receive (both ranks receive first; a rank waits in a barrier its peer skipped; one rank calls MPI_Barrier while the others call MPI_Bcast), the job ends with status 125 and a report of what each rank waits for; a rank merely busy outside MPI is not mistaken for a deadlock.
 # timeout: 120
 . "$SHOAL_TESTS/lib/common.bash"
 
@@ -20,6 +20,12 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "barrier")) {
 		if (rank != 0)
 			MPI_Barrier(MPI_COMM_WORLD);
+	} else if (!strcmp(argv[1], "mismatch")) {
+		/* Erroneous: different collectives. Their fast paths cannot see each other. */
+		if (rank == 0)
+			MPI_Barrier(MPI_COMM_WORLD);
+		else
+			MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	} else {
 		/* Not a deadlock: rank 0 waits while rank 1 computes (sleeps) for 3 s. */
 		if (rank == 1) {
@@ -48,6 +54,11 @@ expect_rc 125
 expect_err 'likely deadlock'
 expect_err 'rank 1: blocked in MPI'
 expect_err 'rank 2: blocked in MPI'
+
+run -t 40 "$MPIEXEC" -n 3 "$TEST_TMP/dead" mismatch
+expect_rc 125
+expect_err 'likely deadlock'
+grep -q 'in MPI_Bcast' "$OUT" "$ERR" || { show; fail "the hang report does not name MPI_Bcast"; }
 
 run -t 40 "$MPIEXEC" -n 2 "$TEST_TMP/dead" busy
 expect_rc 0
