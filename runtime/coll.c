@@ -85,6 +85,20 @@ static int join(struct shl_comm *c, shl_meet_fn *run, const struct shl_cargs *x,
 	return 0;
 }
 
+/* A member blocked in a meeting: its request, and where large runs offer copies. */
+struct blocked {
+	struct shl_req *req;
+	struct shl_comm_shared *sh;
+};
+
+static bool blocked_done(void *arg)
+{
+	struct blocked *w = arg;
+
+	shl_coll_share_help(w->sh);
+	return req_done(w->req);
+}
+
 int shl_coll_start(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
 		   const struct shl_cargs *x, MPI_Request *request, enum shl_coll_mode mode)
 {
@@ -99,8 +113,9 @@ int shl_coll_start(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
 		a.a = (struct shl_arrival){ .req = &sq };
 		if (shl_comm_meet(sh, ++c->seq, sh->nmembers, c->member, run, &a.a) < 0)
 			return MPI_ERR_NO_MEM;
+		struct blocked w = { &sq, sh };
 		shl_rank_lock(r);
-		shl_wait(r, req_done, &sq);
+		shl_wait(r, blocked_done, &w);
 		shl_rank_unlock(r);
 		return a.a.err;
 	}
@@ -347,7 +362,8 @@ static size_t blk_bytes(struct blk b)
 }
 
 /* Copy block s into block d for members (src, dst) of m; a block too small for what is
- * sent gets what fits and both members get MPI_ERR_TRUNCATE. */
+ * sent gets what fits and both members get MPI_ERR_TRUNCATE. A large copy is only
+ * recorded, for the meeting to share out once the run returns (coll_share.c). */
 static void move(struct shl_meeting *m, int src, int dst, struct blk d, struct blk s)
 {
 	size_t sb = blk_bytes(s), db = blk_bytes(d);
@@ -357,7 +373,7 @@ static void move(struct shl_meeting *m, int src, int dst, struct blk d, struct b
 		shl_coll_bad(m, dst, MPI_ERR_TRUNCATE);
 		sb = db;
 	}
-	if (sb > 0)
+	if (sb > 0 && shl_coll_share_add(m, d.p, d.t, s.p, s.t, sb) != 0)
 		shl_dt_copy(d.p, d.t, s.p, s.t, sb);
 }
 
@@ -826,6 +842,7 @@ static void alltoall_run(struct shl_meeting *m)
 			move(m, i, j, d, s);
 		}
 	}
+	shl_coll_share_run(m);  /* the copies read the snapshots */
 free_snaps:
 	for (int i = 0; i < m->n; i++)
 		free(snap[i]);

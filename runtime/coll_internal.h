@@ -68,6 +68,35 @@ int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, void *buf, int 
 int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const void *sbuf, void *rbuf,
 			  int count, MPI_Datatype type, struct shl_op *op, int root);
 
+/* ---- copies shared with blocked members (coll_share.c) ---- */
+
+/* A block copy of at least this many bytes in a run is shared with the members blocked in
+ * its meeting, in chunks of SHL_COLL_SHARE_CHUNK (the split copies of point-to-point,
+ * runtime/rt.h, measured the same sizes). */
+#define SHL_COLL_SHARE_MIN SHL_P2P_SPLIT_MIN
+#define SHL_COLL_SHARE_CHUNK SHL_P2P_SPLIT_CHUNK
+
+/* Last arriver, in a run: record the copy of `bytes` from (src, stype) into (dst, dtype)
+ * for shl_coll_share_run instead of making it. Returns 0, or -EINVAL (too small, or no
+ * member waits in a blocking call to help) or -ENOMEM: then the caller copies itself. */
+int shl_coll_share_add(struct shl_meeting *m, void *dst, const struct shl_datatype *dtype,
+		       const void *src, const struct shl_datatype *stype, size_t bytes);
+
+/* Last arriver, in a run: record a fold of `nin` dense inputs of `bytes` bytes (basic
+ * elements of `esize` bytes) by predefined kernel `k`, in the order given, whose result
+ * goes to the `nout` dense outputs; the arrays are copied. Each output may be an input
+ * (MPI_IN_PLACE). Returns 0, -EINVAL (too small, nobody blocked to help, a fold already
+ * recorded) or -ENOMEM: then the caller folds itself. */
+int shl_coll_share_fold(struct shl_meeting *m, shl_kern *k, size_t esize, size_t bytes,
+			const void *const *in, int nin, void *const *out, int nout);
+
+/* shl_coll_share_run (comm.h) makes the recorded copies once the run returns; a run that
+ * frees memory its copies read calls it first itself. */
+
+/* A member blocked in a collective on `sh`, from its wait: copy chunks of whatever run is
+ * offered on `sh`. Returns at once when none is. */
+void shl_coll_share_help(struct shl_comm_shared *sh);
+
 /* Report `err` from shl_coll_start through c's error handler, explaining it. */
 int shl_coll_fail(struct shl_comm *c, const char *fn, int err);
 

@@ -12,6 +12,7 @@
  * a sequential reduction in canonical order. A user function is called in the thread of
  * the member that runs the meeting, with that member's own op and datatype handles, as a
  * process-based MPI would call it in that process. */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "runtime/coll_internal.h"
@@ -105,6 +106,44 @@ static void fold(struct red *d, struct shl_meeting *m, int side)
 
 /* ---- reduce and allreduce ---- */
 
+/* A large Reduce (to member `root`) or Allreduce (root < 0) of an intracommunicator with a
+ * predefined op on dense buffers: record the fold for the members blocked in the meeting
+ * to share (coll_share.c). Measured with bench/allreduce, 2 and 8 ranks, 1 MiB: see
+ * docs/performance.md. False when it does not apply: the caller folds alone. */
+static bool fold_shared(struct shl_meeting *m, const struct shl_cargs *p, int root)
+{
+	struct shl_fold f;
+	char why[SHL_OP_WHY];
+	const void **in;
+	void **out;
+	int nout = 0, rc;
+
+	if (m->sh->inter || p->op->kind == SHL_OP_USER ||
+	    shl_fold_init(&f, p->op, p->stype, p->scount, false, why) != 0 || f.k == NULL ||
+	    f.nbasic == 0 || f.bytes < SHL_COLL_SHARE_MIN)
+		return false;
+	for (int i = 0; i < m->n; i++) {
+		const struct shl_cargs *x = shl_coll_arg(m, i);
+		if (!x->stype->contig || ((root < 0 || i == root) && !x->rtype->contig))
+			return false;
+	}
+	in = malloc((size_t)m->n * sizeof(*in));
+	out = malloc((size_t)m->n * sizeof(*out));
+	rc = -ENOMEM;
+	if (in != NULL && out != NULL) {
+		for (int i = 0; i < m->n; i++) {
+			struct shl_cargs *x = shl_coll_arg(m, i);
+			in[i] = input(x);
+			if (root < 0 || i == root)
+				out[nout++] = x->rbuf;
+		}
+		rc = shl_coll_share_fold(m, f.k, f.bytes / f.nbasic, f.bytes, in, m->n, out, nout);
+	}
+	free(in);
+	free(out);
+	return rc == 0;
+}
+
 static void reduce_run(struct shl_meeting *m)
 {
 	struct shl_cargs *p = runner(m), *rx;
@@ -114,6 +153,8 @@ static void reduce_run(struct shl_meeting *m)
 	err = shl_coll_root(m, &root, &side);
 	if (err == 0 && p != NULL)
 		err = agree(m, p);
+	if (err == 0 && p != NULL && fold_shared(m, p, root))
+		return;
 	if (err == 0 && p != NULL)
 		err = red_init(&d, p, p->scount, false);
 	if (err == 0 && p != NULL) {
@@ -133,6 +174,8 @@ static void allreduce_run(struct shl_meeting *m)
 	struct red d = { 0 };
 	int err = agree(m, p);
 
+	if (err == 0 && fold_shared(m, p, -1))
+		return;
 	if (err == 0)
 		err = red_init(&d, p, p->scount, false);
 	for (int s = 0; err == 0 && s <= (int)sh->inter; s++) {
@@ -286,6 +329,8 @@ static void scan_run(struct shl_meeting *m)
 	struct red d = { 0 };
 	int err = agree(m, p);
 
+	if (err == 0 && fold_shared(m, p, -1))
+		return;
 	if (err == 0)
 		err = red_init(&d, p, p->scount, false);
 	for (int i = 0; err == 0 && i < m->n; i++) {

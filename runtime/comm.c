@@ -203,6 +203,7 @@ int shl_comm_meet(struct shl_comm_shared *sh, uint64_t key, int n, int member, s
 			m->arrival[i]->err = MPI_ERR_NOT_SAME;
 	else
 		m->fn(m);
+	shl_coll_share_run(m);
 	for (int i = 0; i < m->n; i++) {
 		struct shl_arrival *x = m->arrival[i];
 		struct shl_req *q = x->req;

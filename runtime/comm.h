@@ -117,12 +117,14 @@ typedef void shl_meet_fn(struct shl_meeting *m);
 
 /* A collective operation some members have joined: created by the first, run and freed by
  * the last. Fields other than `arrival[member]` are guarded by the shared object's lock. */
+struct shl_coll_share;
 struct shl_meeting {
 	uint64_t key;
 	shl_meet_fn *fn;
 	bool mismatch;                /* members arrived with different operations */
 	int n, arrived;
 	struct shl_comm_shared *sh;
+	struct shl_coll_share *share; /* copies the run left to share (coll_share.c), or NULL */
 	struct shl_meeting *next;
 	struct shl_arrival *arrival[];   /* by member index */
 };
@@ -165,6 +167,10 @@ struct shl_comm_shared {
 	/* For the collectives: the flag barrier's counter; the rings, NULL until first used. */
 	alignas(64) _Atomic uint64_t arrived;
 	struct shl_coll_ring *_Atomic ring[SHL_RING_KINDS];
+	/* A run's copies offered to the members blocked in its meeting, and how many of them
+	 * are looking at the offer (coll_share.c). */
+	alignas(64) struct shl_coll_share *_Atomic share;
+	_Atomic int share_users;
 };
 
 /* Any rank thread: join the meeting `key` of `sh` as member `member` of `n`, running `fn`
@@ -175,6 +181,10 @@ struct shl_comm_shared {
  * Returns 0 or -ENOMEM. Members arriving with different `fn` all get MPI_ERR_NOT_SAME. */
 int shl_comm_meet(struct shl_comm_shared *sh, uint64_t key, int n, int member, shl_meet_fn *fn,
 		  struct shl_arrival *a);
+
+/* Last arriver of meeting `m`, after its `fn`: make the copies `fn` left to share with the
+ * members blocked in the meeting (coll_share.c); nothing left: returns at once. */
+void shl_coll_share_run(struct shl_meeting *m);
 
 /* Owner thread, rank unlocked: join like shl_comm_meet and wait (sleeping) until the
  * meeting has run. Returns the arrival's error class, or MPI_ERR_NO_MEM. */

@@ -1,0 +1,91 @@
+/* coll_large_runs_shared_by_blocked_members: large Bcast, Allgather, Alltoall (dense and
+ * strided), Allreduce and Reduce (doubles, also in place), whose copies and folds the
+ * blocked members share in chunks, deliver every byte and give bitwise the rank-order
+ * sequential sum on every rank. */
+/* ranks: 2 3 4 8 */
+#include <math.h>
+#include "check.h"
+
+#define N (160 * 1024 / 8)   /* doubles: above the 128 KiB share threshold, not a chunk multiple */
+
+static double val(int rank, int i)
+{
+	/* Sums of these depend on the order of the additions. */
+	return sin(rank * 7.1 + i * 0.37) * pow(10.0, (i + rank) % 9 - 4);
+}
+
+int main(int argc, char **argv)
+{
+	int rank, size;
+
+	CHECK_MPI(MPI_Init(&argc, &argv));
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	double *a = malloc(N * sizeof(double)), *b = malloc(N * sizeof(double));
+	double *want = malloc(N * sizeof(double));
+	for (int i = 0; i < N; i++) {
+		want[i] = val(0, i);
+		for (int r = 1; r < size; r++)
+			want[i] += val(r, i);
+	}
+
+	for (int round = 0; round < 3; round++) {
+		/* Allreduce, then in place; Reduce to a rotating root. */
+		for (int i = 0; i < N; i++)
+			a[i] = val(rank, i);
+		CHECK_MPI(MPI_Allreduce(a, b, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+		CHECK(memcmp(b, want, N * sizeof(double)) == 0);
+		CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, a, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+		CHECK(memcmp(a, want, N * sizeof(double)) == 0);
+		for (int i = 0; i < N; i++)
+			a[i] = val(rank, i);
+		int root = round % size;
+		memset(b, 0, N * sizeof(double));
+		CHECK_MPI(MPI_Reduce(a, b, N, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD));
+		if (rank == root)
+			CHECK(memcmp(b, want, N * sizeof(double)) == 0);
+
+		/* Bcast from the root into a strided layout (every other double). */
+		MPI_Datatype every_other;
+		CHECK_MPI(MPI_Type_vector(N / 2, 1, 2, MPI_DOUBLE, &every_other));
+		CHECK_MPI(MPI_Type_commit(&every_other));
+		if (rank == root)
+			for (int i = 0; i < N / 2; i++)
+				a[i] = val(root, i);
+		for (int i = 0; i < N; i++)
+			b[i] = -1;
+		if (rank == root)
+			CHECK_MPI(MPI_Bcast(a, N / 2, MPI_DOUBLE, root, MPI_COMM_WORLD));
+		else
+			CHECK_MPI(MPI_Bcast(b, 1, every_other, root, MPI_COMM_WORLD));
+		if (rank != root)
+			for (int i = 0; i < N; i++)
+				CHECK(b[i] == (i % 2 ? -1 : val(root, i / 2)));
+		CHECK_MPI(MPI_Type_free(&every_other));
+
+		/* Allgather and Alltoall of 160 KiB blocks. */
+		int per = N;
+		double *g = malloc((size_t)per * size * sizeof(double));
+		double *s = malloc((size_t)per * size * sizeof(double));
+		for (int i = 0; i < per; i++)
+			s[i] = val(rank, i);
+		CHECK_MPI(MPI_Allgather(s, per, MPI_DOUBLE, g, per, MPI_DOUBLE, MPI_COMM_WORLD));
+		for (int r = 0; r < size; r++)
+			for (int i = 0; i < per; i += 97)
+				CHECK(g[(size_t)r * per + i] == val(r, i));
+		for (int r = 0; r < size; r++)
+			for (int i = 0; i < per; i++)
+				s[(size_t)r * per + i] = val(rank * 100 + r, i);
+		CHECK_MPI(MPI_Alltoall(s, per, MPI_DOUBLE, g, per, MPI_DOUBLE, MPI_COMM_WORLD));
+		for (int r = 0; r < size; r++)
+			for (int i = 0; i < per; i += 89)
+				CHECK(g[(size_t)r * per + i] == val(r * 100 + rank, i));
+		free(g);
+		free(s);
+	}
+	free(a);
+	free(b);
+	free(want);
+	CHECK_MPI(MPI_Finalize());
+	return 0;
+}
