@@ -3,6 +3,7 @@
  * collectives. Entered by rank threads; folds also by the thread running a meeting for
  * its members. Must not keep mutable file-scope state (the tables are const). */
 #include <complex.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,7 +232,7 @@ static bool scan_basic(void *arg, const struct shl_datatype *b, char *addr, size
 
 /* ---- folds ---- */
 
-int shl_fold_init(struct shl_fold *f, struct shl_op *op, MPI_Datatype type, int count,
+int shl_fold_init(struct shl_fold *f, struct shl_op *op, MPI_Datatype type, MPI_Count count,
 		  bool accumulate, char why[SHL_OP_WHY])
 {
 	const struct shl_datatype *basic = type;
@@ -239,6 +240,11 @@ int shl_fold_init(struct shl_fold *f, struct shl_op *op, MPI_Datatype type, int 
 	*f = (struct shl_fold){ .op = op, .type = type, .count = count,
 				.bytes = (size_t)count * type->size };
 	if (op->kind == SHL_OP_USER) {
+		if (count > INT_MAX) {
+			snprintf(why, SHL_OP_WHY, "count %lld is above INT_MAX, the most a user "
+				 "function (int *len) takes", count);
+			return MPI_ERR_COUNT;
+		}
 		/* A buffer for `count` elements in the type's own layout. */
 		ptrdiff_t lo = type->true_lb, hi = type->true_lb + type->true_extent;
 		if (count > 1) {
@@ -319,7 +325,7 @@ void shl_fold_step(const struct shl_fold *f, void **acc, void **tmp, const void 
 	case SHL_OP_USER: {
 		/* The user's function computes inoutvec = invec op inoutvec: acc goes in
 		 * as invec, a copy of src as inoutvec, and the copy becomes acc. */
-		int len = f->count;
+		int len = (int)f->count;  /* at most INT_MAX: shl_fold_init */
 		MPI_Datatype t = f->type;
 		void *x = *tmp;
 		shl_fold_load(f, x, src, stype);

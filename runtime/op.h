@@ -49,7 +49,7 @@ typedef void shl_kern(const void *in, void *inout, size_t n);
 struct shl_fold {
 	struct shl_op *op;
 	MPI_Datatype type;            /* the handle a user function is given */
-	int count;
+	MPI_Count count;
 	shl_kern *k;                  /* predefined op; NULL for a user op */
 	size_t bytes;                 /* count * type->size: the signature's bytes */
 	size_t nbasic;                /* predefined: basic elements in `bytes` */
@@ -60,9 +60,10 @@ struct shl_fold {
 /* Room for shl_fold_init's explanation. */
 #define SHL_OP_WHY 160
 
-/* Prepare `f`. Returns 0, or MPI_ERR_OP with `why` saying what does not fit (an op not
- * defined on the type; MPI_REPLACE/MPI_NO_OP unless `accumulate`). */
-int shl_fold_init(struct shl_fold *f, struct shl_op *op, MPI_Datatype type, int count,
+/* Prepare `f` (count >= 0). Returns 0, or with `why` saying what does not fit MPI_ERR_OP
+ * (an op not defined on the type; MPI_REPLACE/MPI_NO_OP unless `accumulate`) or
+ * MPI_ERR_COUNT (a user op's function takes an int length: count above INT_MAX). */
+int shl_fold_init(struct shl_fold *f, struct shl_op *op, MPI_Datatype type, MPI_Count count,
 		  bool accumulate, char why[SHL_OP_WHY]);
 
 /* An accumulator (its origin), or NULL when memory is exhausted; shl_fold_free frees it. */
