@@ -455,8 +455,8 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 {
 	if (recvcounts == NULL)
 		return shl_err(NULL, MPI_ERR_ARG, "MPI_Reduce_scatter", "recvcounts is NULL");
-	return reduce_scatter("MPI_Reduce_scatter", false, sendbuf, recvbuf, 0, recvcounts, datatype,
-			      op, comm, NULL, SHL_COLL_BLOCKING);
+	return reduce_scatter("MPI_Reduce_scatter", false, sendbuf, recvbuf, 0, recvcounts,
+			      datatype, op, comm, NULL, SHL_COLL_BLOCKING);
 }
 SHL_WEAK_ALIAS(Reduce_scatter);
 
@@ -465,8 +465,8 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
 {
 	if (recvcounts == NULL)
 		return shl_err(NULL, MPI_ERR_ARG, "MPI_Ireduce_scatter", "recvcounts is NULL");
-	return reduce_scatter("MPI_Ireduce_scatter", false, sendbuf, recvbuf, 0, recvcounts, datatype,
-			      op, comm, request, SHL_COLL_NONBLOCKING);
+	return reduce_scatter("MPI_Ireduce_scatter", false, sendbuf, recvbuf, 0, recvcounts,
+			      datatype, op, comm, request, SHL_COLL_NONBLOCKING);
 }
 SHL_WEAK_ALIAS(Ireduce_scatter);
 
@@ -564,3 +564,184 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
 }
 SHL_WEAK_ALIAS(Exscan_init);
+
+/* ---- large-count forms (MPI 4.1): the same paths, MPI_Count/MPI_Aint arrays read in
+ * place (struct shl_cargs.wide) ---- */
+
+int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		  MPI_Op op, int root, MPI_Comm comm)
+{
+	return reduce("MPI_Reduce_c", sendbuf, recvbuf, count, datatype, op, root, comm, NULL,
+		      SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Reduce_c);
+
+int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+	return reduce("MPI_Ireduce_c", sendbuf, recvbuf, count, datatype, op, root, comm, request,
+		      SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Ireduce_c);
+
+int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		       MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Reduce_init_c"), comm, "MPI_Reduce_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return reduce("MPI_Reduce_init_c", sendbuf, recvbuf, count, datatype, op, root, comm,
+		      request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Reduce_init_c);
+
+int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		     MPI_Op op, MPI_Comm comm)
+{
+	return symmetric("MPI_Allreduce_c", allreduce_run, false, sendbuf, recvbuf, count,
+			 datatype, op, comm, NULL, SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Allreduce_c);
+
+int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		      MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	return symmetric("MPI_Iallreduce_c", allreduce_run, false, sendbuf, recvbuf, count,
+			 datatype, op, comm, request, SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Iallreduce_c);
+
+int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+			  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+			  MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Allreduce_init_c"), comm, "MPI_Allreduce_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return symmetric("MPI_Allreduce_init_c", allreduce_run, false, sendbuf, recvbuf, count,
+		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Allreduce_init_c);
+
+int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+			  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	if (recvcounts == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Reduce_scatter_c", "recvcounts is NULL");
+	return reduce_scatter("MPI_Reduce_scatter_c", true, sendbuf, recvbuf, 0, recvcounts,
+			      datatype, op, comm, NULL, SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Reduce_scatter_c);
+
+int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+			   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	if (recvcounts == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Ireduce_scatter_c", "recvcounts is NULL");
+	return reduce_scatter("MPI_Ireduce_scatter_c", true, sendbuf, recvbuf, 0, recvcounts,
+			      datatype, op, comm, request, SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Ireduce_scatter_c);
+
+int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+			       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+			       MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Reduce_scatter_init_c"), comm, "MPI_Reduce_scatter_init_c", info);
+
+	if (recvcounts == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Reduce_scatter_init_c", "recvcounts is NULL");
+	if (err != MPI_SUCCESS)
+		return err;
+	return reduce_scatter("MPI_Reduce_scatter_init_c", true, sendbuf, recvbuf, 0, recvcounts,
+		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Reduce_scatter_init_c);
+
+int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+				MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	return reduce_scatter("MPI_Reduce_scatter_block_c", true, sendbuf, recvbuf, recvcount, NULL,
+			      datatype, op, comm, NULL, SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Reduce_scatter_block_c);
+
+int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+				 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+				 MPI_Request *request)
+{
+	return reduce_scatter("MPI_Ireduce_scatter_block_c", true, sendbuf, recvbuf, recvcount,
+			      NULL, datatype, op, comm, request, SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Ireduce_scatter_block_c);
+
+int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+				     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+				     MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Reduce_scatter_block_init_c"), comm, "MPI_Reduce_scatter_block_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return reduce_scatter("MPI_Reduce_scatter_block_init_c", true, sendbuf, recvbuf, recvcount,
+		      NULL, datatype, op, comm, request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Reduce_scatter_block_init_c);
+
+int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		MPI_Op op, MPI_Comm comm)
+{
+	return symmetric("MPI_Scan_c", scan_run, true, sendbuf, recvbuf, count, datatype, op, comm,
+			 NULL, SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Scan_c);
+
+int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		 MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	return symmetric("MPI_Iscan_c", scan_run, true, sendbuf, recvbuf, count, datatype, op, comm,
+			 request, SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Iscan_c);
+
+int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Scan_init_c"), comm, "MPI_Scan_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return symmetric("MPI_Scan_init_c", scan_run, true, sendbuf, recvbuf, count, datatype,
+		      op, comm, request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Scan_init_c);
+
+int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		  MPI_Op op, MPI_Comm comm)
+{
+	return symmetric("MPI_Exscan_c", exscan_run, true, sendbuf, recvbuf, count, datatype, op,
+			 comm, NULL, SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Exscan_c);
+
+int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		   MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	return symmetric("MPI_Iexscan_c", exscan_run, true, sendbuf, recvbuf, count, datatype, op,
+			 comm, request, SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Iexscan_c);
+
+int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		       MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Exscan_init_c"), comm, "MPI_Exscan_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return symmetric("MPI_Exscan_init_c", exscan_run, true, sendbuf, recvbuf, count,
+		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Exscan_init_c);

@@ -412,23 +412,18 @@ int PMPI_Op_commutative(MPI_Op op, int *commute)
 }
 SHL_WEAK_ALIAS(Op_commutative);
 
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
-		      MPI_Op op)
+/* MPI_Reduce_local and MPI_Reduce_local_c. */
+static int reduce_local(const char *fn, const void *inbuf, void *inoutbuf, MPI_Count count,
+			MPI_Datatype datatype, MPI_Op op)
 {
-	static const char fn[] = "MPI_Reduce_local";
 	struct shl_fold f;
 	char why[SHL_OP_WHY];
-	const char *bad;
 	void *a = NULL, *b = NULL;
 	int err;
 
 	shl_rank_or_die(fn);
-	if (count < 0)
-		return shl_err(NULL, MPI_ERR_COUNT, fn, "count %d is negative", count);
-	if (!shl_type_ok(datatype))
-		return shl_err(NULL, MPI_ERR_TYPE, fn, "invalid datatype argument");
-	if ((bad = shl_dt_unusable(datatype)) != NULL)
-		return shl_err(NULL, MPI_ERR_TYPE, fn, "datatype %s", bad);
+	if ((err = shl_check_count(NULL, fn, "", count, datatype)) != MPI_SUCCESS)
+		return err;
 	if (!shl_op_ok(op))
 		return shl_err(NULL, MPI_ERR_OP, fn, "invalid op argument");
 	if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
@@ -439,7 +434,7 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
 	if (count == 0 || f.bytes == 0)
 		return MPI_SUCCESS;
 	if (op->kind == SHL_OP_USER) {
-		int len = count;
+		int len = (int)count;  /* at most INT_MAX: shl_fold_init */
 		MPI_Datatype t = datatype;
 		op->fn((void *)inbuf, inoutbuf, &len, &t);
 		return MPI_SUCCESS;
@@ -459,4 +454,17 @@ out:
 	shl_fold_free(&f, b);
 	return err;
 }
+
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
+		      MPI_Op op)
+{
+	return reduce_local("MPI_Reduce_local", inbuf, inoutbuf, count, datatype, op);
+}
 SHL_WEAK_ALIAS(Reduce_local);
+
+int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
+			MPI_Datatype datatype, MPI_Op op)
+{
+	return reduce_local("MPI_Reduce_local_c", inbuf, inoutbuf, count, datatype, op);
+}
+SHL_WEAK_ALIAS(Reduce_local_c);
