@@ -483,6 +483,8 @@ SHL_DECLARE(int, Add_error_string, (int errorcode, const char *string));
 /* ---- collectives ---- */
 typedef struct shl_op *MPI_Op;
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len,
+				 MPI_Datatype *datatype);
 
 /* A distinct address no buffer can start at (MPICH uses the same value). */
 #define MPI_IN_PLACE ((void *)-1)
@@ -507,6 +509,8 @@ extern struct shl_op shl_mpi_max, shl_mpi_min, shl_mpi_sum, shl_mpi_prod, shl_mp
 #define MPI_NO_OP (&shl_mpi_no_op)
 
 SHL_DECLARE(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op));
+/* A user op whose function takes an MPI_Count length (MPI 4.1): reductions of any count. */
+SHL_DECLARE(int, Op_create_c, (MPI_User_function_c *user_fn, int commute, MPI_Op *op));
 SHL_DECLARE(int, Op_free, (MPI_Op *op));
 SHL_DECLARE(int, Op_commutative, (MPI_Op op, int *commute));
 SHL_DECLARE(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
@@ -663,8 +667,8 @@ SHL_DECLARE(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count,
  * MPI_Aint displacements (in elements of the datatype's extent for the v forms, in bytes
  * for the w forms). Each shares its int twin's implementation and reads the arrays where
  * they lie; a negative count, or one whose bytes overflow (shl_check_count), is
- * MPI_ERR_COUNT. A user op (MPI_Op_create) takes an int length: a reduction of more than
- * INT_MAX elements with one is MPI_ERR_COUNT. */
+ * MPI_ERR_COUNT. An MPI_Op_create function takes an int length: a reduction of more than
+ * INT_MAX elements with one is MPI_ERR_COUNT (MPI_Op_create_c functions have no limit). */
 SHL_DECLARE(int, Bcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
 			   MPI_Comm comm));
 SHL_DECLARE(int, Ibcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,

@@ -240,7 +240,7 @@ int shl_fold_init(struct shl_fold *f, struct shl_op *op, MPI_Datatype type, MPI_
 	*f = (struct shl_fold){ .op = op, .type = type, .count = count,
 				.bytes = (size_t)count * type->size };
 	if (op->kind == SHL_OP_USER) {
-		if (count > INT_MAX) {
+		if (count > INT_MAX && op->fn_c == NULL) {
 			snprintf(why, SHL_OP_WHY, "count %lld is above INT_MAX, the most a user "
 				 "function (int *len) takes", count);
 			return MPI_ERR_COUNT;
@@ -325,11 +325,9 @@ void shl_fold_step(const struct shl_fold *f, void **acc, void **tmp, const void 
 	case SHL_OP_USER: {
 		/* The user's function computes inoutvec = invec op inoutvec: acc goes in
 		 * as invec, a copy of src as inoutvec, and the copy becomes acc. */
-		int len = (int)f->count;  /* at most INT_MAX: shl_fold_init */
-		MPI_Datatype t = f->type;
 		void *x = *tmp;
 		shl_fold_load(f, x, src, stype);
-		f->op->fn(*acc, x, &len, &t);
+		shl_op_call(f->op, *acc, x, f->count, f->type);
 		*tmp = *acc;
 		*acc = x;
 		return;
@@ -367,24 +365,36 @@ void shl_fold_dup(const struct shl_fold *f, void *dst, const void *src)
 
 /* ---- MPI functions ---- */
 
-int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+/* MPI_Op_create (fn) and MPI_Op_create_c (fn_c): exactly one function is given. */
+static int op_create(const char *fn, MPI_User_function *user_fn,
+		     MPI_User_function_c *user_fn_c, int commute, MPI_Op *op)
 {
 	struct shl_op *o;
 
-	shl_rank_or_die("MPI_Op_create");
-	if (user_fn == NULL || op == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Op_create", "%s is NULL",
-			       user_fn ? "op" : "user_fn");
+	shl_rank_or_die(fn);
+	if ((user_fn == NULL && user_fn_c == NULL) || op == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "%s is NULL", op ? "user_fn" : "op");
 	o = malloc(sizeof(*o));
 	if (o == NULL)
-		return shl_err(NULL, MPI_ERR_NO_MEM, "MPI_Op_create", "out of memory");
+		return shl_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
 	*o = (struct shl_op){ .magic = SHL_OP_MAGIC, .kind = SHL_OP_USER, .commute = commute != 0,
-			      .fn = user_fn };
+			      .fn = user_fn, .fn_c = user_fn_c };
 	atomic_init(&o->refs, 1);
 	*op = o;
 	return MPI_SUCCESS;
 }
+
+int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+	return op_create("MPI_Op_create", user_fn, NULL, commute, op);
+}
 SHL_WEAK_ALIAS(Op_create);
+
+int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+{
+	return op_create("MPI_Op_create_c", NULL, user_fn, commute, op);
+}
+SHL_WEAK_ALIAS(Op_create_c);
 
 int PMPI_Op_free(MPI_Op *op)
 {
@@ -434,9 +444,7 @@ static int reduce_local(const char *fn, const void *inbuf, void *inoutbuf, MPI_C
 	if (count == 0 || f.bytes == 0)
 		return MPI_SUCCESS;
 	if (op->kind == SHL_OP_USER) {
-		int len = (int)count;  /* at most INT_MAX: shl_fold_init */
-		MPI_Datatype t = datatype;
-		op->fn((void *)inbuf, inoutbuf, &len, &t);
+		shl_op_call(op, inbuf, inoutbuf, count, datatype);
 		return MPI_SUCCESS;
 	}
 	/* inout = in op inout: acc starts as `in` and takes `inout` as the right operand. */
