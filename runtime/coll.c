@@ -1,6 +1,7 @@
 /* Collectives that move data without combining it: Barrier, Bcast, Gather(v), Scatter(v),
- * Allgather(v), Alltoall(v/w), their I… twins and persistent …_init forms, on intra- and
- * intercommunicators, plus the call path every collective shares. Entered by rank threads; run functions by the member
+ * Allgather(v), Alltoall(v/w), their I… twins and persistent …_init forms, each (but
+ * Barrier) also in its large-count …_c form, on intra- and intercommunicators, plus the
+ * call path every collective shares. Entered by rank threads; run functions by the member
  * that arrives last at a meeting. Never sends a message: members meet (comm.h) and the
  * last arriver copies between their buffers directly, in the shared address space.
  *

@@ -1,6 +1,6 @@
 /* Collectives that combine data: Reduce, Allreduce, Reduce_scatter(_block), Scan, Exscan
- * with their I… twins and …_init forms, on intra- and intercommunicators (Scan and Exscan
- * on intra only).
+ * with their I… twins and …_init forms, each also in its large-count (…_c) form, on intra-
+ * and intercommunicators (Scan and Exscan on intra only).
  * Entered by rank threads; run functions by the member that arrives last at a meeting.
  * Never sends a message and never reorders operands.
  *
