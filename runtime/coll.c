@@ -1,6 +1,7 @@
 /* Collectives that move data without combining it: Barrier, Bcast, Gather(v), Scatter(v),
- * Allgather(v), Alltoall(v/w), their I… twins and persistent …_init forms, on intra- and
- * intercommunicators, plus the call path every collective shares. Entered by rank threads; run functions by the member
+ * Allgather(v), Alltoall(v/w), their I… twins and persistent …_init forms, each (but
+ * Barrier) also in its large-count …_c form, on intra- and intercommunicators, plus the
+ * call path every collective shares. Entered by rank threads; run functions by the member
  * that arrives last at a meeting. Never sends a message: members meet (comm.h) and the
  * last arriver copies between their buffers directly, in the shared address space.
  *
@@ -13,6 +14,8 @@
  * does the work. A persistent request keeps a held copy of its arguments; MPI_Start joins
  * the communicator's next meeting with it exactly as the MPI_I… call would. */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,21 +266,6 @@ int shl_coll_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_
 	return MPI_SUCCESS;
 }
 
-int shl_coll_buf(struct shl_comm *c, const char *fn, const char *what, int count,
-		 MPI_Datatype type)
-{
-	const char *bad;
-
-	if (count < 0)
-		return shl_err(c, MPI_ERR_COUNT, fn, "%scount %d is negative", what, count);
-	if (!shl_type_ok(type))
-		return shl_err(c, MPI_ERR_TYPE, fn, "invalid %stype argument%s", what,
-			       type == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
-	if ((bad = shl_dt_unusable(type)) != NULL)
-		return shl_err(c, MPI_ERR_TYPE, fn, "%stype %s", what, bad);
-	return MPI_SUCCESS;
-}
-
 int shl_coll_rootarg(struct shl_comm *c, const char *fn, int root)
 {
 	if (c->inter ? root == MPI_ROOT || root == MPI_PROC_NULL ||
@@ -295,15 +283,20 @@ int shl_coll_req(struct shl_comm *c, const char *fn, MPI_Request *request)
 	return MPI_SUCCESS;
 }
 
-/* Check a v or w array argument of `n` entries (counts non-negative, types usable). */
+/* Check a v or w array argument of `n` entries (counts non-negative and within bytes,
+ * types usable); `x` says whether the arrays are int or MPI_Count/MPI_Aint. */
 static int check_vec(struct shl_comm *c, const char *fn, const char *what, int n,
-		     const int *counts, const int *displs, const MPI_Datatype *types,
-		     MPI_Datatype type)
+		     const struct shl_cargs *x, const void *counts, const void *displs,
+		     const MPI_Datatype *types, MPI_Datatype type)
 {
+	char name[32];
+
 	if (n > 0 && (counts == NULL || displs == NULL || (type == NULL && types == NULL)))
 		return shl_err(c, MPI_ERR_ARG, fn, "%scounts or %sdispls is NULL", what, what);
 	for (int i = 0; i < n; i++) {
-		int err = shl_coll_buf(c, fn, what, counts[i], types ? types[i] : type);
+		snprintf(name, sizeof(name), "%s (entry %d) ", what, i);
+		int err = shl_check_count(c, fn, name, shl_coll_count(x, counts, i),
+					  types ? types[i] : type);
 		if (err != MPI_SUCCESS)
 			return err;
 	}
@@ -321,7 +314,7 @@ static int peers(const struct shl_comm *c)
 
 struct blk {
 	char *p;
-	int count;
+	MPI_Count count;
 	MPI_Datatype t;
 };
 
@@ -332,10 +325,11 @@ static struct blk sblock(const struct shl_cargs *x, int k)
 
 	switch (x->svec) {
 	case SHL_VEC_V:
-		return (struct blk){ (char *)b + (ptrdiff_t)x->sdispls[k] * x->stype->extent,
-				     x->scounts[k], x->stype };
+		return (struct blk){ (char *)b + shl_coll_displ(x, x->sdispls, k) * x->stype->extent,
+				     shl_coll_count(x, x->scounts, k), x->stype };
 	case SHL_VEC_W:
-		return (struct blk){ (char *)b + x->sdispls[k], x->scounts[k], x->stypes[k] };
+		return (struct blk){ (char *)b + shl_coll_displ(x, x->sdispls, k),
+				     shl_coll_count(x, x->scounts, k), x->stypes[k] };
 	default:
 		return (struct blk){ (char *)b + (ptrdiff_t)k * x->scount * x->stype->extent,
 				     x->scount, x->stype };
@@ -346,10 +340,12 @@ static struct blk rblock(const struct shl_cargs *x, int k)
 {
 	switch (x->rvec) {
 	case SHL_VEC_V:
-		return (struct blk){ (char *)x->rbuf + (ptrdiff_t)x->rdispls[k] * x->rtype->extent,
-				     x->rcounts[k], x->rtype };
+		return (struct blk){ (char *)x->rbuf +
+					     shl_coll_displ(x, x->rdispls, k) * x->rtype->extent,
+				     shl_coll_count(x, x->rcounts, k), x->rtype };
 	case SHL_VEC_W:
-		return (struct blk){ (char *)x->rbuf + x->rdispls[k], x->rcounts[k], x->rtypes[k] };
+		return (struct blk){ (char *)x->rbuf + shl_coll_displ(x, x->rdispls, k),
+				     shl_coll_count(x, x->rcounts, k), x->rtypes[k] };
 	default:
 		return (struct blk){ (char *)x->rbuf + (ptrdiff_t)k * x->rcount * x->rtype->extent,
 				     x->rcount, x->rtype };
@@ -474,7 +470,7 @@ static void bcast_run(struct shl_meeting *m)
 	}
 }
 
-static int bcast(const char *fn, void *buf, int count, MPI_Datatype type, int root,
+static int bcast(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, int root,
 		 MPI_Comm comm, MPI_Request *request, enum shl_coll_mode mode)
 {
 	bool nb = mode != SHL_COLL_BLOCKING;
@@ -488,10 +484,11 @@ static int bcast(const char *fn, void *buf, int count, MPI_Datatype type, int ro
 		err = shl_coll_rootarg(c, fn, root);
 	bool active = !c || !c->inter || root != MPI_PROC_NULL;
 	if (err == MPI_SUCCESS && active)
-		err = shl_coll_buf(c, fn, "", count, type);
+		err = shl_check_count(c, fn, "", count, type);
 	if (err != MPI_SUCCESS)
 		return err;
-	if (!nb && shl_coll_small_ok(c, SHL_RING_BCAST, (size_t)count * type->size)) {
+	if (!nb && count <= INT_MAX &&
+	    shl_coll_small_ok(c, SHL_RING_BCAST, (size_t)count * type->size)) {
 		err = shl_coll_small_bcast(r, c, buf, count, type, root);
 		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 	}
@@ -510,7 +507,8 @@ SHL_WEAK_ALIAS(Bcast);
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
 		MPI_Request *request)
 {
-	return bcast("MPI_Ibcast", buffer, count, datatype, root, comm, request, SHL_COLL_NONBLOCKING);
+	return bcast("MPI_Ibcast", buffer, count, datatype, root, comm, request,
+		     SHL_COLL_NONBLOCKING);
 }
 SHL_WEAK_ALIAS(Ibcast);
 
@@ -558,10 +556,11 @@ static void scatter_run(struct shl_meeting *m)
 
 /* Gather(v) (scatter false) and Scatter(v): `one`/`one_t` is the non-root side's buffer,
  * `many`/`many_t` the root's, with per-rank counts/displs for the v forms. */
-static int rooted(const char *fn, bool scatter, bool vec, const void *sbuf, int scount, MPI_Datatype stype,
-		  const int *scounts, const int *sdispls, void *rbuf, int rcount,
-		  MPI_Datatype rtype, const int *rcounts, const int *rdispls, int root,
-		  MPI_Comm comm, MPI_Request *request, enum shl_coll_mode mode)
+static int rooted(const char *fn, bool scatter, bool vec, bool wide, const void *sbuf,
+		  MPI_Count scount, MPI_Datatype stype, const void *scounts, const void *sdispls,
+		  void *rbuf, MPI_Count rcount, MPI_Datatype rtype, const void *rcounts,
+		  const void *rdispls, int root, MPI_Comm comm, MPI_Request *request,
+		  enum shl_coll_mode mode)
 {
 	bool nb = mode != SHL_COLL_BLOCKING;
 	struct shl_rank *r = shl_rank_or_die(fn);
@@ -578,7 +577,7 @@ static int rooted(const char *fn, bool scatter, bool vec, const void *sbuf, int 
 	bool sends = c->inter ? root >= 0 : true;  /* the non-root side's role */
 	bool in_place = is_root && !c->inter && (scatter ? rbuf : sbuf) == MPI_IN_PLACE;
 	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .scount = scount, .rcount = rcount,
-			       .stype = stype, .rtype = rtype, .root = root };
+			       .stype = stype, .rtype = rtype, .root = root, .wide = wide };
 
 	if (c->inter && is_root && (sbuf == MPI_IN_PLACE || rbuf == MPI_IN_PLACE))
 		return shl_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE on an intercommunicator");
@@ -591,15 +590,15 @@ static int rooted(const char *fn, bool scatter, bool vec, const void *sbuf, int 
 			x.svec = vec ? SHL_VEC_V : SHL_VEC_NONE;
 			x.scounts = scounts;
 			x.sdispls = sdispls;
-			err = vec ? check_vec(c, fn, "send", n, scounts, sdispls, NULL, stype)
-				  : shl_coll_buf(c, fn, "send", scount, stype);
+			err = vec ? check_vec(c, fn, "send", n, &x, scounts, sdispls, NULL, stype)
+				  : shl_check_count(c, fn, "send", scount, stype);
 		} else {
 			x.keep_r = true;
 			x.rvec = vec ? SHL_VEC_V : SHL_VEC_NONE;
 			x.rcounts = rcounts;
 			x.rdispls = rdispls;
-			err = vec ? check_vec(c, fn, "recv", n, rcounts, rdispls, NULL, rtype)
-				  : shl_coll_buf(c, fn, "recv", rcount, rtype);
+			err = vec ? check_vec(c, fn, "recv", n, &x, rcounts, rdispls, NULL, rtype)
+				  : shl_check_count(c, fn, "recv", rcount, rtype);
 		}
 		if (err != MPI_SUCCESS)
 			return err;
@@ -607,10 +606,10 @@ static int rooted(const char *fn, bool scatter, bool vec, const void *sbuf, int 
 	if (sends && (!c->inter || !is_root) && !in_place) {
 		if (scatter) {
 			x.keep_r = true;
-			err = shl_coll_buf(c, fn, "recv", rcount, rtype);
+			err = shl_check_count(c, fn, "recv", rcount, rtype);
 		} else {
 			x.keep_s = true;
-			err = shl_coll_buf(c, fn, "send", scount, stype);
+			err = shl_check_count(c, fn, "send", scount, stype);
 		}
 		if (err != MPI_SUCCESS)
 			return err;
@@ -628,8 +627,9 @@ static int rooted(const char *fn, bool scatter, bool vec, const void *sbuf, int 
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
 		int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-	return rooted("MPI_Gather", false, false, sendbuf, sendcount, sendtype, NULL, NULL, recvbuf,
-		      recvcount, recvtype, NULL, NULL, root, comm, NULL, SHL_COLL_BLOCKING);
+	return rooted("MPI_Gather", false, false, false, sendbuf, sendcount, sendtype, NULL, NULL,
+		      recvbuf, recvcount, recvtype, NULL, NULL, root, comm, NULL,
+		      SHL_COLL_BLOCKING);
 }
 SHL_WEAK_ALIAS(Gather);
 
@@ -637,8 +637,9 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 		 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
 		 MPI_Request *request)
 {
-	return rooted("MPI_Igather", false, false, sendbuf, sendcount, sendtype, NULL, NULL, recvbuf,
-		      recvcount, recvtype, NULL, NULL, root, comm, request, SHL_COLL_NONBLOCKING);
+	return rooted("MPI_Igather", false, false, false, sendbuf, sendcount, sendtype, NULL, NULL,
+		      recvbuf, recvcount, recvtype, NULL, NULL, root, comm, request,
+		      SHL_COLL_NONBLOCKING);
 }
 SHL_WEAK_ALIAS(Igather);
 
@@ -646,8 +647,8 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 		 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
 		 MPI_Comm comm)
 {
-	return rooted("MPI_Gatherv", false, true, sendbuf, sendcount, sendtype, NULL, NULL, recvbuf,
-		      0, recvtype, recvcounts, displs, root, comm, NULL,
+	return rooted("MPI_Gatherv", false, true, false, sendbuf, sendcount, sendtype, NULL, NULL,
+		      recvbuf, 0, recvtype, recvcounts, displs, root, comm, NULL,
 		      SHL_COLL_BLOCKING);
 }
 SHL_WEAK_ALIAS(Gatherv);
@@ -656,8 +657,8 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 		  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
 		  MPI_Comm comm, MPI_Request *request)
 {
-	return rooted("MPI_Igatherv", false, true, sendbuf, sendcount, sendtype, NULL, NULL, recvbuf,
-		      0, recvtype, recvcounts, displs, root, comm, request,
+	return rooted("MPI_Igatherv", false, true, false, sendbuf, sendcount, sendtype, NULL, NULL,
+		      recvbuf, 0, recvtype, recvcounts, displs, root, comm, request,
 		      SHL_COLL_NONBLOCKING);
 }
 SHL_WEAK_ALIAS(Igatherv);
@@ -665,8 +666,9 @@ SHL_WEAK_ALIAS(Igatherv);
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
 		 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-	return rooted("MPI_Scatter", true, false, sendbuf, sendcount, sendtype, NULL, NULL, recvbuf,
-		      recvcount, recvtype, NULL, NULL, root, comm, NULL, SHL_COLL_BLOCKING);
+	return rooted("MPI_Scatter", true, false, false, sendbuf, sendcount, sendtype, NULL, NULL,
+		      recvbuf, recvcount, recvtype, NULL, NULL, root, comm, NULL,
+		      SHL_COLL_BLOCKING);
 }
 SHL_WEAK_ALIAS(Scatter);
 
@@ -674,8 +676,9 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 		  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
 		  MPI_Request *request)
 {
-	return rooted("MPI_Iscatter", true, false, sendbuf, sendcount, sendtype, NULL, NULL, recvbuf,
-		      recvcount, recvtype, NULL, NULL, root, comm, request, SHL_COLL_NONBLOCKING);
+	return rooted("MPI_Iscatter", true, false, false, sendbuf, sendcount, sendtype, NULL, NULL,
+		      recvbuf, recvcount, recvtype, NULL, NULL, root, comm, request,
+		      SHL_COLL_NONBLOCKING);
 }
 SHL_WEAK_ALIAS(Iscatter);
 
@@ -683,8 +686,9 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
 		  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
 		  int root, MPI_Comm comm)
 {
-	return rooted("MPI_Scatterv", true, true, sendbuf, 0, sendtype, sendcounts,
-		      displs, recvbuf, recvcount, recvtype, NULL, NULL, root, comm, NULL, SHL_COLL_BLOCKING);
+	return rooted("MPI_Scatterv", true, true, false, sendbuf, 0, sendtype, sendcounts, displs,
+		      recvbuf, recvcount, recvtype, NULL, NULL, root, comm, NULL,
+		      SHL_COLL_BLOCKING);
 }
 SHL_WEAK_ALIAS(Scatterv);
 
@@ -692,8 +696,9 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
 		   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
 		   int root, MPI_Comm comm, MPI_Request *request)
 {
-	return rooted("MPI_Iscatterv", true, true, sendbuf, 0, sendtype, sendcounts,
-		      displs, recvbuf, recvcount, recvtype, NULL, NULL, root, comm, request, SHL_COLL_NONBLOCKING);
+	return rooted("MPI_Iscatterv", true, true, false, sendbuf, 0, sendtype, sendcounts, displs,
+		      recvbuf, recvcount, recvtype, NULL, NULL, root, comm, request,
+		      SHL_COLL_NONBLOCKING);
 }
 SHL_WEAK_ALIAS(Iscatterv);
 
@@ -720,9 +725,10 @@ static void allgather_run(struct shl_meeting *m)
 	}
 }
 
-static int allgather(const char *fn, bool vec, const void *sbuf, int scount, MPI_Datatype stype,
-		     void *rbuf, int rcount, const int *rcounts, const int *rdispls,
-		     MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request, enum shl_coll_mode mode)
+static int allgather(const char *fn, bool vec, bool wide, const void *sbuf, MPI_Count scount,
+		     MPI_Datatype stype, void *rbuf, MPI_Count rcount, const void *rcounts,
+		     const void *rdispls, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request,
+		     enum shl_coll_mode mode)
 {
 	bool nb = mode != SHL_COLL_BLOCKING;
 	struct shl_rank *r = shl_rank_or_die(fn);
@@ -735,19 +741,19 @@ static int allgather(const char *fn, bool vec, const void *sbuf, int scount, MPI
 		return err;
 	if (sbuf == MPI_IN_PLACE && c->inter)
 		return shl_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE on an intercommunicator");
-	if (sbuf != MPI_IN_PLACE && (err = shl_coll_buf(c, fn, "send", scount, stype)))
+	if (sbuf != MPI_IN_PLACE && (err = shl_check_count(c, fn, "send", scount, stype)))
 		return err;
-	err = vec ? check_vec(c, fn, "recv", peers(c), rcounts, rdispls, NULL, rtype)
-		  : shl_coll_buf(c, fn, "recv", rcount, rtype);
+	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .scount = scount, .rcount = rcount,
+			       .stype = stype, .rtype = rtype, .rcounts = rcounts,
+			       .rdispls = rdispls, .rvec = vec ? SHL_VEC_V : SHL_VEC_NONE,
+			       .wide = wide, .keep_s = sbuf != MPI_IN_PLACE, .keep_r = true };
+	err = vec ? check_vec(c, fn, "recv", peers(c), &x, rcounts, rdispls, NULL, rtype)
+		  : shl_check_count(c, fn, "recv", rcount, rtype);
 	if (err != MPI_SUCCESS)
 		return err;
 	if (sbuf == rbuf && scount > 0)
 		return shl_err(c, MPI_ERR_BUFFER, fn,
 			       "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
-	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .scount = scount, .rcount = rcount,
-			       .stype = stype, .rtype = rtype, .rcounts = rcounts,
-			       .rdispls = rdispls, .rvec = vec ? SHL_VEC_V : SHL_VEC_NONE,
-			       .keep_s = sbuf != MPI_IN_PLACE, .keep_r = true };
 	err = shl_coll_start(r, c, allgather_run, &x, request, mode);
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
@@ -755,16 +761,16 @@ static int allgather(const char *fn, bool vec, const void *sbuf, int scount, MPI
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
 		   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-	return allgather("MPI_Allgather", false, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
-			 NULL, recvtype, comm, NULL, SHL_COLL_BLOCKING);
+	return allgather("MPI_Allgather", false, false, sendbuf, sendcount, sendtype, recvbuf,
+			 recvcount, NULL, NULL, recvtype, comm, NULL, SHL_COLL_BLOCKING);
 }
 SHL_WEAK_ALIAS(Allgather);
 
 int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
 		    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-	return allgather("MPI_Iallgather", false, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
-			 NULL, recvtype, comm, request, SHL_COLL_NONBLOCKING);
+	return allgather("MPI_Iallgather", false, false, sendbuf, sendcount, sendtype, recvbuf,
+			 recvcount, NULL, NULL, recvtype, comm, request, SHL_COLL_NONBLOCKING);
 }
 SHL_WEAK_ALIAS(Iallgather);
 
@@ -772,7 +778,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 		    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
 		    MPI_Comm comm)
 {
-	return allgather("MPI_Allgatherv", true, sendbuf, sendcount, sendtype, recvbuf, 0,
+	return allgather("MPI_Allgatherv", true, false, sendbuf, sendcount, sendtype, recvbuf, 0,
 			 recvcounts, displs, recvtype, comm, NULL, SHL_COLL_BLOCKING);
 }
 SHL_WEAK_ALIAS(Allgatherv);
@@ -781,7 +787,7 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 		     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
 		     MPI_Comm comm, MPI_Request *request)
 {
-	return allgather("MPI_Iallgatherv", true, sendbuf, sendcount, sendtype, recvbuf, 0,
+	return allgather("MPI_Iallgatherv", true, false, sendbuf, sendcount, sendtype, recvbuf, 0,
 			 recvcounts, displs, recvtype, comm, request, SHL_COLL_NONBLOCKING);
 }
 SHL_WEAK_ALIAS(Iallgatherv);
@@ -834,7 +840,7 @@ static void alltoall_run(struct shl_meeting *m)
 			struct blk d = rblock(shl_coll_arg(m, j), k), s;
 			if (snap[i] != NULL) {
 				s = rblock(x, kj);
-				s = (struct blk){ snap[i] + off, (int)blk_bytes(s), &shl_mpi_byte };
+				s = (struct blk){ snap[i] + off, (MPI_Count)blk_bytes(s), &shl_mpi_byte };
 				off += (size_t)s.count;
 			} else {
 				s = sblock(x, kj);
@@ -849,11 +855,12 @@ free_snaps:
 	free(snap);
 }
 
-static int alltoall(const char *fn, enum shl_coll_vec vec, const void *sbuf, int scount,
-		    const int *scounts, const int *sdispls, MPI_Datatype stype,
-		    const MPI_Datatype *stypes, void *rbuf, int rcount, const int *rcounts,
-		    const int *rdispls, MPI_Datatype rtype, const MPI_Datatype *rtypes,
-		    MPI_Comm comm, MPI_Request *request, enum shl_coll_mode mode)
+static int alltoall(const char *fn, enum shl_coll_vec vec, bool wide, const void *sbuf,
+		    MPI_Count scount, const void *scounts, const void *sdispls,
+		    MPI_Datatype stype, const MPI_Datatype *stypes, void *rbuf, MPI_Count rcount,
+		    const void *rcounts, const void *rdispls, MPI_Datatype rtype,
+		    const MPI_Datatype *rtypes, MPI_Comm comm, MPI_Request *request,
+		    enum shl_coll_mode mode)
 {
 	bool nb = mode != SHL_COLL_BLOCKING;
 	struct shl_rank *r = shl_rank_or_die(fn);
@@ -868,26 +875,26 @@ static int alltoall(const char *fn, enum shl_coll_vec vec, const void *sbuf, int
 	bool in_place = sbuf == MPI_IN_PLACE;
 	if (in_place && c->inter)
 		return shl_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE on an intercommunicator");
+	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .scount = scount, .rcount = rcount,
+			       .stype = stype, .rtype = rtype, .scounts = scounts,
+			       .sdispls = sdispls, .rcounts = rcounts, .rdispls = rdispls,
+			       .stypes = stypes, .rtypes = rtypes, .svec = vec, .rvec = vec,
+			       .wide = wide, .keep_s = !in_place, .keep_r = true, .nv = n };
 	if (vec == SHL_VEC_NONE) {
-		if (!in_place && (err = shl_coll_buf(c, fn, "send", scount, stype)))
+		if (!in_place && (err = shl_check_count(c, fn, "send", scount, stype)))
 			return err;
-		err = shl_coll_buf(c, fn, "recv", rcount, rtype);
+		err = shl_check_count(c, fn, "recv", rcount, rtype);
 	} else {
-		if (!in_place && (err = check_vec(c, fn, "send", n, scounts, sdispls, stypes,
+		if (!in_place && (err = check_vec(c, fn, "send", n, &x, scounts, sdispls, stypes,
 						  stype)))
 			return err;
-		err = check_vec(c, fn, "recv", n, rcounts, rdispls, rtypes, rtype);
+		err = check_vec(c, fn, "recv", n, &x, rcounts, rdispls, rtypes, rtype);
 	}
 	if (err != MPI_SUCCESS)
 		return err;
 	if (sbuf == rbuf && n > 0)
 		return shl_err(c, MPI_ERR_BUFFER, fn,
 			       "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
-	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .scount = scount, .rcount = rcount,
-			       .stype = stype, .rtype = rtype, .scounts = scounts,
-			       .sdispls = sdispls, .rcounts = rcounts, .rdispls = rdispls,
-			       .stypes = stypes, .rtypes = rtypes, .svec = vec, .rvec = vec,
-			       .keep_s = !in_place, .keep_r = true, .nv = n };
 	err = shl_coll_start(r, c, alltoall_run, &x, request, mode);
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
@@ -895,16 +902,18 @@ static int alltoall(const char *fn, enum shl_coll_vec vec, const void *sbuf, int
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
 		  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-	return alltoall("MPI_Alltoall", SHL_VEC_NONE, sendbuf, sendcount, NULL, NULL, sendtype,
-			NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL, SHL_COLL_BLOCKING);
+	return alltoall("MPI_Alltoall", SHL_VEC_NONE, false, sendbuf, sendcount, NULL, NULL,
+			sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL,
+			SHL_COLL_BLOCKING);
 }
 SHL_WEAK_ALIAS(Alltoall);
 
 int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
 		   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-	return alltoall("MPI_Ialltoall", SHL_VEC_NONE, sendbuf, sendcount, NULL, NULL, sendtype,
-			NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, request, SHL_COLL_NONBLOCKING);
+	return alltoall("MPI_Ialltoall", SHL_VEC_NONE, false, sendbuf, sendcount, NULL, NULL,
+			sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm,
+			request, SHL_COLL_NONBLOCKING);
 }
 SHL_WEAK_ALIAS(Ialltoall);
 
@@ -912,8 +921,9 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 		   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
 		   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-	return alltoall("MPI_Alltoallv", SHL_VEC_V, sendbuf, 0, sendcounts, sdispls, sendtype,
-			NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, NULL, SHL_COLL_BLOCKING);
+	return alltoall("MPI_Alltoallv", SHL_VEC_V, false, sendbuf, 0, sendcounts, sdispls,
+			sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, NULL,
+			SHL_COLL_BLOCKING);
 }
 SHL_WEAK_ALIAS(Alltoallv);
 
@@ -922,8 +932,9 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
 		    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
 		    MPI_Request *request)
 {
-	return alltoall("MPI_Ialltoallv", SHL_VEC_V, sendbuf, 0, sendcounts, sdispls, sendtype,
-			NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, request, SHL_COLL_NONBLOCKING);
+	return alltoall("MPI_Ialltoallv", SHL_VEC_V, false, sendbuf, 0, sendcounts, sdispls,
+			sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm,
+			request, SHL_COLL_NONBLOCKING);
 }
 SHL_WEAK_ALIAS(Ialltoallv);
 
@@ -931,7 +942,7 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
 		   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
 		   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-	return alltoall("MPI_Alltoallw", SHL_VEC_W, sendbuf, 0, sendcounts, sdispls, NULL,
+	return alltoall("MPI_Alltoallw", SHL_VEC_W, false, sendbuf, 0, sendcounts, sdispls, NULL,
 			sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, NULL,
 			SHL_COLL_BLOCKING);
 }
@@ -942,7 +953,7 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
 		    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
 		    MPI_Request *request)
 {
-	return alltoall("MPI_Ialltoallw", SHL_VEC_W, sendbuf, 0, sendcounts, sdispls, NULL,
+	return alltoall("MPI_Ialltoallw", SHL_VEC_W, false, sendbuf, 0, sendcounts, sdispls, NULL,
 			sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, request,
 			SHL_COLL_NONBLOCKING);
 }
@@ -980,7 +991,7 @@ int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 
 	if (err != MPI_SUCCESS)
 		return err;
-	return rooted("MPI_Gather_init", false, false, sendbuf, sendcount, sendtype, NULL,
+	return rooted("MPI_Gather_init", false, false, false, sendbuf, sendcount, sendtype, NULL,
 		      NULL, recvbuf, recvcount, recvtype, NULL, NULL, root, comm, request,
 		      SHL_COLL_PERSISTENT);
 }
@@ -994,7 +1005,7 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 
 	if (err != MPI_SUCCESS)
 		return err;
-	return rooted("MPI_Gatherv_init", false, true, sendbuf, sendcount, sendtype, NULL,
+	return rooted("MPI_Gatherv_init", false, true, false, sendbuf, sendcount, sendtype, NULL,
 		      NULL, recvbuf, 0, recvtype, recvcounts, displs, root, comm, request,
 		      SHL_COLL_PERSISTENT);
 }
@@ -1008,7 +1019,7 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 
 	if (err != MPI_SUCCESS)
 		return err;
-	return rooted("MPI_Scatter_init", true, false, sendbuf, sendcount, sendtype, NULL,
+	return rooted("MPI_Scatter_init", true, false, false, sendbuf, sendcount, sendtype, NULL,
 		      NULL, recvbuf, recvcount, recvtype, NULL, NULL, root, comm, request,
 		      SHL_COLL_PERSISTENT);
 }
@@ -1022,7 +1033,7 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int di
 
 	if (err != MPI_SUCCESS)
 		return err;
-	return rooted("MPI_Scatterv_init", true, true, sendbuf, 0, sendtype, sendcounts,
+	return rooted("MPI_Scatterv_init", true, true, false, sendbuf, 0, sendtype, sendcounts,
 		      displs, recvbuf, recvcount, recvtype, NULL, NULL, root, comm, request,
 		      SHL_COLL_PERSISTENT);
 }
@@ -1036,7 +1047,7 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 
 	if (err != MPI_SUCCESS)
 		return err;
-	return allgather("MPI_Allgather_init", false, sendbuf, sendcount, sendtype, recvbuf,
+	return allgather("MPI_Allgather_init", false, false, sendbuf, sendcount, sendtype, recvbuf,
 		      recvcount, NULL, NULL, recvtype, comm, request, SHL_COLL_PERSISTENT);
 }
 SHL_WEAK_ALIAS(Allgather_init);
@@ -1049,8 +1060,8 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendty
 
 	if (err != MPI_SUCCESS)
 		return err;
-	return allgather("MPI_Allgatherv_init", true, sendbuf, sendcount, sendtype, recvbuf, 0,
-		      recvcounts, displs, recvtype, comm, request, SHL_COLL_PERSISTENT);
+	return allgather("MPI_Allgatherv_init", true, false, sendbuf, sendcount, sendtype, recvbuf,
+			 0, recvcounts, displs, recvtype, comm, request, SHL_COLL_PERSISTENT);
 }
 SHL_WEAK_ALIAS(Allgatherv_init);
 
@@ -1062,7 +1073,7 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 
 	if (err != MPI_SUCCESS)
 		return err;
-	return alltoall("MPI_Alltoall_init", SHL_VEC_NONE, sendbuf, sendcount, NULL, NULL,
+	return alltoall("MPI_Alltoall_init", SHL_VEC_NONE, false, sendbuf, sendcount, NULL, NULL,
 		      sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm,
 		      request, SHL_COLL_PERSISTENT);
 }
@@ -1077,7 +1088,7 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
 
 	if (err != MPI_SUCCESS)
 		return err;
-	return alltoall("MPI_Alltoallv_init", SHL_VEC_V, sendbuf, 0, sendcounts, sdispls,
+	return alltoall("MPI_Alltoallv_init", SHL_VEC_V, false, sendbuf, 0, sendcounts, sdispls,
 		      sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm,
 		      request, SHL_COLL_PERSISTENT);
 }
@@ -1092,8 +1103,341 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
 
 	if (err != MPI_SUCCESS)
 		return err;
-	return alltoall("MPI_Alltoallw_init", SHL_VEC_W, sendbuf, 0, sendcounts, sdispls, NULL,
-		      sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
-		      request, SHL_COLL_PERSISTENT);
+	return alltoall("MPI_Alltoallw_init", SHL_VEC_W, false, sendbuf, 0, sendcounts, sdispls,
+			NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
+			request, SHL_COLL_PERSISTENT);
 }
 SHL_WEAK_ALIAS(Alltoallw_init);
+
+/* ---- large-count forms (MPI 4.1): the same paths, MPI_Count/MPI_Aint arrays read in
+ * place (struct shl_cargs.wide) ---- */
+
+int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+	return bcast("MPI_Bcast_c", buffer, count, datatype, root, comm, NULL, SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Bcast_c);
+
+int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+		  MPI_Request *request)
+{
+	return bcast("MPI_Ibcast_c", buffer, count, datatype, root, comm, request,
+		     SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Ibcast_c);
+
+int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+		      MPI_Info info, MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Bcast_init_c"), comm, "MPI_Bcast_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return bcast("MPI_Bcast_init_c", buffer, count, datatype, root, comm, request,
+		      SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Bcast_init_c);
+
+int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+		  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	return rooted("MPI_Gather_c", false, false, true, sendbuf, sendcount, sendtype, NULL, NULL,
+		      recvbuf, recvcount, recvtype, NULL, NULL, root, comm, NULL,
+		      SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Gather_c);
+
+int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+		   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+		   MPI_Request *request)
+{
+	return rooted("MPI_Igather_c", false, false, true, sendbuf, sendcount, sendtype, NULL, NULL,
+		      recvbuf, recvcount, recvtype, NULL, NULL, root, comm, request,
+		      SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Igather_c);
+
+int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+		       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Gather_init_c"), comm, "MPI_Gather_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return rooted("MPI_Gather_init_c", false, false, true, sendbuf, sendcount, sendtype, NULL,
+		      NULL, recvbuf, recvcount, recvtype, NULL, NULL, root, comm, request,
+		      SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Gather_init_c);
+
+int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+		   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+		   int root, MPI_Comm comm)
+{
+	return rooted("MPI_Gatherv_c", false, true, true, sendbuf, sendcount, sendtype, NULL, NULL,
+		      recvbuf, 0, recvtype, recvcounts, displs, root, comm, NULL,
+		      SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Gatherv_c);
+
+int PMPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+		    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+		    int root, MPI_Comm comm, MPI_Request *request)
+{
+	return rooted("MPI_Igatherv_c", false, true, true, sendbuf, sendcount, sendtype, NULL, NULL,
+		      recvbuf, 0, recvtype, recvcounts, displs, root, comm, request,
+		      SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Igatherv_c);
+
+int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+			MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+			MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Gatherv_init_c"), comm, "MPI_Gatherv_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return rooted("MPI_Gatherv_init_c", false, true, true, sendbuf, sendcount, sendtype, NULL,
+		      NULL, recvbuf, 0, recvtype, recvcounts, displs, root, comm, request,
+		      SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Gatherv_init_c);
+
+int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+		   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	return rooted("MPI_Scatter_c", true, false, true, sendbuf, sendcount, sendtype, NULL, NULL,
+		      recvbuf, recvcount, recvtype, NULL, NULL, root, comm, NULL,
+		      SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Scatter_c);
+
+int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+		    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+		    MPI_Request *request)
+{
+	return rooted("MPI_Iscatter_c", true, false, true, sendbuf, sendcount, sendtype, NULL, NULL,
+		      recvbuf, recvcount, recvtype, NULL, NULL, root, comm, request,
+		      SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Iscatter_c);
+
+int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+			MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Scatter_init_c"), comm, "MPI_Scatter_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return rooted("MPI_Scatter_init_c", true, false, true, sendbuf, sendcount, sendtype, NULL,
+		      NULL, recvbuf, recvcount, recvtype, NULL, NULL, root, comm, request,
+		      SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Scatter_init_c);
+
+int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+		    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		    MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	return rooted("MPI_Scatterv_c", true, true, true, sendbuf, 0, sendtype, sendcounts, displs,
+		      recvbuf, recvcount, recvtype, NULL, NULL, root, comm, NULL,
+		      SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Scatterv_c);
+
+int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+		     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+	return rooted("MPI_Iscatterv_c", true, true, true, sendbuf, 0, sendtype, sendcounts, displs,
+		      recvbuf, recvcount, recvtype, NULL, NULL, root, comm, request,
+		      SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Iscatterv_c);
+
+int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+			 MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+			 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+			 MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Scatterv_init_c"), comm, "MPI_Scatterv_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return rooted("MPI_Scatterv_init_c", true, true, true, sendbuf, 0, sendtype, sendcounts,
+		      displs, recvbuf, recvcount, recvtype, NULL, NULL, root, comm, request,
+		      SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Scatterv_init_c);
+
+int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+		     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+	return allgather("MPI_Allgather_c", false, true, sendbuf, sendcount, sendtype, recvbuf,
+			 recvcount, NULL, NULL, recvtype, comm, NULL, SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Allgather_c);
+
+int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+		      MPI_Request *request)
+{
+	return allgather("MPI_Iallgather_c", false, true, sendbuf, sendcount, sendtype, recvbuf,
+			 recvcount, NULL, NULL, recvtype, comm, request, SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Iallgather_c);
+
+int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+			  MPI_Info info, MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Allgather_init_c"), comm, "MPI_Allgather_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return allgather("MPI_Allgather_init_c", false, true, sendbuf, sendcount, sendtype, recvbuf,
+		      recvcount, NULL, NULL, recvtype, comm, request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Allgather_init_c);
+
+int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		      void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+		      MPI_Datatype recvtype, MPI_Comm comm)
+{
+	return allgather("MPI_Allgatherv_c", true, true, sendbuf, sendcount, sendtype, recvbuf, 0,
+			 recvcounts, displs, recvtype, comm, NULL, SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Allgatherv_c);
+
+int PMPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		       void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+		       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	return allgather("MPI_Iallgatherv_c", true, true, sendbuf, sendcount, sendtype, recvbuf, 0,
+			 recvcounts, displs, recvtype, comm, request, SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Iallgatherv_c);
+
+int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			   void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+			   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			   MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Allgatherv_init_c"), comm, "MPI_Allgatherv_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return allgather("MPI_Allgatherv_init_c", true, true, sendbuf, sendcount, sendtype, recvbuf,
+			 0, recvcounts, displs, recvtype, comm, request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Allgatherv_init_c);
+
+int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+		    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+	return alltoall("MPI_Alltoall_c", SHL_VEC_NONE, true, sendbuf, sendcount, NULL, NULL,
+			sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL,
+			SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Alltoall_c);
+
+int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+		     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+		     MPI_Request *request)
+{
+	return alltoall("MPI_Ialltoall_c", SHL_VEC_NONE, true, sendbuf, sendcount, NULL, NULL,
+			sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm,
+			request, SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Ialltoall_c);
+
+int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			 void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+			 MPI_Info info, MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Alltoall_init_c"), comm, "MPI_Alltoall_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return alltoall("MPI_Alltoall_init_c", SHL_VEC_NONE, true, sendbuf, sendcount, NULL, NULL,
+		      sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm,
+		      request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Alltoall_init_c);
+
+int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+		     MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+		     const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+	return alltoall("MPI_Alltoallv_c", SHL_VEC_V, true, sendbuf, 0, sendcounts, sdispls,
+			sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, NULL,
+			SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Alltoallv_c);
+
+int PMPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+		      MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+		      const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+		      MPI_Request *request)
+{
+	return alltoall("MPI_Ialltoallv_c", SHL_VEC_V, true, sendbuf, 0, sendcounts, sdispls,
+			sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm,
+			request, SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Ialltoallv_c);
+
+int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+			  const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+			  const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+			  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Alltoallv_init_c"), comm, "MPI_Alltoallv_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return alltoall("MPI_Alltoallv_init_c", SHL_VEC_V, true, sendbuf, 0, sendcounts, sdispls,
+		      sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm,
+		      request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Alltoallv_init_c);
+
+int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+		     const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+		     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+	return alltoall("MPI_Alltoallw_c", SHL_VEC_W, true, sendbuf, 0, sendcounts, sdispls, NULL,
+			sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, NULL,
+			SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Alltoallw_c);
+
+int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+		      const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+		      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+		      MPI_Request *request)
+{
+	return alltoall("MPI_Ialltoallw_c", SHL_VEC_W, true, sendbuf, 0, sendcounts, sdispls, NULL,
+			sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, request,
+			SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Ialltoallw_c);
+
+int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+			  const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+			  const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+			  const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+			  MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Alltoallw_init_c"), comm, "MPI_Alltoallw_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return alltoall("MPI_Alltoallw_init_c", SHL_VEC_W, true, sendbuf, 0, sendcounts, sdispls,
+			NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
+			request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Alltoallw_init_c);

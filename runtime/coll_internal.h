@@ -20,16 +20,31 @@ struct shl_cargs {
 	struct shl_arrival a;         /* first: the meeting frees a heap arrival by its address */
 	const void *sbuf;             /* MPI_IN_PLACE kept as is */
 	void *rbuf;
-	int scount, rcount;
+	MPI_Count scount, rcount;
 	MPI_Datatype stype, rtype;
-	const int *scounts, *sdispls, *rcounts, *rdispls;
+	/* The user's arrays, read in place (shl_coll_count, shl_coll_displ): int from the
+	 * int calls, MPI_Count counts and MPI_Aint displacements from the …_c calls (`wide`).
+	 * Never copied: the standard keeps them unchanged until the call completes. */
+	const void *scounts, *sdispls, *rcounts, *rdispls;
 	const MPI_Datatype *stypes, *rtypes;
 	enum shl_coll_vec svec, rvec;
+	bool wide;
 	int root;                     /* as passed (MPI_ROOT / MPI_PROC_NULL on intercomms) */
 	struct shl_op *op;
 	bool keep_s, keep_r;          /* stype(s) / rtype(s) significant: held when nonblocking */
 	int nv;                       /* entries of the …w type arrays */
 };
+
+/* Entry k of a counts array and of a displacements array of `x`. */
+static inline MPI_Count shl_coll_count(const struct shl_cargs *x, const void *a, int k)
+{
+	return x->wide ? ((const MPI_Count *)a)[k] : ((const int *)a)[k];
+}
+
+static inline MPI_Aint shl_coll_displ(const struct shl_cargs *x, const void *a, int k)
+{
+	return x->wide ? ((const MPI_Aint *)a)[k] : ((const int *)a)[k];
+}
 
 /* How a collective call runs: waiting for it; MPI_I… (a request, started); MPI_…_init (a
  * persistent request, started by each MPI_Start). */
@@ -139,8 +154,6 @@ int shl_coll_root(struct shl_meeting *m, int *root, int *side);
 
 /* ---- argument checks at the MPI boundary (each reports through shl_err) ---- */
 int shl_coll_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_comm **c);
-int shl_coll_buf(struct shl_comm *c, const char *fn, const char *what, int count,
-		 MPI_Datatype type);
 int shl_coll_rootarg(struct shl_comm *c, const char *fn, int root);
 int shl_coll_req(struct shl_comm *c, const char *fn, MPI_Request *request);
 /* Whether this rank is the one that receives (gather) or sends (scatter) at `root`. */

@@ -1,6 +1,6 @@
 /* Collectives that combine data: Reduce, Allreduce, Reduce_scatter(_block), Scan, Exscan
- * with their I… twins and …_init forms, on intra- and intercommunicators (Scan and Exscan
- * on intra only).
+ * with their I… twins and …_init forms, each also in its large-count (…_c) form, on intra-
+ * and intercommunicators (Scan and Exscan on intra only).
  * Entered by rank threads; run functions by the member that arrives last at a meeting.
  * Never sends a message and never reorders operands.
  *
@@ -13,6 +13,7 @@
  * the member that runs the meeting, with that member's own op and datatype handles, as a
  * process-based MPI would call it in that process. */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 
 #include "runtime/coll_internal.h"
@@ -59,13 +60,16 @@ static int agree(struct shl_meeting *m, const struct shl_cargs *p)
 	return 0;
 }
 
-static int red_init(struct red *d, const struct shl_cargs *p, int count, bool spare)
+static int red_init(struct red *d, const struct shl_cargs *p, MPI_Count count, bool spare)
 {
 	char why[SHL_OP_WHY];
+	int err;
 
 	*d = (struct red){ 0 };
-	if (shl_fold_init(&d->f, p->op, p->stype, count, false, why) != 0)
-		return MPI_ERR_OP;  /* each member checked its own op and type: a mismatch */
+	/* Each member checked its own op, type and count: this is a mismatch, or a
+	 * reduce-scatter's total above a user function's int length. */
+	if ((err = shl_fold_init(&d->f, p->op, p->stype, count, false, why)) != 0)
+		return err;
 	d->acc = shl_fold_buf(&d->f);
 	d->tmp = shl_fold_buf(&d->f);
 	if (spare)
@@ -197,19 +201,19 @@ static void allreduce_run(struct shl_meeting *m)
  * (MPI_IN_PLACE only where `in_place_ok`; sendbuf equal to a recvbuf that is not NULL,
  * never). */
 static int check(struct shl_comm *c, const char *fn, const void *sbuf, const void *rbuf,
-		 int count, MPI_Datatype type, MPI_Op op, bool in_place_ok)
+		 MPI_Count count, MPI_Datatype type, MPI_Op op, bool in_place_ok)
 {
 	struct shl_fold f;
 	char why[SHL_OP_WHY];
-	int err = shl_coll_buf(c, fn, "", count, type);
+	int err = shl_check_count(c, fn, "", count, type);
 
 	if (err != MPI_SUCCESS)
 		return err;
 	if (!shl_op_ok(op))
 		return shl_err(c, MPI_ERR_OP, fn, "invalid op argument%s",
 			       op == MPI_OP_NULL ? " (MPI_OP_NULL)" : "");
-	if (shl_fold_init(&f, op, type, 1, false, why) != 0)
-		return shl_err(c, MPI_ERR_OP, fn, "%s", why);
+	if ((err = shl_fold_init(&f, op, type, count, false, why)) != 0)
+		return shl_err(c, err, fn, "%s", why);
 	if (sbuf == MPI_IN_PLACE && !in_place_ok)
 		return shl_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed here%s",
 			       c->inter ? " (intercommunicator)" : "");
@@ -219,7 +223,8 @@ static int check(struct shl_comm *c, const char *fn, const void *sbuf, const voi
 	return MPI_SUCCESS;
 }
 
-static int reduce(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+static int reduce(const char *fn, const void *sbuf, void *rbuf, MPI_Count count,
+		  MPI_Datatype type,
 		  MPI_Op op, int root, MPI_Comm comm, MPI_Request *request, enum shl_coll_mode mode)
 {
 	bool nb = mode != SHL_COLL_BLOCKING;
@@ -249,7 +254,8 @@ static int reduce(const char *fn, const void *sbuf, void *rbuf, int count, MPI_D
 		if (c->inter && is_root)
 			x.op = NULL, x.keep_s = false;
 	}
-	if (!nb && active && shl_coll_small_ok(c, SHL_RING_REDUCE, (size_t)count * type->size)) {
+	if (!nb && active && count <= INT_MAX &&
+	    shl_coll_small_ok(c, SHL_RING_REDUCE, (size_t)count * type->size)) {
 		err = shl_coll_small_reduce(r, c, sbuf, rbuf, count, type, op, root);
 		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 	}
@@ -275,7 +281,7 @@ SHL_WEAK_ALIAS(Ireduce);
 
 /* Allreduce, Scan and Exscan: every member passes the same kind of arguments. */
 static int symmetric(const char *fn, shl_meet_fn *run, bool intra_only, const void *sbuf,
-		     void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+		     void *rbuf, MPI_Count count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
 		     MPI_Request *request, enum shl_coll_mode mode)
 {
 	bool nb = mode != SHL_COLL_BLOCKING;
@@ -291,7 +297,7 @@ static int symmetric(const char *fn, shl_meet_fn *run, bool intra_only, const vo
 		err = check(c, fn, sbuf, rbuf, count, type, op, !c->inter);
 	if (err != MPI_SUCCESS)
 		return err;
-	if (!nb && run == allreduce_run &&
+	if (!nb && run == allreduce_run && count <= INT_MAX &&
 	    shl_coll_small_ok(c, SHL_RING_REDUCE, (size_t)count * type->size)) {
 		err = shl_coll_small_reduce(r, c, sbuf, rbuf, count, type, op, -1);
 		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
@@ -422,7 +428,8 @@ static size_t group_total(struct shl_meeting *m, int side, int first_member)
 	size_t total = 0;
 
 	for (int k = 0; k < n; k++)
-		total += (size_t)(x->rvec == SHL_VEC_V ? x->rcounts[k] : x->rcount);
+		total += (size_t)(x->rvec == SHL_VEC_V ? shl_coll_count(x, x->rcounts, k)
+						       : x->rcount);
 	return total;
 }
 
@@ -438,17 +445,14 @@ static void reduce_scatter_run(struct shl_meeting *m)
 		int to = sh->inter ? !s : 0, first = shl_coll_member(sh, to, 0);
 		size_t total = group_total(m, to, first), off = 0;
 		struct red d;
-		if (total > (size_t)INT32_MAX) {
-			err = MPI_ERR_COUNT;
-			break;
-		}
-		err = red_init(&d, p, (int)total, false);
+		err = red_init(&d, p, (MPI_Count)total, false);
 		if (err == 0) {
 			fold(&d, m, sh->inter ? s : -1);
 			for (int i = first; i < m->n && shl_coll_side(sh, i) == to; i++) {
 				const struct shl_cargs *x = shl_coll_arg(m, i);
 				int k = shl_coll_lrank(sh, i);
-				size_t n = (size_t)(x->rvec == SHL_VEC_V ? x->rcounts[k] : x->rcount);
+				size_t n = (size_t)(x->rvec == SHL_VEC_V ? shl_coll_count(x, x->rcounts, k)
+									 : x->rcount);
 				shl_fold_store_part(&d.f, x->rbuf, x->rtype, d.acc, off, n);
 				off += n;
 			}
@@ -459,34 +463,34 @@ static void reduce_scatter_run(struct shl_meeting *m)
 		shl_coll_bad_all(m, err);
 }
 
-static int reduce_scatter(const char *fn, const void *sbuf, void *rbuf, int rcount,
-			  const int *rcounts, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-			  MPI_Request *request, enum shl_coll_mode mode)
+static int reduce_scatter(const char *fn, bool wide, const void *sbuf, void *rbuf,
+			  MPI_Count rcount, const void *rcounts, MPI_Datatype type, MPI_Op op,
+			  MPI_Comm comm, MPI_Request *request, enum shl_coll_mode mode)
 {
 	bool nb = mode != SHL_COLL_BLOCKING;
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
-	int err = shl_coll_comm(fn, r, comm, &c), mine;
+	int err = shl_coll_comm(fn, r, comm, &c);
 
 	if (err == MPI_SUCCESS && nb)
 		err = shl_coll_req(c, fn, request);
 	if (err != MPI_SUCCESS)
 		return err;
+	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .rcount = rcount, .rcounts = rcounts,
+			       .rvec = rcounts ? SHL_VEC_V : SHL_VEC_NONE, .wide = wide,
+			       .stype = type, .rtype = type, .op = op, .keep_s = true,
+			       .keep_r = true };
+	MPI_Count mine = rcount;
 	if (rcounts != NULL) {
 		for (int k = 0; k < c->size; k++)
-			if (rcounts[k] < 0)
-				return shl_err(c, MPI_ERR_COUNT, fn, "recvcounts[%d] is %d", k,
-					       rcounts[k]);
-	} else if (rcount < 0) {
-		return shl_err(c, MPI_ERR_COUNT, fn, "recvcount %d is negative", rcount);
+			if (shl_coll_count(&x, rcounts, k) < 0)
+				return shl_err(c, MPI_ERR_COUNT, fn, "recvcounts[%d] is %lld", k,
+					       shl_coll_count(&x, rcounts, k));
+		mine = shl_coll_count(&x, rcounts, c->rank);
 	}
-	mine = rcounts ? rcounts[c->rank] : rcount;
 	err = check(c, fn, sbuf, rbuf, mine, type, op, !c->inter);
 	if (err != MPI_SUCCESS)
 		return err;
-	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .rcount = rcount, .rcounts = rcounts,
-			       .rvec = rcounts ? SHL_VEC_V : SHL_VEC_NONE, .stype = type,
-			       .rtype = type, .op = op, .keep_s = true, .keep_r = true };
 	err = shl_coll_start(r, c, reduce_scatter_run, &x, request, mode);
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
@@ -496,8 +500,8 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 {
 	if (recvcounts == NULL)
 		return shl_err(NULL, MPI_ERR_ARG, "MPI_Reduce_scatter", "recvcounts is NULL");
-	return reduce_scatter("MPI_Reduce_scatter", sendbuf, recvbuf, 0, recvcounts, datatype,
-			      op, comm, NULL, SHL_COLL_BLOCKING);
+	return reduce_scatter("MPI_Reduce_scatter", false, sendbuf, recvbuf, 0, recvcounts,
+			      datatype, op, comm, NULL, SHL_COLL_BLOCKING);
 }
 SHL_WEAK_ALIAS(Reduce_scatter);
 
@@ -506,15 +510,15 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
 {
 	if (recvcounts == NULL)
 		return shl_err(NULL, MPI_ERR_ARG, "MPI_Ireduce_scatter", "recvcounts is NULL");
-	return reduce_scatter("MPI_Ireduce_scatter", sendbuf, recvbuf, 0, recvcounts, datatype,
-			      op, comm, request, SHL_COLL_NONBLOCKING);
+	return reduce_scatter("MPI_Ireduce_scatter", false, sendbuf, recvbuf, 0, recvcounts,
+			      datatype, op, comm, request, SHL_COLL_NONBLOCKING);
 }
 SHL_WEAK_ALIAS(Ireduce_scatter);
 
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 			      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	return reduce_scatter("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount, NULL,
+	return reduce_scatter("MPI_Reduce_scatter_block", false, sendbuf, recvbuf, recvcount, NULL,
 			      datatype, op, comm, NULL, SHL_COLL_BLOCKING);
 }
 SHL_WEAK_ALIAS(Reduce_scatter_block);
@@ -523,7 +527,7 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
 			       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 			       MPI_Request *request)
 {
-	return reduce_scatter("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount, NULL,
+	return reduce_scatter("MPI_Ireduce_scatter_block", false, sendbuf, recvbuf, recvcount, NULL,
 			      datatype, op, comm, request, SHL_COLL_NONBLOCKING);
 }
 SHL_WEAK_ALIAS(Ireduce_scatter_block);
@@ -564,7 +568,7 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
 		return shl_err(NULL, MPI_ERR_ARG, "MPI_Reduce_scatter_init", "recvcounts is NULL");
 	if (err != MPI_SUCCESS)
 		return err;
-	return reduce_scatter("MPI_Reduce_scatter_init", sendbuf, recvbuf, 0, recvcounts,
+	return reduce_scatter("MPI_Reduce_scatter_init", false, sendbuf, recvbuf, 0, recvcounts,
 		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
 }
 SHL_WEAK_ALIAS(Reduce_scatter_init);
@@ -577,7 +581,7 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
 
 	if (err != MPI_SUCCESS)
 		return err;
-	return reduce_scatter("MPI_Reduce_scatter_block_init", sendbuf, recvbuf, recvcount,
+	return reduce_scatter("MPI_Reduce_scatter_block_init", false, sendbuf, recvbuf, recvcount,
 		      NULL, datatype, op, comm, request, SHL_COLL_PERSISTENT);
 }
 SHL_WEAK_ALIAS(Reduce_scatter_block_init);
@@ -605,3 +609,184 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
 }
 SHL_WEAK_ALIAS(Exscan_init);
+
+/* ---- large-count forms (MPI 4.1): the same paths, MPI_Count/MPI_Aint arrays read in
+ * place (struct shl_cargs.wide) ---- */
+
+int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		  MPI_Op op, int root, MPI_Comm comm)
+{
+	return reduce("MPI_Reduce_c", sendbuf, recvbuf, count, datatype, op, root, comm, NULL,
+		      SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Reduce_c);
+
+int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+	return reduce("MPI_Ireduce_c", sendbuf, recvbuf, count, datatype, op, root, comm, request,
+		      SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Ireduce_c);
+
+int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		       MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Reduce_init_c"), comm, "MPI_Reduce_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return reduce("MPI_Reduce_init_c", sendbuf, recvbuf, count, datatype, op, root, comm,
+		      request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Reduce_init_c);
+
+int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		     MPI_Op op, MPI_Comm comm)
+{
+	return symmetric("MPI_Allreduce_c", allreduce_run, false, sendbuf, recvbuf, count,
+			 datatype, op, comm, NULL, SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Allreduce_c);
+
+int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		      MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	return symmetric("MPI_Iallreduce_c", allreduce_run, false, sendbuf, recvbuf, count,
+			 datatype, op, comm, request, SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Iallreduce_c);
+
+int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+			  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+			  MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Allreduce_init_c"), comm, "MPI_Allreduce_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return symmetric("MPI_Allreduce_init_c", allreduce_run, false, sendbuf, recvbuf, count,
+		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Allreduce_init_c);
+
+int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+			  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	if (recvcounts == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Reduce_scatter_c", "recvcounts is NULL");
+	return reduce_scatter("MPI_Reduce_scatter_c", true, sendbuf, recvbuf, 0, recvcounts,
+			      datatype, op, comm, NULL, SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Reduce_scatter_c);
+
+int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+			   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	if (recvcounts == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Ireduce_scatter_c", "recvcounts is NULL");
+	return reduce_scatter("MPI_Ireduce_scatter_c", true, sendbuf, recvbuf, 0, recvcounts,
+			      datatype, op, comm, request, SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Ireduce_scatter_c);
+
+int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+			       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+			       MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Reduce_scatter_init_c"), comm, "MPI_Reduce_scatter_init_c", info);
+
+	if (recvcounts == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Reduce_scatter_init_c", "recvcounts is NULL");
+	if (err != MPI_SUCCESS)
+		return err;
+	return reduce_scatter("MPI_Reduce_scatter_init_c", true, sendbuf, recvbuf, 0, recvcounts,
+		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Reduce_scatter_init_c);
+
+int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+				MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	return reduce_scatter("MPI_Reduce_scatter_block_c", true, sendbuf, recvbuf, recvcount, NULL,
+			      datatype, op, comm, NULL, SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Reduce_scatter_block_c);
+
+int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+				 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+				 MPI_Request *request)
+{
+	return reduce_scatter("MPI_Ireduce_scatter_block_c", true, sendbuf, recvbuf, recvcount,
+			      NULL, datatype, op, comm, request, SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Ireduce_scatter_block_c);
+
+int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+				     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+				     MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Reduce_scatter_block_init_c"), comm, "MPI_Reduce_scatter_block_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return reduce_scatter("MPI_Reduce_scatter_block_init_c", true, sendbuf, recvbuf, recvcount,
+		      NULL, datatype, op, comm, request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Reduce_scatter_block_init_c);
+
+int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		MPI_Op op, MPI_Comm comm)
+{
+	return symmetric("MPI_Scan_c", scan_run, true, sendbuf, recvbuf, count, datatype, op, comm,
+			 NULL, SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Scan_c);
+
+int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		 MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	return symmetric("MPI_Iscan_c", scan_run, true, sendbuf, recvbuf, count, datatype, op, comm,
+			 request, SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Iscan_c);
+
+int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Scan_init_c"), comm, "MPI_Scan_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return symmetric("MPI_Scan_init_c", scan_run, true, sendbuf, recvbuf, count, datatype,
+		      op, comm, request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Scan_init_c);
+
+int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		  MPI_Op op, MPI_Comm comm)
+{
+	return symmetric("MPI_Exscan_c", exscan_run, true, sendbuf, recvbuf, count, datatype, op,
+			 comm, NULL, SHL_COLL_BLOCKING);
+}
+SHL_WEAK_ALIAS(Exscan_c);
+
+int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		   MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	return symmetric("MPI_Iexscan_c", exscan_run, true, sendbuf, recvbuf, count, datatype, op,
+			 comm, request, SHL_COLL_NONBLOCKING);
+}
+SHL_WEAK_ALIAS(Iexscan_c);
+
+int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		       MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	int err = shl_coll_info(shl_rank_or_die("MPI_Exscan_init_c"), comm, "MPI_Exscan_init_c", info);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	return symmetric("MPI_Exscan_init_c", exscan_run, true, sendbuf, recvbuf, count,
+		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
+}
+SHL_WEAK_ALIAS(Exscan_init_c);

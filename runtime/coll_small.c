@@ -476,12 +476,10 @@ static int fold(struct shl_coll_ring *g, struct cell *cl, int n, struct shl_op *
 	}
 	shl_fold_load(&f, acc, s0->data, NULL);
 	for (int i = 1; i < n; i++) {
-		int len = count;
-		MPI_Datatype t = type;
 		void *x = tmp;
 		/* inoutvec = invec op inoutvec: acc as invec, the segment as inoutvec. */
 		shl_fold_load(&f, x, seg_at(g, cl, i)->data, NULL);
-		op->fn(acc, x, &len, &t);
+		shl_op_call(op, acc, x, count, type);
 		tmp = acc;
 		acc = x;
 	}

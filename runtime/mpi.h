@@ -483,6 +483,8 @@ SHL_DECLARE(int, Add_error_string, (int errorcode, const char *string));
 /* ---- collectives ---- */
 typedef struct shl_op *MPI_Op;
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len,
+				 MPI_Datatype *datatype);
 
 /* A distinct address no buffer can start at (MPICH uses the same value). */
 #define MPI_IN_PLACE ((void *)-1)
@@ -507,10 +509,14 @@ extern struct shl_op shl_mpi_max, shl_mpi_min, shl_mpi_sum, shl_mpi_prod, shl_mp
 #define MPI_NO_OP (&shl_mpi_no_op)
 
 SHL_DECLARE(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op));
+/* A user op whose function takes an MPI_Count length (MPI 4.1): reductions of any count. */
+SHL_DECLARE(int, Op_create_c, (MPI_User_function_c *user_fn, int commute, MPI_Op *op));
 SHL_DECLARE(int, Op_free, (MPI_Op *op));
 SHL_DECLARE(int, Op_commutative, (MPI_Op op, int *commute));
 SHL_DECLARE(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
 				MPI_Datatype datatype, MPI_Op op));
+SHL_DECLARE(int, Reduce_local_c, (const void *inbuf, void *inoutbuf, MPI_Count count,
+				  MPI_Datatype datatype, MPI_Op op));
 
 SHL_DECLARE(int, Barrier, (MPI_Comm comm));
 SHL_DECLARE(int, Ibarrier, (MPI_Comm comm, MPI_Request *request));
@@ -656,6 +662,167 @@ SHL_DECLARE(int, Scan_init, (const void *sendbuf, void *recvbuf, int count,
 SHL_DECLARE(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count,
 			MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
 			MPI_Request *request));
+
+/* Large-count collectives (MPI 4.1, chapter 6): the calls above with MPI_Count counts and
+ * MPI_Aint displacements (in elements of the datatype's extent for the v forms, in bytes
+ * for the w forms). Each shares its int twin's implementation and reads the arrays where
+ * they lie; a negative count, or one whose bytes overflow (shl_check_count), is
+ * MPI_ERR_COUNT. An MPI_Op_create function takes an int length: a reduction of more than
+ * INT_MAX elements with one is MPI_ERR_COUNT (MPI_Op_create_c functions have no limit). */
+SHL_DECLARE(int, Bcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+			   MPI_Comm comm));
+SHL_DECLARE(int, Ibcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+			    MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Bcast_init_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+				MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Gather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+			    MPI_Comm comm));
+SHL_DECLARE(int, Igather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+			     MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Gather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+				 void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+				 int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Gatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			     void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+			     MPI_Datatype recvtype, int root, MPI_Comm comm));
+SHL_DECLARE(int, Igatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			      void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+			      MPI_Datatype recvtype, int root, MPI_Comm comm,
+			      MPI_Request *request));
+SHL_DECLARE(int, Gatherv_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+				  void *recvbuf, const MPI_Count recvcounts[],
+				  const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+				  MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Scatter_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+			     MPI_Comm comm));
+SHL_DECLARE(int, Iscatter_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+			      MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Scatter_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+				  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+				  int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Scatterv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+			      const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+			      MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm));
+SHL_DECLARE(int, Iscatterv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+			       const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+			       MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+			       MPI_Request *request));
+SHL_DECLARE(int, Scatterv_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+				   const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+				   MPI_Count recvcount, MPI_Datatype recvtype, int root,
+				   MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Allgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+			       MPI_Comm comm));
+SHL_DECLARE(int, Iallgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+				void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+				MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Allgather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+				    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+				    MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Allgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+				void *recvbuf, const MPI_Count recvcounts[],
+				const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm));
+SHL_DECLARE(int, Iallgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+				 void *recvbuf, const MPI_Count recvcounts[],
+				 const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+				 MPI_Request *request));
+SHL_DECLARE(int, Allgatherv_init_c, (const void *sendbuf, MPI_Count sendcount,
+				     MPI_Datatype sendtype, void *recvbuf,
+				     const MPI_Count recvcounts[], const MPI_Aint displs[],
+				     MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+				     MPI_Request *request));
+SHL_DECLARE(int, Alltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+			      MPI_Comm comm));
+SHL_DECLARE(int, Ialltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+			       MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Alltoall_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+				   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+				   MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+			       const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+			       const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+			       MPI_Datatype recvtype, MPI_Comm comm));
+SHL_DECLARE(int, Ialltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+				const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+				const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+				MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Alltoallv_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+				    const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+				    const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+				    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+				    MPI_Request *request));
+SHL_DECLARE(int, Alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+			       const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+			       void *recvbuf, const MPI_Count recvcounts[],
+			       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+			       MPI_Comm comm));
+SHL_DECLARE(int, Ialltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+				const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+				void *recvbuf, const MPI_Count recvcounts[],
+				const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+				MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Alltoallw_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+				    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+				    void *recvbuf, const MPI_Count recvcounts[],
+				    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+				    MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Reduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+			    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm));
+SHL_DECLARE(int, Ireduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+			     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+			     MPI_Request *request));
+SHL_DECLARE(int, Reduce_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+				 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+				 MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Allreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+			       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+SHL_DECLARE(int, Iallreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+				MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+				MPI_Request *request));
+SHL_DECLARE(int, Allreduce_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+				    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+				    MPI_Request *request));
+SHL_DECLARE(int, Reduce_scatter_c, (const void *sendbuf, void *recvbuf,
+				    const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
+				    MPI_Comm comm));
+SHL_DECLARE(int, Ireduce_scatter_c, (const void *sendbuf, void *recvbuf,
+				     const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
+				     MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Reduce_scatter_init_c, (const void *sendbuf, void *recvbuf,
+					 const MPI_Count recvcounts[], MPI_Datatype datatype,
+					 MPI_Op op, MPI_Comm comm, MPI_Info info,
+					 MPI_Request *request));
+SHL_DECLARE(int, Reduce_scatter_block_c, (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+					  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+SHL_DECLARE(int, Ireduce_scatter_block_c, (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+					   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+					   MPI_Request *request));
+SHL_DECLARE(int, Reduce_scatter_block_init_c, (const void *sendbuf, void *recvbuf,
+					       MPI_Count recvcount, MPI_Datatype datatype,
+					       MPI_Op op, MPI_Comm comm, MPI_Info info,
+					       MPI_Request *request));
+SHL_DECLARE(int, Scan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+			  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+SHL_DECLARE(int, Iscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+			   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Scan_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+			       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+			       MPI_Request *request));
+SHL_DECLARE(int, Exscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+			    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+SHL_DECLARE(int, Iexscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+			     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			     MPI_Request *request));
+SHL_DECLARE(int, Exscan_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+				 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+				 MPI_Request *request));
 
 /* ---- derived datatypes, packing ---- */
 #define MPI_BOTTOM ((void *)0)

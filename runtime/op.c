@@ -3,6 +3,7 @@
  * collectives. Entered by rank threads; folds also by the thread running a meeting for
  * its members. Must not keep mutable file-scope state (the tables are const). */
 #include <complex.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,7 +232,7 @@ static bool scan_basic(void *arg, const struct shl_datatype *b, char *addr, size
 
 /* ---- folds ---- */
 
-int shl_fold_init(struct shl_fold *f, struct shl_op *op, MPI_Datatype type, int count,
+int shl_fold_init(struct shl_fold *f, struct shl_op *op, MPI_Datatype type, MPI_Count count,
 		  bool accumulate, char why[SHL_OP_WHY])
 {
 	const struct shl_datatype *basic = type;
@@ -239,6 +240,11 @@ int shl_fold_init(struct shl_fold *f, struct shl_op *op, MPI_Datatype type, int 
 	*f = (struct shl_fold){ .op = op, .type = type, .count = count,
 				.bytes = (size_t)count * type->size };
 	if (op->kind == SHL_OP_USER) {
+		if (count > INT_MAX && op->fn_c == NULL) {
+			snprintf(why, SHL_OP_WHY, "count %lld is above INT_MAX, the most a user "
+				 "function (int *len) takes", count);
+			return MPI_ERR_COUNT;
+		}
 		/* A buffer for `count` elements in the type's own layout. */
 		ptrdiff_t lo = type->true_lb, hi = type->true_lb + type->true_extent;
 		if (count > 1) {
@@ -319,11 +325,9 @@ void shl_fold_step(const struct shl_fold *f, void **acc, void **tmp, const void 
 	case SHL_OP_USER: {
 		/* The user's function computes inoutvec = invec op inoutvec: acc goes in
 		 * as invec, a copy of src as inoutvec, and the copy becomes acc. */
-		int len = f->count;
-		MPI_Datatype t = f->type;
 		void *x = *tmp;
 		shl_fold_load(f, x, src, stype);
-		f->op->fn(*acc, x, &len, &t);
+		shl_op_call(f->op, *acc, x, f->count, f->type);
 		*tmp = *acc;
 		*acc = x;
 		return;
@@ -361,24 +365,36 @@ void shl_fold_dup(const struct shl_fold *f, void *dst, const void *src)
 
 /* ---- MPI functions ---- */
 
-int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+/* MPI_Op_create (fn) and MPI_Op_create_c (fn_c): exactly one function is given. */
+static int op_create(const char *fn, MPI_User_function *user_fn,
+		     MPI_User_function_c *user_fn_c, int commute, MPI_Op *op)
 {
 	struct shl_op *o;
 
-	shl_rank_or_die("MPI_Op_create");
-	if (user_fn == NULL || op == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Op_create", "%s is NULL",
-			       user_fn ? "op" : "user_fn");
+	shl_rank_or_die(fn);
+	if ((user_fn == NULL && user_fn_c == NULL) || op == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "%s is NULL", op ? "user_fn" : "op");
 	o = malloc(sizeof(*o));
 	if (o == NULL)
-		return shl_err(NULL, MPI_ERR_NO_MEM, "MPI_Op_create", "out of memory");
+		return shl_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
 	*o = (struct shl_op){ .magic = SHL_OP_MAGIC, .kind = SHL_OP_USER, .commute = commute != 0,
-			      .fn = user_fn };
+			      .fn = user_fn, .fn_c = user_fn_c };
 	atomic_init(&o->refs, 1);
 	*op = o;
 	return MPI_SUCCESS;
 }
+
+int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+	return op_create("MPI_Op_create", user_fn, NULL, commute, op);
+}
 SHL_WEAK_ALIAS(Op_create);
+
+int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+{
+	return op_create("MPI_Op_create_c", NULL, user_fn, commute, op);
+}
+SHL_WEAK_ALIAS(Op_create_c);
 
 int PMPI_Op_free(MPI_Op *op)
 {
@@ -406,23 +422,18 @@ int PMPI_Op_commutative(MPI_Op op, int *commute)
 }
 SHL_WEAK_ALIAS(Op_commutative);
 
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
-		      MPI_Op op)
+/* MPI_Reduce_local and MPI_Reduce_local_c. */
+static int reduce_local(const char *fn, const void *inbuf, void *inoutbuf, MPI_Count count,
+			MPI_Datatype datatype, MPI_Op op)
 {
-	static const char fn[] = "MPI_Reduce_local";
 	struct shl_fold f;
 	char why[SHL_OP_WHY];
-	const char *bad;
 	void *a = NULL, *b = NULL;
 	int err;
 
 	shl_rank_or_die(fn);
-	if (count < 0)
-		return shl_err(NULL, MPI_ERR_COUNT, fn, "count %d is negative", count);
-	if (!shl_type_ok(datatype))
-		return shl_err(NULL, MPI_ERR_TYPE, fn, "invalid datatype argument");
-	if ((bad = shl_dt_unusable(datatype)) != NULL)
-		return shl_err(NULL, MPI_ERR_TYPE, fn, "datatype %s", bad);
+	if ((err = shl_check_count(NULL, fn, "", count, datatype)) != MPI_SUCCESS)
+		return err;
 	if (!shl_op_ok(op))
 		return shl_err(NULL, MPI_ERR_OP, fn, "invalid op argument");
 	if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
@@ -433,9 +444,7 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
 	if (count == 0 || f.bytes == 0)
 		return MPI_SUCCESS;
 	if (op->kind == SHL_OP_USER) {
-		int len = count;
-		MPI_Datatype t = datatype;
-		op->fn((void *)inbuf, inoutbuf, &len, &t);
+		shl_op_call(op, inbuf, inoutbuf, count, datatype);
 		return MPI_SUCCESS;
 	}
 	/* inout = in op inout: acc starts as `in` and takes `inout` as the right operand. */
@@ -453,4 +462,17 @@ out:
 	shl_fold_free(&f, b);
 	return err;
 }
+
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
+		      MPI_Op op)
+{
+	return reduce_local("MPI_Reduce_local", inbuf, inoutbuf, count, datatype, op);
+}
 SHL_WEAK_ALIAS(Reduce_local);
+
+int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
+			MPI_Datatype datatype, MPI_Op op)
+{
+	return reduce_local("MPI_Reduce_local_c", inbuf, inoutbuf, count, datatype, op);
+}
+SHL_WEAK_ALIAS(Reduce_local_c);

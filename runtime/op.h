@@ -26,13 +26,31 @@ struct shl_op {
 	uint32_t magic;
 	enum shl_op_kind kind;
 	bool commute;
-	MPI_User_function *fn;        /* SHL_OP_USER */
+	MPI_User_function *fn;        /* SHL_OP_USER from MPI_Op_create, else NULL */
+	MPI_User_function_c *fn_c;    /* SHL_OP_USER from MPI_Op_create_c, else NULL */
 	_Atomic int refs;             /* SHL_OP_USER only */
 };
 
 static inline bool shl_op_ok(MPI_Op op)
 {
 	return op != NULL && op->magic == SHL_OP_MAGIC;
+}
+
+/* Any thread: inout = in op inout for `len` elements of `type` with user op `op`'s
+ * function, given the handle `type` (at most INT_MAX elements for an MPI_Op_create
+ * function: shl_fold_init refuses more). */
+static inline void shl_op_call(const struct shl_op *op, const void *in, void *inout,
+			       MPI_Count len, MPI_Datatype type)
+{
+	MPI_Datatype t = type;
+
+	if (op->fn_c != NULL) {
+		MPI_Count n = len;
+		op->fn_c((void *)in, inout, &n, &t);
+	} else {
+		int n = (int)len;
+		op->fn((void *)in, inout, &n, &t);
+	}
 }
 
 /* Any thread: take / drop a reference on a user op (no-ops on predefined ones). */
@@ -49,7 +67,7 @@ typedef void shl_kern(const void *in, void *inout, size_t n);
 struct shl_fold {
 	struct shl_op *op;
 	MPI_Datatype type;            /* the handle a user function is given */
-	int count;
+	MPI_Count count;
 	shl_kern *k;                  /* predefined op; NULL for a user op */
 	size_t bytes;                 /* count * type->size: the signature's bytes */
 	size_t nbasic;                /* predefined: basic elements in `bytes` */
@@ -60,9 +78,10 @@ struct shl_fold {
 /* Room for shl_fold_init's explanation. */
 #define SHL_OP_WHY 160
 
-/* Prepare `f`. Returns 0, or MPI_ERR_OP with `why` saying what does not fit (an op not
- * defined on the type; MPI_REPLACE/MPI_NO_OP unless `accumulate`). */
-int shl_fold_init(struct shl_fold *f, struct shl_op *op, MPI_Datatype type, int count,
+/* Prepare `f` (count >= 0). Returns 0, or with `why` saying what does not fit MPI_ERR_OP
+ * (an op not defined on the type; MPI_REPLACE/MPI_NO_OP unless `accumulate`) or
+ * MPI_ERR_COUNT (an MPI_Op_create function takes an int length: count above INT_MAX). */
+int shl_fold_init(struct shl_fold *f, struct shl_op *op, MPI_Datatype type, MPI_Count count,
 		  bool accumulate, char why[SHL_OP_WHY]);
 
 /* An accumulator (its origin), or NULL when memory is exhausted; shl_fold_free frees it. */

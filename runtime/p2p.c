@@ -534,29 +534,37 @@ void shl_p2p_cancel(struct shl_rank *r, struct shl_req *req)
 
 /* ---- argument checks ---- */
 
-/* (buf, count, type) of an int or a _c binding. Past this check count * type->size is at
- * most PTRDIFF_MAX: byte counts cannot wrap, no buffer is larger, and a status holds the
- * bytes as an MPI_Count. An int count of a large datatype (MPI_Type_contiguous_c) can
- * overflow as well as a large count. */
-static int check_buffer(const char *fn, struct shl_comm *c, const void *buf, MPI_Count count,
-			MPI_Datatype type)
+int shl_check_count(struct shl_comm *c, const char *fn, const char *what, MPI_Count count,
+		    MPI_Datatype type)
 {
+	const char *tname = *what ? "type" : "datatype";
 	size_t bytes;
 
 	if (count < 0)
-		return shl_err(c, MPI_ERR_COUNT, fn, "count %lld is negative", count);
+		return shl_err(c, MPI_ERR_COUNT, fn, "%scount %lld is negative", what, count);
 	if (!shl_type_ok(type))
-		return shl_err(c, MPI_ERR_TYPE, fn, "invalid datatype argument%s",
+		return shl_err(c, MPI_ERR_TYPE, fn, "invalid %s%s argument%s", what, tname,
 			       type == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
 	const char *why = shl_dt_unusable(type);
 	if (why != NULL)
-		return shl_err(c, MPI_ERR_TYPE, fn, "datatype %s %s", type->name ? type->name : "",
-			       why);
+		return shl_err(c, MPI_ERR_TYPE, fn, "%s%s %s %s", what, tname,
+			       type->name ? type->name : "", why);
 	if (__builtin_mul_overflow((size_t)count, type->size, &bytes) || bytes > PTRDIFF_MAX)
-		return shl_err(c, MPI_ERR_COUNT, fn, "count %lld of datatype %s (%zu bytes each) "
-			       "is more bytes than any buffer holds (PTRDIFF_MAX, %td)", count,
-			       type->name ? type->name : "(unnamed derived type)", type->size,
-			       PTRDIFF_MAX);
+		return shl_err(c, MPI_ERR_COUNT, fn, "%scount %lld of datatype %s (%zu bytes each) "
+			       "is more bytes than any buffer holds (PTRDIFF_MAX, %td)", what,
+			       count, type->name ? type->name : "(unnamed derived type)",
+			       type->size, PTRDIFF_MAX);
+	return MPI_SUCCESS;
+}
+
+/* A buffer argument: shl_check_count, and no NULL buffer where data must be. */
+static int check_buffer(const char *fn, struct shl_comm *c, const void *buf, MPI_Count count,
+			MPI_Datatype type)
+{
+	int err = shl_check_count(c, fn, "", count, type);
+
+	if (err != MPI_SUCCESS)
+		return err;
 	/* NULL is MPI_BOTTOM: fine with a derived type holding absolute addresses only. */
 	if (buf == NULL && count > 0 && type->size > 0 && type->predefined)
 		return shl_err(c, MPI_ERR_BUFFER, fn, "buf is NULL but count is %lld", count);

@@ -233,6 +233,15 @@ void shl_bsend_free(struct shl_rank *r, void *block);
 int shl_err(struct shl_comm *comm, int errclass, const char *fn, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* Owner thread, at the MPI boundary: check a buffer's count and datatype arguments. The
+ * count must be non-negative, the datatype valid and usable, and count times its size at
+ * most PTRDIFF_MAX bytes: byte counts cannot wrap, no buffer is larger, and a status holds
+ * the bytes as an MPI_Count (an int count of a large datatype can overflow as well as a
+ * large count). `what` prefixes the names ("send", "recv"; "" says count and datatype).
+ * Reports through c's handler; returns MPI_SUCCESS or what the handler returned. */
+int shl_check_count(struct shl_comm *c, const char *fn, const char *what, MPI_Count count,
+		    MPI_Datatype type);
+
 /* The calling rank, or an error raised (and the process ended) if MPI is not initialized. */
 struct shl_rank *shl_rank_or_die(const char *fn);
 

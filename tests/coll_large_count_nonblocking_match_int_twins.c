@@ -1,0 +1,8 @@
+/* coll_large_count_nonblocking_match_int_twins: every MPI_I…_c collective, waited for, leaves its buffers exactly as the blocking int twin does (MPI_IN_PLACE, v and w forms with blocks in reverse order and gaps) */
+/* ranks: 1 2 4 64 */
+#include "coll_large_count_twins.h"
+
+int main(int argc, char **argv)
+{
+	return run_twins(argc, argv, NONBLOCKING, NULL);
+}
