@@ -24,7 +24,9 @@ endif
 
 # Files of loader/ that are programs or objects of their own; the rest of loader/ lives in
 # libmpi.so because it interposes libc functions that must come ahead of libc.
-LOADER_PROGRAMS := loader/mpiexec.c loader/shoal_node.c loader/rankcrt.c
+LOADER_PROGRAMS := $(wildcard loader/mpiexec*.c) loader/shoal_node.c loader/rankcrt.c
+# mpiexec's own files, and the pure parts of io/ it shares with the node process.
+MPIEXEC_SRCS := $(wildcard loader/mpiexec*.c)
 # io/fuzz_*.c are libFuzzer targets (make fuzz), not library code.
 LIB_SRCS := $(wildcard runtime/*.c queues/*.c) $(filter-out io/fuzz_%,$(wildcard io/*.c)) \
             $(filter-out $(LOADER_PROGRAMS),$(wildcard loader/*.c))
@@ -70,9 +72,9 @@ $(NODE): loader/shoal_node.c $(LIBMPI)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -L$(BUILD)/lib -Wl,-rpath,'$$ORIGIN/..' -Wl,--no-as-needed -lmpi -ldl -lpthread
 
-$(MPIEXEC): loader/mpiexec.c $(HEADERS)
+$(MPIEXEC): $(MPIEXEC_SRCS) $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $<
+	$(CC) $(ALL_CFLAGS) -o $@ $(MPIEXEC_SRCS)
 
 $(BUILD)/bin/mpirun: $(MPIEXEC)
 	ln -sf mpiexec $@
