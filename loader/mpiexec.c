@@ -639,9 +639,14 @@ int main(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &set, &old);
 	job.old_mask = old;
 	if (multi) {
-		fprintf(stderr, "mpiexec: jobs on several hosts are not supported yet "
-			"(docs/offnode.md)\n");
-		return 1;
+		struct shl_launch l = {
+			.place = &job.place, .node_path = node, .program = job.program,
+			.args = job.args, .launcher = job.launcher, .agent = job.agent,
+			.control_addr = job.control_addr, .timeout = job.timeout,
+			.old_mask = old, .waited = &set,
+		};
+
+		return shl_launch_run(&l);
 	}
 	if (make_dir(&job) < 0)
 		return 1;

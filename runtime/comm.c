@@ -137,7 +137,11 @@ int shl_comm_job_init(int size)
 	comms.world = w;
 	for (int i = 0; i < size; i++) {
 		struct shl_rank *r = shl_job.ranks[i];
-		struct shl_comm_shared *s = shared_new(1, 0, false);
+		struct shl_comm_shared *s;
+
+		if (r == NULL)  /* a rank of another node */
+			continue;
+		s = shared_new(1, 0, false);
 		r->objs = calloc(1, sizeof(*r->objs));
 		if (s == NULL || r->objs == NULL)
 			return -ENOMEM;

@@ -276,7 +276,8 @@ struct shl_rank_objs {
 };
 
 /* Node process, main thread, before ranks run (shl_job_create): the shared objects of
- * MPI_COMM_WORLD and each rank's MPI_COMM_SELF, and each rank's object tables.
+ * MPI_COMM_WORLD and each local rank's MPI_COMM_SELF and object tables (ranks of other
+ * nodes have no entry in shl_job.ranks).
  * Returns 0 or -ENOMEM. */
 int shl_comm_job_init(int size);
 
