@@ -26,12 +26,14 @@ enum shl_io_ctl_type {
 	SHL_IO_CTL_END = 7,     /* mpiexec: u32 signal for the node process */
 };
 
+/* Any thread: `v` as 4 little-endian bytes at `p` (record bodies are little-endian). */
 static inline void shl_io_ctl_put32(unsigned char *p, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)
 		p[i] = (unsigned char)(v >> (8 * i));
 }
 
+/* Any thread: the little-endian 32-bit integer at `p`. */
 static inline uint32_t shl_io_ctl_get32(const unsigned char *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
