@@ -1,5 +1,5 @@
 #!/bin/bash
-# node_killed_ends_job_naming_host: in a job on 2 hosts (network namespaces), SIGKILL to one host's node process ends the whole job within a few seconds, with status 137 and a message naming the host and its ranks; no process of the job is left in any namespace; killing a node proxy instead ends the job as a lost node.
+# node_killed_ends_job_naming_host: in a job on 2 hosts (network namespaces), SIGKILL to one host's node process ends the whole job within a few seconds, with status 137 and a message naming the host and its ranks; no process of the job is left in any namespace; killing a node proxy instead ends the job as a lost node, and its job directory is removed by the next job on that host.
 # timeout: 120
 . "$SHOAL_TESTS/lib/common.bash"
 . "$SHOAL_TESTS/lib/netns.bash"
@@ -89,4 +89,15 @@ wait_end 5
 expect_nonzero
 expect_err "lost node process on host $h2 \\(ranks 2-3\\)"
 nothing_left
+
+# The killed proxy could not remove its job directory; the next job on that host does.
+left=$(ls -d /dev/shm/shoal-node-$proxy-* /tmp/shoal-node-$proxy-* 2>/dev/null)
+[ -n "$left" ] || fail "expected the killed proxy's job directory to be left"
+build quick <<'SRC'
+#include <mpi.h>
+int main(int argc, char **argv) { MPI_Init(&argc, &argv); MPI_Finalize(); return 0; }
+SRC
+run -t 30 "${NETNS_MPIEXEC[@]}" -H "$h2" "$TEST_TMP/quick"
+expect_rc 0
+for d in $left; do [ -e "$d" ] && fail "stale job directory $d not removed"; done
 exit 0
