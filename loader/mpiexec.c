@@ -93,6 +93,7 @@ struct job {
 	long ppn;            /* -ppn N, 0 if not given */
 	bool by_node;        /* --map-by node */
 	bool show_placement; /* --show-placement: print where ranks go, run nothing */
+	bool display_map;    /* --display-map: print where ranks go on stderr, then run */
 	const char *launcher;      /* --launcher NAME, or NULL */
 	const char *agent;         /* --launcher-agent CMD, or NULL */
 	const char *control_addr;  /* --control-addr IP, or NULL */
@@ -244,9 +245,10 @@ static void parse(int argc, char **argv, struct job *job)
 				fprintf(stderr, "mpiexec: --map-by %s: want node or slot\n", m);
 				exit(2);
 			}
-		} else if (!strcmp(a, "--show-placement") || !strcmp(a, "--display-map") ||
-			   !strcmp(a, "-display-map")) {
+		} else if (!strcmp(a, "--show-placement")) {
 			job->show_placement = true;
+		} else if (!strcmp(a, "--display-map") || !strcmp(a, "-display-map")) {
+			job->display_map = true;  /* Open MPI's: print the map, then run */
 		} else if (in(a, launcher_opts)) {
 			job->launcher = need(argc, argv, i++);
 			if (strcmp(job->launcher, "local") && strcmp(job->launcher, "ssh") &&
@@ -616,6 +618,8 @@ int main(int argc, char **argv)
 		shl_place_print(&job.place, stdout);
 		return 0;
 	}
+	if (job.display_map)
+		shl_place_print(&job.place, stderr);
 	if (multi && job.gdb) {
 		fprintf(stderr, "mpiexec: --gdb runs one node only; it cannot be used with a "
 			"launcher or several hosts yet\n");

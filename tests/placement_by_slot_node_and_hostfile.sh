@@ -54,7 +54,9 @@ expect_err 'cannot read hostfile'
 run "$MPIEXEC" --map-by diagonal -H a "$P"
 expect_rc 2
 
-# A single host that is this machine keeps the single-node path.
-run "$MPIEXEC" -H localhost:2 "$P"
+# A single host that is this machine keeps the single-node path; --display-map (Open
+# MPI's) prints the map on stderr and still runs the job.
+run "$MPIEXEC" --display-map -H localhost:2 "$P"
 expect_rc 0
+expect_err '^localhost: 0-1$'
 exit 0
