@@ -230,7 +230,9 @@ def mpi_call(frame, wait=None):
     except RuntimeError:
         pass
     q = waited_request(wait) if wait else None
-    if q is not None and call in ("MPI_Recv", "MPI_Send", "MPI_Ssend", "MPI_Rsend",
+    # A large-count twin (MPI_Recv_c) waits the way its int binding does.
+    base = call[:-2] if call.endswith("_c") else call
+    if q is not None and base in ("MPI_Recv", "MPI_Send", "MPI_Ssend", "MPI_Rsend",
                                   "MPI_Bsend", "MPI_Sendrecv", "MPI_Sendrecv_replace",
                                   "MPI_Wait", "MPI_Probe", "MPI_Mprobe"):
         for k, v in request_args(q).items():

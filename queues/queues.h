@@ -13,11 +13,10 @@
 #include <stdint.h>
 #include <urcu/wfcqueue.h>
 
-/* Payload bytes carried inside an envelope: with the 48-byte header and 64 cold bytes this
+/* Payload bytes carried inside an envelope: with the 48-byte header and 40 cold bytes this
  * makes the envelope 320 bytes (5 cache lines), and a payload of up to 16 bytes shares the
- * header's line, so a tiny message moves one cache line. SHOAL_INLINE_MAX tunes the
- * switch to direct copies down from here. */
-#define SHL_Q_INLINE_MAX 208
+ * header's line. SHOAL_INLINE_MAX tunes the switch to direct copies down from here. */
+#define SHL_Q_INLINE_MAX 232
 /* Payload bytes of a pooled medium buffer; tunable down by SHOAL_MEDIUM_MAX. */
 #define SHL_Q_MEDIUM_MAX (16 * 1024)
 /* How the receiver finds the payload. */
@@ -37,6 +36,20 @@ enum shl_q_state {
 
 struct shl_pool;
 
+/* A direct payload's copy cut in chunks that the receiver and its waiting sender share,
+ * kept in the inline area a direct payload leaves unused. Written by the receiver before
+ * its release store of `state` = SHL_Q_SPLIT. */
+struct shl_q_split {
+	void *dst;                   /* the receiver's buffer */
+	const void *type;            /* its datatype, opaque here (NULL: both sides dense) */
+	size_t bytes;
+	/* Chunks not handed out yet are [front, back): the receiver takes them from the
+	 * front, the sender from the back, so across the messages of a stream each side
+	 * tends to copy the same half of the buffers and keeps it in its own cache. */
+	_Atomic uint64_t claim;      /* front in the low 32 bits, back in the high 32 */
+	_Atomic uint32_t done;       /* chunks finished */
+};
+
 /* Fields the receiver reads for every message come first, so that the header and the
  * first 16 payload bytes share one cache line. */
 struct shl_envelope {
@@ -50,18 +63,15 @@ struct shl_envelope {
 	_Atomic uint8_t state;       /* enum shl_q_state; see SHL_Q_MATCHED */
 	uint8_t payload;             /* enum shl_q_payload */
 	bool via_fbox;               /* in the inbox although its sender has `fbox` to us */
-	alignas(16) unsigned char inline_data[SHL_Q_INLINE_MAX];
+	union {
+		unsigned char inline_data[SHL_Q_INLINE_MAX];  /* 16-aligned: offset 48 */
+		struct shl_q_split split;  /* SHL_Q_DIRECT in state SHL_Q_SPLIT */
+	};
 	/* Cold: pooled and direct payloads, and the owner's list link. */
 	const void *data;            /* SHL_Q_POOLED, SHL_Q_DIRECT: where the payload is */
 	const void *layout;          /* SHL_Q_DIRECT: sender's datatype, opaque here */
 	void *chunk;                 /* pooled medium buffer owned by this envelope, or NULL */
 	struct shl_envelope *next;   /* owner's private lists (unexpected, free) */
-	/* SHL_Q_SPLIT: the receiver's contiguous destination and the chunks handed out and
-	 * finished; written by the receiver before its release store of `state`. */
-	void *split_dst;
-	size_t split_bytes;
-	_Atomic uint32_t split_next;
-	_Atomic uint32_t split_done;
 	struct shl_fbox *fbox;       /* via_fbox: the sender's fastbox to the receiver */
 };
 

@@ -1,6 +1,7 @@
 /* The buffer of MPI_Buffer_attach and the blocks buffered sends take from it. Entered by
  * the owning rank's threads with the rank locked. Each rank has its own attached buffer,
  * as each process has in a process-based MPI. */
+#include <limits.h>
 #include <stdint.h>
 
 #include "runtime/rt.h"
@@ -61,15 +62,17 @@ void shl_bsend_free(struct shl_rank *r, void *data)
 	*link = blk->next;
 }
 
-int PMPI_Buffer_attach(void *buffer, int size)
+/* Attach `size` bytes at `buffer` as the rank's buffer for buffered sends: the int and _c
+ * bindings. */
+static int attach(const char *fn, void *buffer, MPI_Count size)
 {
-	struct shl_rank *r = shl_rank_or_die("MPI_Buffer_attach");
+	struct shl_rank *r = shl_rank_or_die(fn);
 	int err = MPI_SUCCESS;
 
 	if (size < 0)
-		return shl_err(NULL, MPI_ERR_SIZE, "MPI_Buffer_attach", "size %d is negative", size);
+		return shl_err(NULL, MPI_ERR_SIZE, fn, "size %lld is negative", size);
 	if (buffer == NULL && size > 0)
-		return shl_err(NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach", "buffer is NULL");
+		return shl_err(NULL, MPI_ERR_BUFFER, fn, "buffer is NULL");
 	shl_rank_lock(r);
 	if (r->bsend.base != NULL)
 		err = MPI_ERR_BUFFER;
@@ -77,31 +80,65 @@ int PMPI_Buffer_attach(void *buffer, int size)
 		r->bsend = (struct shl_bsend_buffer){ buffer, (size_t)size, NULL };
 	shl_rank_unlock(r);
 	if (err != MPI_SUCCESS)
-		return shl_err(NULL, err, "MPI_Buffer_attach",
-			       "a buffer is already attached (detach it first)");
+		return shl_err(NULL, err, fn, "a buffer is already attached (detach it first)");
 	return MPI_SUCCESS;
 }
+
+int PMPI_Buffer_attach(void *buffer, int size)
+{
+	return attach("MPI_Buffer_attach", buffer, size);
+}
 SHL_WEAK_ALIAS(Buffer_attach);
+
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
+{
+	return attach("MPI_Buffer_attach_c", buffer, size);
+}
+SHL_WEAK_ALIAS(Buffer_attach_c);
 
 static bool no_blocks(void *arg)
 {
 	return ((struct shl_rank *)arg)->bsend.blocks == NULL;
 }
 
-int PMPI_Buffer_detach(void *buffer_addr, int *size)
+/* Detach the rank's buffer once every buffered message in it has been received, storing
+ * its size in *size: an int, or an MPI_Count if `large` (the _c binding). A buffer whose
+ * size an int cannot hold stays attached (MPI_ERR_VALUE_TOO_LARGE), so that the caller can
+ * still detach it with MPI_Buffer_detach_c. */
+static int detach(const char *fn, void *buffer_addr, void *size, bool large)
 {
-	struct shl_rank *r = shl_rank_or_die("MPI_Buffer_detach");
+	struct shl_rank *r = shl_rank_or_die(fn);
+	size_t attached;
 
 	if (buffer_addr == NULL || size == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Buffer_detach",
-			       "buffer_addr or size is NULL");
+		return shl_err(NULL, MPI_ERR_ARG, fn, "buffer_addr or size is NULL");
 	shl_rank_lock(r);
+	attached = r->bsend.size;
+	if (!large && attached > INT_MAX) {
+		shl_rank_unlock(r);
+		return shl_err(NULL, MPI_ERR_VALUE_TOO_LARGE, fn, "the attached buffer's %zu bytes "
+			       "do not fit the int size (use MPI_Buffer_detach_c)", attached);
+	}
 	/* Detach blocks until every buffered message has been received (MPI 4.1, 3.6.1). */
 	shl_wait(r, no_blocks, r);
 	*(void **)buffer_addr = r->bsend.base;
-	*size = (int)r->bsend.size;
+	if (large)
+		*(MPI_Count *)size = (MPI_Count)attached;
+	else
+		*(int *)size = (int)attached;
 	r->bsend = (struct shl_bsend_buffer){ NULL, 0, NULL };
 	shl_rank_unlock(r);
 	return MPI_SUCCESS;
 }
+
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
+{
+	return detach("MPI_Buffer_detach", buffer_addr, size, false);
+}
 SHL_WEAK_ALIAS(Buffer_detach);
+
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
+{
+	return detach("MPI_Buffer_detach_c", buffer_addr, size, true);
+}
+SHL_WEAK_ALIAS(Buffer_detach_c);

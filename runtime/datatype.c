@@ -12,8 +12,9 @@
 #include "runtime/rt.h"
 #include "runtime/dt_internal.h"
 
-/* External32 sizes are MPI 4.1 Table 13.2 (section 13.5.2): e.g. MPI_LONG is 4 bytes there
- * although it is 8 here, MPI_LONG_DOUBLE is an IEEE binary128 of 16. */
+/* External32 sizes are MPI 4.1 Table 13 (section 15.5.2): e.g. MPI_LONG is 4 bytes there
+ * although it is 8 here, MPI_WCHAR 2 (a Unicode code point up to U+FFFF; wchar_t is 4 bytes
+ * of UCS-4 here), MPI_LONG_DOUBLE an IEEE binary128 of 16. */
 #define BASIC(var, ctype, mpiname, k, ext, n)                                           \
 	SHL_API struct shl_datatype var = {                                             \
 		.magic = SHL_TYPE_MAGIC, .predefined = true, .contig = true,            \
@@ -33,7 +34,7 @@ BASIC(shl_mpi_signed_char, signed char, "MPI_SIGNED_CHAR", B, 1, 1);
 BASIC(shl_mpi_unsigned_char, unsigned char, "MPI_UNSIGNED_CHAR", B, 1, 1);
 BASIC(shl_mpi_byte, unsigned char, "MPI_BYTE", B, 1, 1);
 BASIC(shl_mpi_packed, unsigned char, "MPI_PACKED", B, 1, 1);
-BASIC(shl_mpi_wchar, wchar_t, "MPI_WCHAR", S, 4, 1);
+BASIC(shl_mpi_wchar, wchar_t, "MPI_WCHAR", U, 2, 1);
 BASIC(shl_mpi_short, short, "MPI_SHORT", S, 2, 1);
 BASIC(shl_mpi_unsigned_short, unsigned short, "MPI_UNSIGNED_SHORT", U, 2, 1);
 BASIC(shl_mpi_int, int, "MPI_INT", S, 4, 1);
@@ -314,68 +315,218 @@ int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Cou
 }
 SHL_WEAK_ALIAS(Get_elements_c);
 
+/* Set `status` so that MPI_Get_elements gives `count` basic elements of `datatype` (MPI 4.1,
+ * "Associating Information with Status"): the int, _x and _c bindings. The status holds
+ * bytes: those of the first `count` basic elements, so MPI_Get_count is the number of whole
+ * elements, or MPI_UNDEFINED. */
+static int set_elements(const char *fn, MPI_Status *status, MPI_Datatype datatype,
+			MPI_Count count)
+{
+	MPI_Count bytes;
+
+	if (status == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "status is NULL (MPI_STATUS_IGNORE)");
+	if (!shl_type_ok(datatype))
+		return shl_err(NULL, MPI_ERR_TYPE, fn, "invalid datatype argument");
+	if (count < 0)
+		return shl_err(NULL, MPI_ERR_COUNT, fn, "count %lld is negative", count);
+	bytes = shl_dt_element_bytes(datatype, count);
+	if (bytes < 0)
+		return shl_err(NULL, MPI_ERR_COUNT, fn, "%lld basic elements of datatype %s are "
+			       "more bytes than any buffer holds (PTRDIFF_MAX)%s", count,
+			       datatype->name ? datatype->name : "(unnamed derived type)",
+			       datatype->elements == 0 ? "; the datatype holds none" : "");
+	status->shl_bytes = bytes;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
+{
+	return set_elements("MPI_Status_set_elements", status, datatype, count);
+}
+SHL_WEAK_ALIAS(Status_set_elements);
+
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+	return set_elements("MPI_Status_set_elements_x", status, datatype, count);
+}
+SHL_WEAK_ALIAS(Status_set_elements_x);
+
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+	return set_elements("MPI_Status_set_elements_c", status, datatype, count);
+}
+SHL_WEAK_ALIAS(Status_set_elements_c);
+
 /* ---- envelope and contents ---- */
+
+/* The envelope of `t`, shared by the int and _c bindings; `large` says whether the caller
+ * can take large counts (MPI 4.1 6.1.13: the int binding raises MPI_ERR_TYPE otherwise). */
+static int envelope(const char *fn, MPI_Datatype t, bool large, MPI_Count *ni, MPI_Count *na,
+		    MPI_Count *nc, MPI_Count *nd, int *combiner)
+{
+	int err = check_type(fn, t);
+	const struct shl_dt_contents *c;
+
+	if (err != MPI_SUCCESS)
+		return err;
+	c = &t->contents;
+	if (t->predefined) {
+		*ni = *na = *nc = *nd = 0;
+		*combiner = MPI_COMBINER_NAMED;
+		return MPI_SUCCESS;
+	}
+	if (!large && c->nlarge > 0)
+		return shl_err(NULL, MPI_ERR_TYPE, fn, "the datatype was built by a large-count "
+			       "constructor (its %zu MPI_Count arguments need %s_c)", c->nlarge, fn);
+	*ni = (MPI_Count)c->nints;
+	*na = (MPI_Count)c->naints;
+	*nc = (MPI_Count)c->nlarge;
+	*nd = (MPI_Count)c->ntypes;
+	*combiner = c->combiner;
+	return MPI_SUCCESS;
+}
 
 int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
 			   int *num_datatypes, int *combiner)
 {
 	const char *fn = "MPI_Type_get_envelope";
-	int err = check_type(fn, datatype);
+	MPI_Count ni = 0, na = 0, nc = 0, nd = 0;
+	int err;
 
-	if (err == MPI_SUCCESS && (!num_integers || !num_addresses || !num_datatypes || !combiner))
-		err = shl_err(NULL, MPI_ERR_ARG, fn, "an output argument is NULL");
-	if (err != MPI_SUCCESS)
-		return err;
-	if (datatype->predefined) {
-		*num_integers = *num_addresses = *num_datatypes = 0;
-		*combiner = MPI_COMBINER_NAMED;
-		return MPI_SUCCESS;
+	if (!num_integers || !num_addresses || !num_datatypes || !combiner)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "an output argument is NULL");
+	err = envelope(fn, datatype, false, &ni, &na, &nc, &nd, combiner);
+	if (err == MPI_SUCCESS) {
+		/* Only _c constructors take arrays of more than INT_MAX arguments. */
+		*num_integers = (int)ni;
+		*num_addresses = (int)na;
+		*num_datatypes = (int)nd;
 	}
-	*num_integers = datatype->contents.nints;
-	*num_addresses = datatype->contents.naints;
-	*num_datatypes = datatype->contents.ntypes;
-	*combiner = datatype->contents.combiner;
-	return MPI_SUCCESS;
+	return err;
 }
 SHL_WEAK_ALIAS(Type_get_envelope);
+
+int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
+			     MPI_Count *num_addresses, MPI_Count *num_large_counts,
+			     MPI_Count *num_datatypes, int *combiner)
+{
+	const char *fn = "MPI_Type_get_envelope_c";
+
+	if (!num_integers || !num_addresses || !num_large_counts || !num_datatypes || !combiner)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "an output argument is NULL");
+	return envelope(fn, datatype, true, num_integers, num_addresses, num_large_counts,
+			num_datatypes, combiner);
+}
+SHL_WEAK_ALIAS(Type_get_envelope_c);
+
+/* The output arrays of get_contents; `large` NULL for the int binding. */
+struct contents_out {
+	int *ints;
+	MPI_Aint *aints;
+	MPI_Count *large;
+	MPI_Datatype *types;
+};
+
+static int contents(const char *fn, MPI_Datatype t, bool large, MPI_Count max_ints,
+		    MPI_Count max_aints, MPI_Count max_large, MPI_Count max_types,
+		    const struct contents_out *o)
+{
+	int err = check_type(fn, t);
+	const struct shl_dt_contents *c;
+
+	if (err != MPI_SUCCESS)
+		return err;
+	if (t->predefined)
+		return shl_err(NULL, MPI_ERR_TYPE, fn, "%s is predefined (MPI_COMBINER_NAMED) and "
+			       "has no contents", t->name);
+	c = &t->contents;
+	if (!large && c->nlarge > 0)
+		return shl_err(NULL, MPI_ERR_TYPE, fn, "the datatype was built by a large-count "
+			       "constructor (its %zu MPI_Count arguments need %s_c)", c->nlarge, fn);
+	if (max_ints < (MPI_Count)c->nints || max_aints < (MPI_Count)c->naints ||
+	    max_large < (MPI_Count)c->nlarge || max_types < (MPI_Count)c->ntypes)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "arrays too small: the envelope has %zu "
+			       "integers, %zu addresses, %zu large counts, %zu datatypes",
+			       c->nints, c->naints, c->nlarge, c->ntypes);
+	if ((c->nints && !o->ints) || (c->naints && !o->aints) || (c->nlarge && !o->large) ||
+	    (c->ntypes && !o->types))
+		return shl_err(NULL, MPI_ERR_ARG, fn, "an output array is NULL");
+	if (c->nints)
+		memcpy(o->ints, c->ints, c->nints * sizeof(*c->ints));
+	if (c->naints)
+		memcpy(o->aints, c->aints, c->naints * sizeof(*c->aints));
+	if (c->nlarge)
+		memcpy(o->large, c->large, c->nlarge * sizeof(*c->large));
+	/* Derived types come back as new handles the caller frees (MPI 4.1, 6.1.13). */
+	for (size_t i = 0; i < c->ntypes; i++) {
+		struct shl_datatype *d = c->types[i];
+		if (!d->predefined) {
+			shl_dt_hold(d);
+			atomic_fetch_add_explicit(&d->handles, 1, memory_order_relaxed);
+		}
+		o->types[i] = d;
+	}
+	return MPI_SUCCESS;
+}
 
 int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
 			   int max_datatypes, int array_of_integers[],
 			   MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
 {
-	const char *fn = "MPI_Type_get_contents";
-	int err = check_type(fn, datatype);
-	const struct shl_dt_contents *c;
+	struct contents_out o = { array_of_integers, array_of_addresses, NULL,
+				  array_of_datatypes };
 
-	if (err != MPI_SUCCESS)
-		return err;
-	if (datatype->predefined)
-		return shl_err(NULL, MPI_ERR_TYPE, fn, "%s is predefined (MPI_COMBINER_NAMED) and "
-			       "has no contents", datatype->name);
-	c = &datatype->contents;
-	if (max_integers < c->nints || max_addresses < c->naints || max_datatypes < c->ntypes)
-		return shl_err(NULL, MPI_ERR_ARG, fn, "arrays too small: the envelope has %d "
-			       "integers, %d addresses, %d datatypes", c->nints, c->naints,
-			       c->ntypes);
-	if ((c->nints && !array_of_integers) || (c->naints && !array_of_addresses) ||
-	    (c->ntypes && !array_of_datatypes))
-		return shl_err(NULL, MPI_ERR_ARG, fn, "an output array is NULL");
-	if (c->nints)
-		memcpy(array_of_integers, c->ints, (size_t)c->nints * sizeof(int));
-	if (c->naints)
-		memcpy(array_of_addresses, c->aints, (size_t)c->naints * sizeof(MPI_Aint));
-	/* Derived types come back as new handles the caller frees (MPI 4.1, 5.1.13). */
-	for (int i = 0; i < c->ntypes; i++) {
-		struct shl_datatype *t = c->types[i];
-		if (!t->predefined) {
-			shl_dt_hold(t);
-			atomic_fetch_add_explicit(&t->handles, 1, memory_order_relaxed);
-		}
-		array_of_datatypes[i] = t;
-	}
-	return MPI_SUCCESS;
+	return contents("MPI_Type_get_contents", datatype, false, max_integers, max_addresses, 0,
+			max_datatypes, &o);
 }
 SHL_WEAK_ALIAS(Type_get_contents);
+
+int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
+			     MPI_Count max_addresses, MPI_Count max_large_counts,
+			     MPI_Count max_datatypes, int array_of_integers[],
+			     MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+			     MPI_Datatype array_of_datatypes[])
+{
+	struct contents_out o = { array_of_integers, array_of_addresses, array_of_large_counts,
+				  array_of_datatypes };
+
+	return contents("MPI_Type_get_contents_c", datatype, true, max_integers, max_addresses,
+			max_large_counts, max_datatypes, &o);
+}
+SHL_WEAK_ALIAS(Type_get_contents_c);
+
+/* ---- MINLOC/MAXLOC pairs ---- */
+
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+			      MPI_Datatype *pair_type)
+{
+	const char *fn = "MPI_Type_get_value_index";
+	/* The named pair types of MPI 4.1 6.9.4 that C has; no unnamed ones are predefined
+	 * (other index types than int give MPI_DATATYPE_NULL, which the standard allows). */
+	static const struct { const struct shl_datatype *value, *pair; } pairs[] = {
+		{ &shl_mpi_float, &shl_mpi_float_int },
+		{ &shl_mpi_double, &shl_mpi_double_int },
+		{ &shl_mpi_long, &shl_mpi_long_int },
+		{ &shl_mpi_int, &shl_mpi_2int },
+		{ &shl_mpi_short, &shl_mpi_short_int },
+		{ &shl_mpi_long_double, &shl_mpi_long_double_int },
+	};
+	int err = check_type(fn, value_type);
+
+	if (err == MPI_SUCCESS)
+		err = check_type(fn, index_type);
+	if (err == MPI_SUCCESS)
+		err = check_ptrs(fn, pair_type, pair_type);
+	if (err != MPI_SUCCESS)
+		return err;
+	*pair_type = MPI_DATATYPE_NULL;
+	for (size_t i = 0; index_type == MPI_INT && i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		if (pairs[i].value == value_type)
+			*pair_type = (MPI_Datatype)pairs[i].pair;
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Type_get_value_index);
 
 /* ---- names ---- */
 

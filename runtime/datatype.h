@@ -42,12 +42,15 @@ enum shl_dt_kind {
 };
 
 /* The constructor a derived type came from, and its arguments as given (MPI_Type_get_contents).
+ * A large-count constructor (MPI_Type_vector_c and friends) records its MPI_Count arguments
+ * in `large`, which the int MPI_Type_get_envelope/get_contents refuse (MPI 4.1, 6.1.13).
  * Every datatype in `types` holds a reference. */
 struct shl_dt_contents {
 	int combiner;
-	int nints, naints, ntypes;
+	size_t nints, naints, nlarge, ntypes;
 	int *ints;
 	MPI_Aint *aints;
+	MPI_Count *large;
 	struct shl_datatype **types;
 };
 
@@ -109,6 +112,14 @@ struct shl_datatype {
 void shl_dt_copy(void *dst, const struct shl_datatype *dtype, const void *src,
 		 const struct shl_datatype *stype, size_t bytes);
 
+/* The part of shl_dt_copy(dst, dtype, src, stype, ...) that moves signature bytes
+ * [from, from + bytes): a slice of one large copy, so that several threads can share it
+ * (runtime/p2p.c, split copies). Finds its start from `from` directly (element, loop turn,
+ * run), without walking from the beginning. Same threads and rules as shl_dt_copy; the
+ * same fast paths (dense, strided runs of one length, the loop form). */
+void shl_dt_copy_range(void *dst, const struct shl_datatype *dtype, const void *src,
+		       const struct shl_datatype *stype, size_t from, size_t bytes);
+
 /* Take a reference on `t` (a no-op on predefined types): it stays alive until the matching
  * shl_dt_release, whatever MPI_Type_free the user calls meanwhile. Any thread. */
 void shl_dt_hold(struct shl_datatype *t);
@@ -161,6 +172,11 @@ bool shl_dt_walk(const struct shl_datatype *t, char *buf, size_t count, shl_dt_v
 /* Basic elements in the first `bytes` of the signature of (count elements of) `t`, or -1
  * if `bytes` ends inside a basic element. */
 MPI_Count shl_dt_elements(const struct shl_datatype *t, size_t bytes);
+
+/* The inverse: bytes of the signature of `t` (repeated) that hold its first `n` >= 0 basic
+ * elements, so that shl_dt_elements gives `n` back (MPI_Status_set_elements); -1 if that is
+ * more than PTRDIFF_MAX bytes or `t` holds no elements while `n` > 0. Not on a hot path. */
+MPI_Count shl_dt_element_bytes(const struct shl_datatype *t, MPI_Count n);
 
 static inline bool shl_type_ok(MPI_Datatype t)
 {

@@ -178,11 +178,20 @@ static struct shl_datatype *type_of(const struct shl_dt_tree *l, size_t i)
 	return l->types ? l->types[i] : l->child;
 }
 
+/* Whether `l` has no per-block arrays: block i is `blen` of `child` at i * stride (vector,
+ * hvector, contiguous). Such a tree may have 2^63 blocks, so nothing walks its blocks. */
+static bool uniform(const struct shl_dt_tree *l)
+{
+	return l->blens == NULL && l->disps == NULL && l->types == NULL;
+}
+
 /* Whether the blocks of `l` are `count` copies of one block at a constant stride; if so,
  * that stride in *stride. */
 static bool regular(const struct shl_dt_tree *l, ptrdiff_t *stride)
 {
 	*stride = l->count > 1 ? disp_of(l, 1) - disp_of(l, 0) : 0;
+	if (uniform(l))
+		return true;
 	for (size_t i = 1; i < l->count; i++)
 		if (blen_of(l, i) != blen_of(l, 0) || type_of(l, i) != type_of(l, 0) ||
 		    disp_of(l, i) - disp_of(l, i - 1) != *stride)
@@ -237,48 +246,85 @@ static int compile(struct form *f, const struct shl_dt_tree *l)
 
 /* ---- bounds, sizes, element counts ---- */
 
-static void bounds(struct shl_datatype *t, const struct shl_dt_tree *l, bool pad)
+/* The bounds of `n` (> 0) elements of `c` from byte `d`: b[0], b[1] bound their extents,
+ * b[2], b[3] their data. False when one overflows an address. */
+static bool block_bounds(const struct shl_datatype *c, size_t n, ptrdiff_t d, ptrdiff_t b[4])
 {
-	bool any = false, anydata = false;
-	ptrdiff_t lo = 0, hi = 0, tlo = 0, thi = 0;
+	ptrdiff_t span, first, last;
+
+	if (n - 1 > PTRDIFF_MAX || __builtin_mul_overflow((ptrdiff_t)(n - 1), c->extent, &span))
+		return false;
+	first = span < 0 ? span : 0;
+	last = span > 0 ? span : 0;
+	return !(__builtin_add_overflow(d, c->lb, &b[0]) ||
+		 __builtin_add_overflow(b[0], first, &b[0]) ||
+		 __builtin_add_overflow(d, c->lb, &b[1]) ||
+		 __builtin_add_overflow(b[1], c->extent, &b[1]) ||
+		 __builtin_add_overflow(b[1], last, &b[1]) ||
+		 __builtin_add_overflow(d, c->true_lb, &b[2]) ||
+		 __builtin_add_overflow(b[2], first, &b[2]) ||
+		 __builtin_add_overflow(d, c->true_lb, &b[3]) ||
+		 __builtin_add_overflow(b[3], c->true_extent, &b[3]) ||
+		 __builtin_add_overflow(b[3], last, &b[3]));
+}
+
+/* Size, element count and bounds of one element of `l` into `t`. False when one of them
+ * overflows (only reachable through the _c constructors' MPI_Count arguments). A uniform
+ * tree is measured from its first and last blocks: its bounds are linear in the index. */
+static bool bounds(struct shl_datatype *t, const struct shl_dt_tree *l, bool pad)
+{
+	bool any = false, anydata = false, even = uniform(l);
+	ptrdiff_t lo = 0, hi = 0, tlo = 0, thi = 0, b[4];
+	size_t step = even && l->count > 2 ? l->count - 1 : 1;
 	unsigned align = 1;
 
 	t->size = 0;
 	t->elements = 0;
-	for (size_t i = 0; i < l->count; i++) {
+	for (size_t i = 0; i < l->count; i += step) {
 		const struct shl_datatype *c = type_of(l, i);
-		size_t n = blen_of(l, i);
-		ptrdiff_t d = disp_of(l, i), span = (ptrdiff_t)(n - 1) * c->extent;
-		ptrdiff_t first = span < 0 ? span : 0, last = span > 0 ? span : 0;
+		size_t n = blen_of(l, i), size, elements, times = even ? l->count : 1;
+		ptrdiff_t d = l->disps ? l->disps[i] : 0;
 
 		if (n == 0)
 			continue;
-		t->size += n * c->size;
-		t->elements += n * c->elements;
+		if ((!l->disps && __builtin_mul_overflow((ptrdiff_t)i, l->stride, &d)) ||
+		    !block_bounds(c, n, d, b))
+			return false;
+		if (i == 0 || !even) {
+			if (__builtin_mul_overflow(n, c->size, &size) ||
+			    __builtin_mul_overflow(size, times, &size) ||
+			    __builtin_add_overflow(t->size, size, &t->size) ||
+			    __builtin_mul_overflow(n, c->elements, &elements) ||
+			    __builtin_mul_overflow(elements, times, &elements) ||
+			    __builtin_add_overflow(t->elements, elements, &t->elements))
+				return false;
+		}
 		if (c->align > align)
 			align = c->align;
-		if (!any || d + c->lb + first < lo)
-			lo = d + c->lb + first;
-		if (!any || d + c->lb + c->extent + last > hi)
-			hi = d + c->lb + c->extent + last;
+		if (!any || b[0] < lo)
+			lo = b[0];
+		if (!any || b[1] > hi)
+			hi = b[1];
 		any = true;
 		if (c->size == 0)
 			continue;
-		if (!anydata || d + c->true_lb + first < tlo)
-			tlo = d + c->true_lb + first;
-		if (!anydata || d + c->true_lb + c->true_extent + last > thi)
-			thi = d + c->true_lb + c->true_extent + last;
+		if (!anydata || b[2] < tlo)
+			tlo = b[2];
+		if (!anydata || b[3] > thi)
+			thi = b[3];
 		anydata = true;
 	}
+	if (__builtin_sub_overflow(hi, lo, &t->extent) ||
+	    __builtin_sub_overflow(thi, tlo, &t->true_extent) || t->size > PTRDIFF_MAX)
+		return false;
 	/* MPI 4.1 5.1.6: a struct's upper bound is padded to the strictest alignment of its
 	 * components (the epsilon that makes arrays of the C struct line up). */
-	if (pad && any && (hi - lo) % (ptrdiff_t)align != 0)
-		hi += (ptrdiff_t)align - (hi - lo) % (ptrdiff_t)align;
+	if (pad && any && t->extent % (ptrdiff_t)align != 0)
+		t->extent += (ptrdiff_t)align - t->extent % (ptrdiff_t)align;
 	t->lb = lo;
-	t->extent = hi - lo;
 	t->true_lb = tlo;
-	t->true_extent = thi - tlo;
 	t->align = (uint8_t)align;
+	return true;
 }
 
 /* ---- construction ---- */
@@ -298,10 +344,11 @@ static void drop_tree(struct shl_dt_tree *l)
 
 static void drop_contents(struct shl_dt_contents *c)
 {
-	for (int i = 0; i < c->ntypes; i++)
+	for (size_t i = 0; i < c->ntypes; i++)
 		shl_dt_release(c->types[i]);
 	free(c->ints);
 	free(c->aints);
+	free(c->large);
 	free(c->types);
 }
 
@@ -346,15 +393,17 @@ static void *dup_array(const void *src, size_t n, size_t size, bool *fail)
 	return p;
 }
 
-struct shl_datatype *shl_dt_build(const struct shl_dt_tree *l, const struct shl_dt_resize *rs,
-				  bool pad)
+int shl_dt_build(const struct shl_dt_tree *l, const struct shl_dt_resize *rs, bool pad,
+		 struct shl_datatype **out)
 {
 	struct shl_datatype *t = calloc(1, sizeof(*t));
 	struct form f = { 0 };
 	bool fail = false;
+	int rc = -ENOMEM;
 
+	*out = NULL;
 	if (t == NULL)
-		return NULL;
+		return -ENOMEM;
 	t->tree = *l;
 	t->tree.blens = dup_array(l->blens, l->count, sizeof(*l->blens), &fail);
 	t->tree.disps = dup_array(l->disps, l->count, sizeof(*l->disps), &fail);
@@ -364,7 +413,7 @@ struct shl_datatype *shl_dt_build(const struct shl_dt_tree *l, const struct shl_
 		free(t->tree.disps);
 		free(t->tree.types);
 		free(t);
-		return NULL;
+		return -ENOMEM;
 	}
 	for (size_t i = 0; l->types != NULL && i < l->count; i++)
 		shl_dt_hold(l->types[i]);
@@ -373,7 +422,10 @@ struct shl_datatype *shl_dt_build(const struct shl_dt_tree *l, const struct shl_
 	atomic_init(&t->refs, 1);
 	atomic_init(&t->handles, 0);
 	t->magic = SHL_TYPE_MAGIC;
-	bounds(t, l, pad);
+	if (!bounds(t, l, pad)) {
+		rc = -EOVERFLOW;
+		goto fail;
+	}
 	if (rs != NULL) {
 		t->lb = rs->lb;
 		t->extent = rs->extent;
@@ -394,37 +446,35 @@ struct shl_datatype *shl_dt_build(const struct shl_dt_tree *l, const struct shl_
 	t->contig = t->size == 0 ||
 		    (t->nloops == 0 && t->nruns == 1 && t->runs[0].off == 0 &&
 		     (ptrdiff_t)t->runs[0].len == t->extent);
-	return t;
+	*out = t;
+	return 0;
 fail:
 	free(f.runs);
 	t->runs = t->blocks;
 	destroy(t);
-	return NULL;
+	return rc;
 }
 
-int shl_dt_set_contents(struct shl_datatype *t, int combiner, int nints, const int *ints,
-			int naints, const MPI_Aint *aints, int ntypes,
-			struct shl_datatype *const *types)
+int shl_dt_set_contents(struct shl_datatype *t, const struct shl_dt_contents *c)
 {
-	struct shl_dt_contents *c = &t->contents;
+	struct shl_dt_contents *d = &t->contents;
 	bool fail = false;
 
-	c->combiner = combiner;
-	c->ints = dup_array(ints, (size_t)nints, sizeof(*ints), &fail);
-	c->aints = dup_array(aints, (size_t)naints, sizeof(*aints), &fail);
-	c->types = dup_array(types, (size_t)ntypes, sizeof(*types), &fail);
+	*d = *c;
+	d->ints = dup_array(c->ints, c->nints, sizeof(*c->ints), &fail);
+	d->aints = dup_array(c->aints, c->naints, sizeof(*c->aints), &fail);
+	d->large = dup_array(c->large, c->nlarge, sizeof(*c->large), &fail);
+	d->types = dup_array(c->types, c->ntypes, sizeof(*c->types), &fail);
 	if (fail) {
-		free(c->ints);
-		free(c->aints);
-		free(c->types);
-		memset(c, 0, sizeof(*c));
+		free(d->ints);
+		free(d->aints);
+		free(d->large);
+		free(d->types);
+		memset(d, 0, sizeof(*d));
 		return -ENOMEM;
 	}
-	c->nints = nints;
-	c->naints = naints;
-	c->ntypes = ntypes;
-	for (int i = 0; i < ntypes; i++)
-		shl_dt_hold(types[i]);
+	for (size_t i = 0; i < d->ntypes; i++)
+		shl_dt_hold(d->types[i]);
 	return 0;
 }
 
@@ -492,6 +542,49 @@ MPI_Count shl_dt_elements(const struct shl_datatype *t, size_t bytes)
 	if (c.rest > 0)
 		walk(t, 0, 1, tally, &c);
 	return c.rest == 0 ? c.n : -1;
+}
+
+/* The inverse walk: bytes of the first `rest` basic elements of one element. */
+struct measure {
+	size_t rest;
+	size_t bytes;
+};
+
+static bool measure(void *arg, const struct shl_datatype *b, char *addr, size_t n)
+{
+	struct measure *m = arg;
+	size_t k;
+
+	if (m->rest >= n * b->elements) {
+		m->rest -= n * b->elements;
+		m->bytes += n * b->size;
+		return m->rest > 0;
+	}
+	k = m->rest / b->elements;
+	m->rest -= k * b->elements;
+	m->bytes += k * b->size;
+	/* One basic element into a pair is its value (as tally counts it). */
+	if (m->rest > 0 && b->kind == SHL_DT_PAIR)
+		m->bytes += b->pair->size;
+	m->rest = 0;
+	return false;
+}
+
+MPI_Count shl_dt_element_bytes(const struct shl_datatype *t, MPI_Count n)
+{
+	struct measure m = { 0, 0 };
+	size_t whole;
+
+	if (t->elements == 0)
+		return n == 0 ? 0 : -1;
+	if (__builtin_mul_overflow((size_t)n / t->elements, t->size, &whole))
+		return -1;
+	m.rest = (size_t)n % t->elements;
+	if (m.rest > 0)
+		walk(t, 0, 1, measure, &m);
+	if (__builtin_add_overflow(whole, m.bytes, &whole) || whole > PTRDIFF_MAX)
+		return -1;
+	return (MPI_Count)whole;
 }
 
 /* ---- overlapping typemaps ---- */

@@ -1,7 +1,9 @@
-/* shl_dt_copy: typed data from one layout straight into another, in one pass. It is the only
- * routine that moves message data (eager packing, unpacking, and the single copy of a large
- * message between two ranks' buffers). Entered by any rank thread, for its own receive or
- * send; reads both types, writes neither. Must not allocate, lock or fail.
+/* shl_dt_copy: typed data from one layout straight into another, in one pass, and
+ * shl_dt_copy_range: one slice of the signature of such a copy. They are the only routines
+ * that move message data (eager packing, unpacking, and the single copy of a large message
+ * between two ranks' buffers, possibly in slices shared by both ranks). Entered by any rank
+ * thread, for its own receive or send or to help a peer's; reads both types, writes neither.
+ * Must not allocate, lock or fail.
  *
  * Addresses are computed as integers: a buffer may be MPI_BOTTOM (NULL) with absolute
  * displacements in the type. */
@@ -36,6 +38,19 @@ static void open_strided(struct strm *x, const struct shl_datatype *t, uintptr_t
 	x->n = t->nloops ? t->loops[0].count : 1;
 	x->s = t->nloops ? t->loops[0].stride : 0;
 	x->e = t->extent;
+}
+
+/* A strided stream positioned at the chunk holding signature byte `from`; returns the
+ * offset of that byte inside its chunk. */
+static size_t seek_strided(struct strm *x, const struct shl_datatype *t, uintptr_t base,
+			   size_t from)
+{
+	size_t len = t->runs[0].len, elem = from / t->size, rem = from % t->size;
+
+	open_strided(x, t, base + (uintptr_t)((ptrdiff_t)elem * t->extent));
+	x->i = rem / len;
+	x->p = x->row + (uintptr_t)((ptrdiff_t)x->i * x->s);
+	return rem % len;
 }
 
 /* Dense bytes as a stream of `len`-byte chunks that never ends its row. */
@@ -145,6 +160,36 @@ set:
 	c->left = t->runs[c->run].len;
 }
 
+/* A cursor at signature byte `from` of data laid out by `t` (NULL: dense) at `base`:
+ * the element, then the turn of each loop (the body, all runs once, repeats over the
+ * loop nest, innermost fastest), then the run. O(loops + runs), no walk from the start. */
+static void seek_cur(struct cur *c, const struct shl_datatype *t, uintptr_t base, size_t from)
+{
+	size_t body, turn, rem;
+
+	open_cur(c, t, base);
+	if (c->t == NULL) {
+		c->p = base + from;
+		return;
+	}
+	body = t->size;
+	for (int k = 0; k < t->nloops; k++)
+		body /= t->loops[k].count;   /* exact: the size is body x every count */
+	turn = from % t->size / body;
+	rem = from % t->size % body;
+	c->elem = base + (uintptr_t)((ptrdiff_t)(from / t->size) * t->extent);
+	c->org = c->elem;
+	for (int k = t->nloops - 1; k >= 0; k--) {
+		c->idx[k] = turn % t->loops[k].count;
+		turn /= t->loops[k].count;
+		c->org += (uintptr_t)((ptrdiff_t)c->idx[k] * t->loops[k].stride);
+	}
+	for (c->run = 0; rem >= t->runs[c->run].len; c->run++)
+		rem -= t->runs[c->run].len;
+	c->p = c->org + (uintptr_t)t->runs[c->run].off + rem;
+	c->left = t->runs[c->run].len - rem;
+}
+
 static void walk_both(struct cur *d, struct cur *s, size_t bytes)
 {
 	while (bytes > 0) {
@@ -213,5 +258,53 @@ void shl_dt_copy(void *dst, const struct shl_datatype *dtype, const void *src,
 		return;
 	}
 	open_cur(&dc, dtype, (uintptr_t)dst);
+	walk_both(&dc, &sc, bytes);
+}
+
+void shl_dt_copy_range(void *dst, const struct shl_datatype *dtype, const void *src,
+		       const struct shl_datatype *stype, size_t from, size_t bytes)
+{
+	bool dd = dtype == NULL || dtype->contig, sd = stype == NULL || stype->contig;
+	struct cur dc, sc;
+
+	if (bytes == 0)
+		return;
+	if (dd && sd) {
+		memcpy((char *)dst + from, (const char *)src + from, bytes);
+		return;
+	}
+	/* Strided runs of one length on both sides: lockstep (with its prefetch) after the
+	 * partial run `from` may start in. Run boundaries fall at multiples of the length on
+	 * both sides, so both start at the same offset `at` inside a run. */
+	if ((dd || strided(dtype)) && (sd || strided(stype))) {
+		size_t len = dd ? stype->runs[0].len : dtype->runs[0].len, at = 0;
+		if ((dd || dtype->runs[0].len == len) && (sd || stype->runs[0].len == len)) {
+			struct strm d, s;
+			if (!dd)
+				at = seek_strided(&d, dtype, (uintptr_t)dst, from);
+			if (!sd)
+				at = seek_strided(&s, stype, (uintptr_t)src, from);
+			if (dd)
+				open_dense(&d, (uintptr_t)dst + from - at, len);
+			if (sd)
+				open_dense(&s, (uintptr_t)src + from - at, len);
+			if (at > 0) {
+				size_t head = len - at < bytes ? len - at : bytes;
+				memcpy((void *)(d.p + at), (const void *)(s.p + at), head);
+				bytes -= head;
+				step(&d);
+				step(&s);
+			}
+			if (bytes > 0)
+				lockstep(&d, &s, len, bytes);
+			return;
+		}
+	}
+	seek_cur(&sc, stype, (uintptr_t)src, from);
+	if (dtype == stype) {
+		walk_same(&sc, (uintptr_t)dst - (uintptr_t)src, bytes);
+		return;
+	}
+	seek_cur(&dc, dtype, (uintptr_t)dst, from);
 	walk_both(&dc, &sc, bytes);
 }

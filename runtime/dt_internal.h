@@ -11,18 +11,18 @@ struct shl_dt_resize {
 	ptrdiff_t extent;
 };
 
-/* A new derived type whose element is the blocks of `l` (arrays copied; one reference taken
- * on each child), with bounds from the blocks, or `rs` if not NULL; `pad` rounds a struct's
- * extent up to its alignment. Holds one reference and no user handle; not committed.
- * NULL when memory is exhausted. */
-struct shl_datatype *shl_dt_build(const struct shl_dt_tree *l, const struct shl_dt_resize *rs,
-				  bool pad);
+/* A new derived type in *out whose element is the blocks of `l` (arrays copied; one
+ * reference taken on each child), with bounds from the blocks, or `rs` if not NULL; `pad`
+ * rounds a struct's extent up to its alignment. It holds one reference and no user handle,
+ * and is not committed. Returns 0, -ENOMEM, or -EOVERFLOW when its size or a bound does not
+ * fit an address (*out NULL then). A uniform `l` (no arrays) costs O(1) in its count. */
+int shl_dt_build(const struct shl_dt_tree *l, const struct shl_dt_resize *rs, bool pad,
+		 struct shl_datatype **out);
 
-/* Record the constructor and its arguments for MPI_Type_get_envelope/get_contents (arrays
- * copied, one reference taken on each type). Returns 0 or -ENOMEM. */
-int shl_dt_set_contents(struct shl_datatype *t, int combiner, int nints, const int *ints,
-			int naints, const MPI_Aint *aints, int ntypes,
-			struct shl_datatype *const *types);
+/* Record the constructor and its arguments `c` for MPI_Type_get_envelope/get_contents in `t`
+ * (arrays copied, one reference taken on each type; `c` stays the caller's). Returns 0 or
+ * -ENOMEM, leaving `t` without contents. */
+int shl_dt_set_contents(struct shl_datatype *t, const struct shl_dt_contents *c);
 
 /* Whether one element of `t` writes some byte twice (for shl_datatype.overlaps): exact up to
  * SHL_DT_OVERLAP_EXACT runs; above it, true only when the data exceeds the true extent

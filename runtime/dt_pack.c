@@ -1,5 +1,5 @@
 /* Packing: MPI_Pack/Unpack (the native representation: the signature's bytes back to back),
- * MPI_Pack_external/Unpack_external ("external32": big-endian, MPI 4.1 Table 13.2 sizes),
+ * MPI_Pack_external/Unpack_external ("external32": big-endian, MPI 4.1 Table 13 sizes),
  * their size queries, and address arithmetic (MPI_Get_address, MPI_Aint_add/diff).
  * Entered by rank threads. Never blocks; allocates nothing. */
 #include <limits.h>
@@ -263,37 +263,60 @@ static void get_ldouble(unsigned char *out, const unsigned char *in)
 	out[9] = (unsigned char)(se >> 8);
 }
 
-/* One predefined element between native (at `nat`) and external32 (at `ext`). */
-static void convert(const struct shl_datatype *b, unsigned char *nat, unsigned char *ext,
+/* Whether the native integer `v` (the low b->size bytes, little-endian) has a value that
+ * the b->ext_size bytes of external32 hold: MPI_LONG is 8 bytes here but 4 there, and
+ * "only the least significant bytes are moved", which loses nothing only inside the
+ * smaller range (MPI 4.1 15.5.2, advice to implementors); outside it is MPI_ERR_CONVERSION. */
+static bool fits(const struct shl_datatype *b, uint64_t v)
+{
+	unsigned bits = 8u * b->ext_size;
+
+	if (b->ext_size >= b->size)
+		return true;
+	if (b->kind == SHL_DT_UNSIGNED)
+		return v >> bits == 0;
+	/* Sign-extend the native value, then require every bit above the external sign bit
+	 * to equal it. */
+	if (b->size < 8 && (v >> (8 * b->size - 1)) & 1)
+		v |= ~0ULL << (8 * b->size);
+	uint64_t high = v >> (bits - 1);
+	return high == 0 || high == (~0ULL >> (bits - 1));
+}
+
+/* One predefined element between native (at `nat`) and external32 (at `ext`). Returns
+ * false, converting nothing more, when a native value does not fit its external32 size;
+ * the other direction always succeeds (it widens, or drops low float bits). */
+static bool convert(const struct shl_datatype *b, unsigned char *nat, unsigned char *ext,
 		    bool to_ext)
 {
 	size_t comp = b->kind == SHL_DT_PAIR ? 0 : b->size / b->ncomp;
 
 	switch (b->kind) {
 	case SHL_DT_PAIR:
-		convert(b->pair, nat, ext, to_ext);
-		convert(&shl_mpi_int, nat + b->pair_off, ext + ext_bytes(b->pair), to_ext);
-		return;
+		return convert(b->pair, nat, ext, to_ext) &&
+		       convert(&shl_mpi_int, nat + b->pair_off, ext + ext_bytes(b->pair), to_ext);
 	case SHL_DT_BYTES:
 		if (to_ext)
 			memcpy(ext, nat, b->size);
 		else
 			memcpy(nat, ext, b->size);
-		return;
+		return true;
 	case SHL_DT_SIGNED:
 	case SHL_DT_UNSIGNED: {
 		uint64_t v = 0;
 		if (to_ext) {
 			memcpy(&v, nat, b->size);  /* little-endian: the low bytes */
+			if (!fits(b, v))
+				return false;
 			put_be(ext, v, b->ext_size);
-			return;
+			return true;
 		}
 		v = get_be(ext, b->ext_size);
 		/* Widen a narrower external value (MPI_LONG is 4 bytes in external32). */
 		if (b->kind == SHL_DT_SIGNED && b->ext_size < 8 && (v >> (8 * b->ext_size - 1)) & 1)
 			v |= ~0ULL << (8 * b->ext_size);
 		memcpy(nat, &v, b->size);
-		return;
+		return true;
 	}
 	case SHL_DT_FLOAT:
 		for (size_t c = 0; c < b->ncomp; c++)
@@ -303,7 +326,7 @@ static void convert(const struct shl_datatype *b, unsigned char *nat, unsigned c
 				else
 					nat[c * comp + comp - 1 - i] = ext[c * comp + i];
 			}
-		return;
+		return true;
 	case SHL_DT_LDOUBLE:
 		for (size_t c = 0; c < b->ncomp; c++) {
 			if (to_ext)
@@ -311,8 +334,9 @@ static void convert(const struct shl_datatype *b, unsigned char *nat, unsigned c
 			else
 				get_ldouble(nat + comp * c, ext + 16 * c);
 		}
-		return;
+		return true;
 	}
+	return true;
 }
 
 struct x32 {
@@ -320,6 +344,8 @@ struct x32 {
 	size_t bytes;         /* external32 bytes visited so far */
 	bool to_ext;
 	bool measure;         /* only count bytes */
+	const struct shl_datatype *bad;   /* the basic type of a value that did not fit */
+	size_t bad_at;                    /* its external32 offset from the start */
 };
 
 static bool visit_x32(void *arg, const struct shl_datatype *b, char *addr, size_t n)
@@ -327,11 +353,17 @@ static bool visit_x32(void *arg, const struct shl_datatype *b, char *addr, size_
 	struct x32 *x = arg;
 	size_t each = ext_bytes(b);
 
-	x->bytes += n * each;
-	if (x->measure)
+	if (x->measure) {
+		x->bytes += n * each;
 		return true;
-	for (size_t i = 0; i < n; i++, x->ext += each)
-		convert(b, (unsigned char *)addr + (ptrdiff_t)i * b->extent, x->ext, x->to_ext);
+	}
+	for (size_t i = 0; i < n; i++, x->ext += each, x->bytes += each)
+		if (!convert(b, (unsigned char *)addr + (ptrdiff_t)i * b->extent, x->ext,
+			     x->to_ext)) {
+			x->bad = b;
+			x->bad_at = x->bytes;
+			return false;
+		}
 	return true;
 }
 
@@ -374,6 +406,12 @@ static int pack_x32(const char *fn, const char *datarep, const void *inbuf, MPI_
 	x.ext = (unsigned char *)outbuf + *position;
 	if (need > 0)
 		shl_dt_walk(t, (char *)inbuf, (size_t)incount, visit_x32, &x);
+	if (x.bad != NULL)
+		return shl_err(NULL, MPI_ERR_CONVERSION, fn, "a value of type %s (external32 "
+			       "bytes %zu..%zu of the %zu to pack) does not fit its external32 "
+			       "size (MPI_LONG and MPI_UNSIGNED_LONG have 4 bytes there, "
+			       "MPI_WCHAR 2)", x.bad->name, x.bad_at,
+			       x.bad_at + ext_bytes(x.bad) - 1, need);
 	*position += (MPI_Count)need;
 	return MPI_SUCCESS;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "runtime/rt.h"
+#include "runtime/p2p_internal.h"
 
 SHL_API struct shl_comm shl_mpi_comm_world = {
 	.magic = SHL_COMM_MAGIC, .predef = SHL_COMM_IS_WORLD, .name = "MPI_COMM_WORLD" };
@@ -44,6 +45,9 @@ static void rank_init(struct shl_rank *r, int world_rank, int size)
 	shl_inbox_init(&r->inbox);
 	r->unexpected_tail = &r->unexpected;
 	r->posted_tail = &r->posted;
+	r->sent = (struct shl_req){ .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_SEND, .done = 1,
+				    .owner = r };
+	shl_status_empty(&r->sent.status, MPI_ANY_SOURCE);
 }
 
 int shl_job_create(int size)
@@ -82,6 +86,7 @@ int shl_job_create_part(int size, int nlocal, const int *local)
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	shl_job.spin_ns = 1000 * shl_env_size("SHOAL_SPIN_US",
 					      nlocal > cores ? 0 : SHL_WAIT_SPIN_US, 1000000);
+	shl_job.yields = (unsigned)shl_env_size("SHOAL_YIELDS", SHL_WAIT_YIELDS, 1000);
 	/* Without spinning every wait sleeps, and a membarrier per sleep (2.5 µs) costs more
 	 * than the senders' barriers it saves. */
 	shl_job.sleeper_fences = shl_job.spin_ns > 0 && shl_wait_register_fences() == 0;

@@ -201,7 +201,9 @@ extern struct shl_datatype shl_mpi_char, shl_mpi_signed_char, shl_mpi_unsigned_c
 #define MPI_ERR_LASTCODE 62
 
 /* Each function is declared twice: MPI_name and its profiling twin PMPI_name. */
-#define SHL_DECLARE(ret, name, args) ret MPI_##name args; ret PMPI_##name args
+#define SHL_DECLARE(ret, name, args) \
+	__attribute__((visibility("default"))) ret MPI_##name args; \
+	__attribute__((visibility("default"))) ret PMPI_##name args
 
 /* ---- environment ---- */
 SHL_DECLARE(int, Init, (int *argc, char ***argv));
@@ -282,6 +284,56 @@ SHL_DECLARE(int, Mrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Messag
 			 MPI_Status *status));
 SHL_DECLARE(int, Imrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
 			  MPI_Request *request));
+
+/* Large-count point-to-point (MPI 4.1, chapter 3): the same calls with MPI_Count counts and
+ * sizes. Each shares its int twin's implementation; a negative count, or one whose bytes
+ * (count times the datatype's size) overflow size_t or exceed PTRDIFF_MAX (larger than any
+ * buffer), is MPI_ERR_COUNT in both. */
+SHL_DECLARE(int, Send_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			  int tag, MPI_Comm comm));
+SHL_DECLARE(int, Ssend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			   int tag, MPI_Comm comm));
+SHL_DECLARE(int, Bsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			   int tag, MPI_Comm comm));
+SHL_DECLARE(int, Rsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			   int tag, MPI_Comm comm));
+SHL_DECLARE(int, Recv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+			  int tag, MPI_Comm comm, MPI_Status *status));
+SHL_DECLARE(int, Isend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			   int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Issend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			    int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Ibsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			    int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Irsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			    int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Irecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+			   int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Send_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype,
+			       int dest, int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Ssend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype,
+				int dest, int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Bsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype,
+				int dest, int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Rsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype,
+				int dest, int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Recv_init_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+			       int tag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Sendrecv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			      int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
+			      MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+			      MPI_Status *status));
+SHL_DECLARE(int, Sendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+				      int dest, int sendtag, int source, int recvtag,
+				      MPI_Comm comm, MPI_Status *status));
+SHL_DECLARE(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+			   MPI_Message *message, MPI_Status *status));
+SHL_DECLARE(int, Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+			    MPI_Message *message, MPI_Request *request));
+/* The int MPI_Buffer_detach of a buffer larger than INT_MAX bytes (attached with
+ * MPI_Buffer_attach_c) is MPI_ERR_VALUE_TOO_LARGE and leaves the buffer attached. */
+SHL_DECLARE(int, Buffer_attach_c, (void *buffer, MPI_Count size));
+SHL_DECLARE(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size));
 
 /* ---- requests ---- */
 SHL_DECLARE(int, Wait, (MPI_Request *request, MPI_Status *status));
@@ -607,6 +659,44 @@ SHL_DECLARE(int, Type_create_darray, (int size, int rank, int ndims,
 SHL_DECLARE(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
 				       MPI_Datatype *newtype));
 SHL_DECLARE(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype));
+/* The MPI 4.1 large-count constructors: MPI_Count counts, strides, displacements and sizes.
+ * Their arguments come back from MPI_Type_get_contents_c as large counts. */
+SHL_DECLARE(int, Type_contiguous_c, (MPI_Count count, MPI_Datatype oldtype,
+				     MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_vector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+				 MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_hvector_c, (MPI_Count count, MPI_Count blocklength,
+					 MPI_Count stride, MPI_Datatype oldtype,
+					 MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_indexed_c, (MPI_Count count, const MPI_Count array_of_blocklengths[],
+				  const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+				  MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_hindexed_c, (MPI_Count count,
+					  const MPI_Count array_of_blocklengths[],
+					  const MPI_Count array_of_displacements[],
+					  MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_indexed_block_c, (MPI_Count count, MPI_Count blocklength,
+					       const MPI_Count array_of_displacements[],
+					       MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_hindexed_block_c, (MPI_Count count, MPI_Count blocklength,
+						const MPI_Count array_of_displacements[],
+						MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_struct_c, (MPI_Count count,
+					const MPI_Count array_of_blocklengths[],
+					const MPI_Count array_of_displacements[],
+					const MPI_Datatype array_of_types[],
+					MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_subarray_c, (int ndims, const MPI_Count array_of_sizes[],
+					  const MPI_Count array_of_subsizes[],
+					  const MPI_Count array_of_starts[], int order,
+					  MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_darray_c, (int size, int rank, int ndims,
+					const MPI_Count array_of_gsizes[],
+					const int array_of_distribs[], const int array_of_dargs[],
+					const int array_of_psizes[], int order,
+					MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_resized_c, (MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
+					 MPI_Datatype *newtype));
 SHL_DECLARE(int, Type_commit, (MPI_Datatype *datatype));
 SHL_DECLARE(int, Type_free, (MPI_Datatype *datatype));
 SHL_DECLARE(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size));
@@ -625,6 +715,21 @@ SHL_DECLARE(int, Type_get_contents, (MPI_Datatype datatype, int max_integers,
 				     int max_addresses, int max_datatypes, int array_of_integers[],
 				     MPI_Aint array_of_addresses[],
 				     MPI_Datatype array_of_datatypes[]));
+/* The int variants fail with MPI_ERR_TYPE on a type whose arguments include large counts
+ * (one built by a _c constructor); these return them (MPI 4.1, 6.1.13). */
+SHL_DECLARE(int, Type_get_envelope_c, (MPI_Datatype datatype, MPI_Count *num_integers,
+				       MPI_Count *num_addresses, MPI_Count *num_large_counts,
+				       MPI_Count *num_datatypes, int *combiner));
+SHL_DECLARE(int, Type_get_contents_c, (MPI_Datatype datatype, MPI_Count max_integers,
+				       MPI_Count max_addresses, MPI_Count max_large_counts,
+				       MPI_Count max_datatypes, int array_of_integers[],
+				       MPI_Aint array_of_addresses[],
+				       MPI_Count array_of_large_counts[],
+				       MPI_Datatype array_of_datatypes[]));
+/* The predefined MINLOC/MAXLOC pair type of (value_type, index_type), e.g. MPI_DOUBLE_INT
+ * for (MPI_DOUBLE, MPI_INT); MPI_DATATYPE_NULL (and MPI_SUCCESS) when there is none. */
+SHL_DECLARE(int, Type_get_value_index, (MPI_Datatype value_type, MPI_Datatype index_type,
+					MPI_Datatype *pair_type));
 SHL_DECLARE(int, Type_set_name, (MPI_Datatype datatype, const char *type_name));
 
 /* Datatype attributes (MPI 4.1, 7.7.4). Keyvals share the id space of communicator
@@ -655,6 +760,14 @@ SHL_DECLARE(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatyp
 				  MPI_Count *count));
 SHL_DECLARE(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype datatype,
 				  MPI_Count *count));
+/* Make `status` report `count` basic elements of `datatype` to MPI_Get_elements (for
+ * generalized requests and layered libraries); MPI_Get_count then gives the whole elements
+ * of `datatype` they make, or MPI_UNDEFINED. */
+SHL_DECLARE(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count));
+SHL_DECLARE(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype,
+					 MPI_Count count));
+SHL_DECLARE(int, Status_set_elements_c, (MPI_Status *status, MPI_Datatype datatype,
+					 MPI_Count count));
 SHL_DECLARE(int, Get_address, (const void *location, MPI_Aint *address));
 SHL_DECLARE(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp));
 SHL_DECLARE(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2));

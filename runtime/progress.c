@@ -6,6 +6,7 @@
 #include <linux/futex.h>
 #include <linux/membarrier.h>
 #include <sys/syscall.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -89,8 +90,15 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 		shl_progress(r);
 		if (done(arg))
 			return true;
-		if (shl_job.spin_ns == 0)
-			return false;
+		if (shl_job.spin_ns == 0) {
+			/* Ranks outnumber cores: rather than spin, hand the core over. */
+			if (polls > shl_job.yields)
+				return false;
+			shl_rank_unlock(r);
+			sched_yield();
+			shl_rank_lock(r);
+			continue;
+		}
 		if (polls % SHL_WAIT_CLOCK_EVERY == 0) {
 			uint64_t t = now_ns();
 			if (deadline == 0)
@@ -111,9 +119,8 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 
 void shl_wait(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 {
-	if (shl_poll(r, done, arg))
-		return;
-	for (;;) {
+	/* Woken, poll (or yield) again before sleeping: more events tend to follow. */
+	while (!shl_poll(r, done, arg)) {
 		uint32_t seq = atomic_load(&r->wake_seq);
 		/* Pairs with shl_rank_wake: after this increment either we see the waker's
 		 * event below, or the waker sees us and bumps wake_seq past `seq`. The last
@@ -134,8 +141,5 @@ void shl_wait(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 			shl_rank_lock(r);
 		}
 		atomic_fetch_sub(&r->sleepers, 1);
-		shl_progress(r);
-		if (done(arg))
-			return;
 	}
 }

@@ -27,11 +27,12 @@
 /* Magic values make stale or foreign handles an MPI error rather than a crash later. */
 #define SHL_REQ_MAGIC 0x72657175u
 
-/* A contiguous message of at least this many bytes is copied in chunks that a waiting
- * sender shares with the receiver (SHOAL_SPLIT_MIN). Measured with bench/bandwidth on the
- * 2-core machine: splitting lifts 128 KiB from 27.7 to 38.5 GB/s and 4 MiB from 10.4 to
- * 23.3 GB/s, but costs ~10 % at 64 KiB. 64 KiB chunks keep the atomic hand-out far
- * below a chunk's copy time. */
+/* A message of at least this many bytes is copied in chunks (64 KiB of its signature,
+ * in any pair of layouts) that a waiting sender shares with the receiver
+ * (SHOAL_SPLIT_MIN). Measured with bench/bandwidth on the 2-core machine: splitting lifts
+ * 128 KiB from 27.7 to 38.5 GB/s and 4 MiB from 10.4 to 23.3 GB/s, but costs ~10 % at
+ * 64 KiB; bench/vector_bandwidth (a column block) gains 1.4-1.8x from 128 KiB to 1 MiB.
+ * 64 KiB chunks keep the atomic hand-out far below a chunk's copy time. */
 #define SHL_P2P_SPLIT_MIN (128 * 1024)
 #define SHL_P2P_SPLIT_CHUNK (64 * 1024)
 
@@ -41,6 +42,15 @@
  * fraction of a millisecond (the 1 % target counts after the first millisecond).
  * Oversubscribed, a spinning rank steals the core its peer needs: it polls once. */
 #define SHL_WAIT_SPIN_US 200
+
+/* How many times a waiting rank yields its core (sched_yield, polling in between) before it
+ * sleeps, when ranks outnumber cores. A rank woken for one message and put back to sleep
+ * at once costs two context switches per message; yielding lets the senders on its core
+ * run first. Measured on the 2-core VM (two runs each, noisy), 0 -> 6 yields: msgrate at
+ * 4 ranks 1.5-2.4 -> 4.7-5.7 M msg/s, exchange 64 ranks 3.7-4.4 -> 1.6-1.7 ms/round,
+ * 32 ranks 1.15-1.19 -> 0.36-0.57, ring 64 ranks 7.0-7.2 -> 5.3-5.5 µs/hop; beyond ~10
+ * the ring slows down (idle ranks take the token holder's turns: 9.2 at 10, 24 at 100). */
+#define SHL_WAIT_YIELDS 6
 
 
 /* ---- requests ---- */
@@ -61,7 +71,8 @@ struct shl_req {
 	struct shl_rank *owner;
 	struct shl_comm *comm;
 	void *buf;
-	int count;
+	MPI_Count count;              /* elements; count * type->size <= PTRDIFF_MAX (checked
+				       * at the MPI boundary, for int and _c callers alike) */
 	struct shl_datatype *type;
 	int peer;                     /* dest, or source (may be MPI_ANY_SOURCE) */
 	int tag;
@@ -95,6 +106,9 @@ struct shl_rank {
 	struct shl_req *posted, **posted_tail;
 	struct shl_req *detached;     /* freed or internal requests still in flight */
 	struct shl_req *free_reqs;
+	struct shl_req sent;          /* the request of every nonblocking send that completed in
+				       * the call that started it: no allocation per message;
+				       * Wait, Test and Request_free never release it */
 	struct shl_bsend_buffer bsend;
 	struct shl_rank_objs *objs;   /* keyvals, user error codes, MPI_INFO_ENV (comm.h) */
 	struct shl_fbox **fbox_out;   /* by world rank: our fastbox to it, a mark that it took
@@ -116,6 +130,7 @@ struct shl_job {
 	size_t medium_max;    /* SHOAL_MEDIUM_MAX: largest payload copied through a pooled buffer */
 	size_t split_min;     /* SHOAL_SPLIT_MIN: smallest copy shared with a waiting sender */
 	uint64_t spin_ns;     /* SHOAL_SPIN_US: how long a waiting rank polls before sleeping */
+	unsigned yields;      /* SHOAL_YIELDS: with spin_ns 0, sched_yields before sleeping */
 	int fbox_peers;       /* SHOAL_FBOX_PEERS: fastboxes a rank accepts (0: none) */
 	bool sleeper_fences;  /* a rank about to sleep fences every running thread (membarrier),
 			       * so fastbox senders publish without a full barrier (progress.c) */
@@ -152,7 +167,8 @@ void shl_rank_wake(struct shl_rank *r);
 void shl_progress(struct shl_rank *r);
 
 /* Owner, rank locked: progress until `done(arg)` is true or the spin time (shl_job.spin_ns)
- * ends; returns whether it is. Never sleeps. */
+ * ends, or, when it is 0, shl_job.yields turns at yielding the core have passed; returns
+ * whether it is. Never sleeps. */
 bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg);
 
 /* Owner, rank locked: progress until `done(arg)` is true, spinning briefly, then sleeping
