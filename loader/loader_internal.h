@@ -155,11 +155,13 @@ const char *shl_loader_symbolize(const char *path, unsigned long vaddr, unsigned
 
 /* shoal-node's main thread, once (the node process proper): run the `nlocal` ranks whose
  * world ranks are in `world` (NULL: 0..nlocal-1) of a job of `world_size`, each in its own
- * thread with a copy of argv[0] made in `jobdir`, argv as the program's argv. Ends the
+ * thread with a copy of argv[0] made in `jobdir`, argv as the program's argv; with `mesh`
+ * (a job on several nodes) join the other nodes first (shl_job_connect). Ends the
  * process itself as shl_node_main says; returns only the status of an error found before
  * any rank started. */
-int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *world, int argc,
-		 char **argv);
+struct shl_io_config;
+int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *world,
+		 const struct shl_io_config *mesh, int argc, char **argv);
 
 /* shoal-node's main thread, once, for `shoal-node --connect IP:PORT --node I --host NAME
  * [--wdir DIR] program [args]` (a node of a job on several hosts, docs/offnode.md): read

@@ -18,6 +18,7 @@
 
 #include "loader/loader.h"
 #include "loader/loader_internal.h"
+#include "io/mesh.h"
 #include "runtime/job.h"
 
 /* glibc's default thread stack is RLIMIT_STACK, 8 MiB on Debian; ranks get the same by
@@ -387,11 +388,11 @@ int shl_node_main(int argc, char **argv)
 	n = strtol(argv[2], &end, 10);
 	if (*end || n < 1 || n > INT_MAX / 2)
 		return usage();
-	return shl_node_run(argv[1], (int)n, (int)n, NULL, argc - 3, argv + 3);
+	return shl_node_run(argv[1], (int)n, (int)n, NULL, NULL, argc - 3, argv + 3);
 }
 
-int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *world, int argc,
-		 char **argv)
+int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *world,
+		 const struct shl_io_config *mesh, int argc, char **argv)
 {
 	char why[256];
 	const char *stop;
@@ -420,6 +421,11 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 		fprintf(stderr, "shoal: cannot create a job of %ld ranks: %s\n", n, strerror(-err));
 		return 1;
 	}
+	if (mesh != NULL && (err = shl_job_connect(mesh)) < 0) {
+		fprintf(stderr, "shoal: node %u cannot join the other nodes: %s\n", mesh->node,
+			strerror(-err));
+		return 1;
+	}
 	stop = getenv("SHOAL_DEBUG_STOP");
 	shl_loader.debug_stop = stop && *stop && strcmp(stop, "0");
 	shl_loader.debug_gate = stop && !strcmp(stop, "gate");
@@ -444,6 +450,11 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 	}
 	for (int k = 0; k < n; k++)
 		pthread_join(shl_loader.copies[k].thread, NULL);
+	/* Sends that completed when posted may still be queued for other nodes. 10 s: a
+	 * node that reads nothing for that long is stuck or gone. */
+	if (mesh != NULL && shl_io_finish(10000) < 0)
+		fprintf(stderr, "shoal: node %u: messages for other nodes were still unsent after "
+			"10 s\n", mesh->node);
 
 	fflush(NULL);
 	failed = atomic_load(&shl_loader.first_failed);

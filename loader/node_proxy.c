@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "io/ctl.h"
+#include "io/mesh.h"
 #include "loader/loader.h"
 #include "loader/loader_internal.h"
 
@@ -57,6 +58,9 @@ struct proxy {
 	uint32_t world_size;
 	int nlocal;
 	int *local;                 /* world ranks of this node */
+	uint32_t nnodes;
+	uint32_t *node_of;          /* node of every world rank */
+	struct sockaddr_in *peers;  /* every node's mesh listener (PEERS) */
 	char dir[PATH_MAX];         /* job directory for the ranks' program copies */
 	pid_t child;
 	struct stream out, err;
@@ -228,19 +232,27 @@ static int handshake(struct proxy *p)
 		return -EPROTO;
 	}
 	p->local = malloc(p->world_size * sizeof(int));
-	if (!p->local) {
+	p->node_of = malloc(p->world_size * sizeof(uint32_t));
+	if (!p->local || !p->node_of) {
 		free(body);
 		return -ENOMEM;
 	}
-	for (uint32_t r = 0; r < p->world_size; r++)
-		if (shl_io_ctl_get32(body + 8 + 4 * r) == p->node)
+	p->nnodes = nnodes;
+	for (uint32_t r = 0; r < p->world_size; r++) {
+		p->node_of[r] = shl_io_ctl_get32(body + 8 + 4 * r);
+		if (p->node_of[r] >= nnodes) {
+			free(body);
+			return -EPROTO;
+		}
+		if (p->node_of[r] == p->node)
 			p->local[p->nlocal++] = (int)r;
+	}
 	free(body);
 	if (p->nlocal == 0)
 		return -EPROTO;
 
 	/* The mesh listener, on the address mpiexec reached us by: that interface routes to
-	 * the other hosts too. Nothing connects to it yet (docs/offnode.md). */
+	 * the other hosts too. The node process's completion thread takes it over. */
 	if (getsockname(p->ctl, (struct sockaddr *)&sa, &salen) < 0)
 		return -errno;
 	sa.sin_port = 0;
@@ -259,7 +271,21 @@ static int handshake(struct proxy *p)
 	err = recv_record(p, SHL_IO_CTL_PEERS, &body, &len);
 	if (err)
 		return err;
-	free(body);  /* the mesh will need it; nothing does yet */
+	if (len != 8 * (size_t)nnodes) {
+		free(body);
+		return -EPROTO;
+	}
+	p->peers = calloc(nnodes, sizeof(*p->peers));
+	if (!p->peers) {
+		free(body);
+		return -ENOMEM;
+	}
+	for (uint32_t k = 0; k < nnodes; k++) {
+		p->peers[k].sin_family = AF_INET;
+		memcpy(&p->peers[k].sin_addr, body + 8 * k, 4);
+		p->peers[k].sin_port = htons((uint16_t)shl_io_ctl_get32(body + 8 * k + 4));
+	}
+	free(body);
 	return 0;
 }
 
@@ -341,7 +367,12 @@ static _Noreturn void run_child(struct proxy *p, pid_t proxy, int out, int err)
 	close(p->ctl);
 	setenv("SHOAL_HOST", p->host, 1);
 	fflush(NULL);
-	_exit(shl_node_run(p->dir, (int)p->world_size, p->nlocal, p->local, p->argc, p->argv));
+	struct shl_io_config mesh = { .node = p->node, .nnodes = p->nnodes,
+				      .world_size = (int32_t)p->world_size, .node_of = p->node_of,
+				      .addr = p->peers, .listen = p->listen, .secret = p->secret,
+				      .host = p->host };
+	_exit(shl_node_run(p->dir, (int)p->world_size, p->nlocal, p->local,
+			   p->nnodes > 1 ? &mesh : NULL, p->argc, p->argv));
 }
 
 /* Send the first `n` bytes of `s` as one OUT record and drop them. */

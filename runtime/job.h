@@ -25,6 +25,13 @@ int shl_job_create(int size);
  * to the other shl_job_* calls. Returns 0 or -errno (-EINVAL for a bad list). */
 int shl_job_create_part(int size, int nlocal, const int *local);
 
+struct shl_io_config;
+
+/* Node process of a job on several nodes, main thread, once, after shl_job_create_part and
+ * before any rank thread starts: join the mesh described by `cfg` and start the completion
+ * thread (io/mesh.h), so sends to ranks of other nodes can go. Returns 0 or -errno. */
+int shl_job_connect(const struct shl_io_config *cfg);
+
 /* Rank thread, first thing: bind the calling thread to rank `rank` so MPI_Init in this
  * thread becomes that rank. Without a bound thread, MPI_Init makes a singleton job. */
 void shl_job_bind_rank(int rank);

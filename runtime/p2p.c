@@ -438,10 +438,8 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, MPI_Cou
 		return 0;
 	}
 	to = shl_job.ranks[shl_comm_remote_world(c, dest)];
-	if (unlikely(to == NULL))
-		shl_job_abort(1, "rank %d: send to rank %d of another node: off-node "
-			      "point-to-point is not implemented yet (docs/offnode.md)",
-			      r->world_rank, shl_comm_remote_world(c, dest));
+	if (unlikely(to == NULL))  /* a rank of another node */
+		return shl_p2p_send_remote(r, c, buf, count, type, dest, tag, mode, req);
 	if (mode == SHL_MODE_BUFFERED) {
 		/* Pack into the attached buffer and send from there; an internal request
 		 * frees the block once the receiver has copied it out. */

@@ -10,6 +10,15 @@
  * already sent. */
 void shl_p2p_progress(struct shl_rank *r);
 
+/* Send (buf, count, type) to `dest` of `c`, a rank of another node, through the
+ * completion thread (p2p_remote.c): `req` completes at once for a payload up to
+ * inline_max or a buffered send (copied), else once the message is written to the node's
+ * connection. Ends the job for what is not implemented across nodes yet
+ * (synchronous sends, messages over SHL_IO_EAGER_MAX). Returns 0 or -ENOMEM. */
+int shl_p2p_send_remote(struct shl_rank *r, struct shl_comm *c, const void *buf,
+			MPI_Count count, struct shl_datatype *type, int dest, int tag,
+			enum shl_send_mode mode, struct shl_req *req);
+
 /* The status of a receive from MPI_PROC_NULL, and of a request with nothing to report. */
 void shl_status_empty(MPI_Status *status, int source);
 
