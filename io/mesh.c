@@ -29,6 +29,15 @@
  * PEERS is sent, so only a lost or filtered network takes this long. */
 #define SHL_IO_CONNECT_S 10
 
+/* What a connection's next bytes are. */
+enum in_state {
+	IN_HELLO,                    /* the greeting (accepted connections) */
+	IN_HEADER,                   /* a frame header */
+	IN_EAGER,                    /* an EAGER payload, into `env` at `dst` */
+	IN_SIZE,                     /* the 8-byte payload of an RTS or CTS, into `small` */
+	IN_DATA,                     /* a DATA payload, for `rv` */
+};
+
 /* One TCP connection to another node. */
 struct conn {
 	int fd;
@@ -36,12 +45,14 @@ struct conn {
 	uint32_t node;               /* the other end (once authed) */
 	char name[48];               /* its address, for reports */
 	struct shl_io_frame_rules rules;
-	/* Input: the hello or a frame header (`env` NULL), or a payload into `dst`. */
-	size_t got;
+	enum in_state in;
+	size_t got;                  /* bytes of the current part read */
 	unsigned char hdr[SHL_IO_HELLO_BYTES];
 	struct shl_io_frame f;
 	struct shl_envelope *env;
 	unsigned char *dst;
+	unsigned char small[8];
+	struct shl_io_recv *rv;
 	struct conn *dead;           /* closed during this batch of events: freed after it */
 };
 
@@ -52,6 +63,7 @@ struct peer {
 	bool pollout;                /* waiting for EPOLLOUT */
 	struct shl_io_send *head, **tail;
 	size_t off;                  /* bytes of `head` (header + payload) already written */
+	struct shl_io_send *rts;     /* RTS written, waiting for their CTS */
 };
 
 /* The process-wide state. Fixed by shl_io_start before the thread starts: the config
@@ -68,6 +80,9 @@ static struct {
 	struct peer *peers;
 	struct conn *dead;
 	struct shl_pool pool;
+	struct shl_io_recv *recvs;   /* rendezvous receives waiting for DATA */
+	uint64_t next_id;            /* RTS cookies and receive ids */
+	unsigned char scratch[SHL_IO_EAGER_MAX];  /* DATA bytes beyond a truncated receive */
 	alignas(64) struct __cds_wfcq_head sub_head;
 	alignas(64) struct cds_wfcq_tail sub_tail;
 	_Atomic uint64_t posted;     /* sends posted: any thread, relaxed increments */
@@ -145,6 +160,8 @@ static void conn_auth(struct conn *c, uint32_t node)
 	c->rules = (struct shl_io_frame_rules){ .world_size = io.world_size,
 						.node_of = io.node_of, .from_node = node,
 						.to_node = io.node, .eager_max = SHL_IO_EAGER_MAX };
+	c->in = IN_HEADER;
+	c->got = 0;
 }
 
 static void flush(uint32_t n);
@@ -158,6 +175,9 @@ static void conn_close(struct conn *c)
 	epoll_ctl(io.ep, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
 	c->fd = -1;
+	if (c->in == IN_DATA)
+		die("lost the connection to node %u (%s) in the middle of a message", c->node,
+		    c->name);
 	if (c->env != NULL)
 		shl_pool_put(c->env);
 	c->env = NULL;
@@ -210,15 +230,29 @@ static int check_hello(struct conn *c)
 	return 0;
 }
 
-/* A whole payload has arrived in c->env: hand it over. */
-static int deliver(struct conn *c)
+static void put64(unsigned char *p, uint64_t v)
+{
+	shl_io_ctl_put32(p, (uint32_t)v);
+	shl_io_ctl_put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static void next_header(struct conn *c)
+{
+	c->in = IN_HEADER;
+	c->got = 0;
+	c->env = NULL;
+	c->rv = NULL;
+}
+
+/* A whole EAGER payload, or an RTS, has arrived in c->env: hand it over. */
+static int deliver(struct conn *c, uint64_t bytes)
 {
 	struct shl_envelope *env = c->env;
 
 	env->context = c->f.context;
 	env->src = c->f.src;
 	env->tag = c->f.tag;
-	env->bytes = c->f.length;
+	env->bytes = bytes;
 	env->cookie = NULL;
 	env->via_fbox = false;
 	atomic_store_explicit(&env->state, SHL_Q_PENDING, memory_order_relaxed);
@@ -226,12 +260,93 @@ static int deliver(struct conn *c)
 		report(c, "dropped: frame for context %u, which spans no nodes", c->f.context);
 		return -EPROTO;
 	}
-	c->env = NULL;
-	c->got = 0;
+	next_header(c);
 	return 0;
 }
 
-/* A frame header is complete: check it and make room for its payload. */
+static void queue(uint32_t n, struct shl_io_send *d)
+{
+	struct peer *p = &io.peers[n];
+
+	shl_io_frame_encode(&d->frame, d->wire);
+	d->next = NULL;
+	*p->tail = d;
+	p->tail = &d->next;
+}
+
+/* An RTS's size or a CTS's receiver id has arrived in c->small. */
+static int got_size(struct conn *c)
+{
+	uint64_t v;
+	int err = shl_io_frame_decode_size(&c->f, c->small, &v);
+
+	if (err < 0) {
+		report(c, "dropped: RTS announcing an impossible size");
+		return err;
+	}
+	if (c->f.type == SHL_IO_RTS) {
+		c->env = shl_pool_get(&io.pool, false);
+		if (c->env == NULL)
+			die("out of memory for an arriving message");
+		c->env->payload = SHL_Q_REMOTE;
+		memcpy(c->env->inline_data, &c->f.cookie, 8);
+		return deliver(c, v);
+	}
+	/* CTS: the receiver is ready; its id goes into every DATA frame. */
+	struct peer *p = &io.peers[c->node];
+	struct shl_io_send **link = &p->rts, *d;
+	while ((d = *link) != NULL && (d->frame.cookie != c->f.cookie ||
+				       d->frame.dst != c->f.src || d->frame.src != c->f.dst))
+		link = &d->next;
+	if (d == NULL) {
+		report(c, "dropped: CTS for no send waiting for one");
+		return -EPROTO;
+	}
+	*link = d->next;
+	uint64_t chunks = d->bytes ? (d->bytes + SHL_IO_CHUNK_MAX - 1) / SHL_IO_CHUNK_MAX : 1;
+	for (uint64_t i = 0; i < chunks; i++) {
+		bool last = i + 1 == chunks;
+		struct shl_io_send *e = last ? d : calloc(1, sizeof(*e));
+		uint64_t off = i * SHL_IO_CHUNK_MAX;
+		if (e == NULL)
+			die("out of memory for a rendezvous send");
+		e->frame = (struct shl_io_frame){ .type = SHL_IO_DATA, .src = d->frame.src,
+						  .dst = d->frame.dst, .context = d->frame.context,
+						  .length = last ? d->bytes - off : SHL_IO_CHUNK_MAX,
+						  .cookie = v };
+		e->payload = (const char *)d->data + off;
+		e->counted = last;
+		if (!last) {
+			e->req = NULL;
+			e->owned = NULL;
+		}
+		queue(c->node, e);
+	}
+	flush(c->node);
+	next_header(c);
+	return 0;
+}
+
+/* Some DATA bytes of c->rv have arrived. */
+static int got_data(struct conn *c, size_t n)
+{
+	struct shl_io_recv *rv = c->rv;
+
+	rv->got += n;
+	if (c->got < c->f.length)
+		return 0;
+	if (rv->got == rv->total) {
+		struct shl_io_recv **link = &io.recvs;
+		while (*link != rv)
+			link = &(*link)->next;
+		*link = rv->next;
+		io.hooks.received(rv);
+	}
+	next_header(c);
+	return 0;
+}
+
+/* A frame header is complete: check it and say where its payload goes. */
 static int start_frame(struct conn *c)
 {
 	int err = shl_io_frame_decode(c->hdr, SHL_IO_FRAME_HEADER, &c->rules, &c->f);
@@ -242,23 +357,41 @@ static int start_frame(struct conn *c)
 		       (unsigned long long)c->f.length);
 		return err;
 	}
-	if (c->f.type != SHL_IO_EAGER) {
-		report(c, "dropped: frame type %u (rendezvous) is not implemented yet", c->f.type);
-		return -EPROTO;
-	}
-	c->env = shl_pool_get(&io.pool, c->f.length > SHL_Q_INLINE_MAX);
-	if (c->env == NULL)
-		die("out of memory for an arriving message");
-	if (c->f.length > SHL_Q_INLINE_MAX) {
-		c->env->payload = SHL_Q_POOLED;
-		c->env->data = c->env->chunk;
-		c->dst = c->env->chunk;
-	} else {
-		c->env->payload = SHL_Q_INLINE;
-		c->dst = c->env->inline_data;
-	}
 	c->got = 0;
-	return c->f.length == 0 ? deliver(c) : 0;
+	switch (c->f.type) {
+	case SHL_IO_EAGER:
+		c->in = IN_EAGER;
+		c->env = shl_pool_get(&io.pool, c->f.length > SHL_Q_INLINE_MAX);
+		if (c->env == NULL)
+			die("out of memory for an arriving message");
+		if (c->f.length > SHL_Q_INLINE_MAX) {
+			c->env->payload = SHL_Q_POOLED;
+			c->env->data = c->env->chunk;
+			c->dst = c->env->chunk;
+		} else {
+			c->env->payload = SHL_Q_INLINE;
+			c->dst = c->env->inline_data;
+		}
+		return c->f.length == 0 ? deliver(c, 0) : 0;
+	case SHL_IO_RTS:
+	case SHL_IO_CTS:
+		c->in = IN_SIZE;
+		return 0;
+	default: {  /* DATA: for a receive we are waiting for, within its size */
+		struct shl_io_recv *rv = io.recvs;
+		while (rv != NULL && rv->id != c->f.cookie)
+			rv = rv->next;
+		if (rv == NULL || rv->src != c->f.src || rv->dst != c->f.dst ||
+		    c->f.length > rv->total - rv->got) {
+			report(c, "dropped: DATA frame for no receive waiting for it (or beyond "
+			       "its size)");
+			return -EPROTO;
+		}
+		c->in = IN_DATA;
+		c->rv = rv;
+		return c->f.length == 0 ? got_data(c, 0) : 0;
+	}
+	}
 }
 
 /* Read what `c` has: the hello, headers and payloads, until the socket is empty. Closes
@@ -271,15 +404,34 @@ static void drain_conn(struct conn *c)
 		ssize_t n;
 		int err = 0;
 
-		if (!c->authed) {
+		switch (c->in) {
+		case IN_HELLO:
 			to = c->hdr + c->got;
 			want = SHL_IO_HELLO_BYTES - c->got;
-		} else if (c->env == NULL) {
+			break;
+		case IN_HEADER:
 			to = c->hdr + c->got;
 			want = SHL_IO_FRAME_HEADER - c->got;
-		} else {
+			break;
+		case IN_EAGER:
 			to = c->dst + c->got;
 			want = c->f.length - c->got;
+			break;
+		case IN_SIZE:
+			to = c->small + c->got;
+			want = 8 - c->got;
+			break;
+		default: {  /* IN_DATA: into the buffer while it has room, then discarded */
+			struct shl_io_recv *rv = c->rv;
+			uint64_t left = c->f.length - c->got;
+			if (rv->got < rv->keep) {
+				to = (unsigned char *)rv->buf + rv->got;
+				want = rv->keep - rv->got < left ? rv->keep - rv->got : left;
+			} else {
+				to = io.scratch;
+				want = left < sizeof(io.scratch) ? left : sizeof(io.scratch);
+			}
+		}
 		}
 		n = read(c->fd, to, want);
 		if (n < 0 && errno == EINTR)
@@ -287,24 +439,25 @@ static void drain_conn(struct conn *c)
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			return;
 		if (n <= 0) {
-			if (c->got != 0 || c->env != NULL)
+			if (c->got != 0 || c->in != IN_HEADER)
 				report(c, "closed in the middle of a %s",
 				       c->authed ? "frame" : "greeting");
 			conn_close(c);
 			return;
 		}
 		c->got += (size_t)n;
-		if ((size_t)n < want)
+		if (c->in == IN_DATA)
+			err = got_data(c, (size_t)n);
+		else if ((size_t)n < want)
 			continue;
-		if (!c->authed) {
-			c->got = 0;
+		else if (c->in == IN_HELLO)
 			err = check_hello(c);
-		} else if (c->env == NULL) {
-			c->got = 0;
+		else if (c->in == IN_HEADER)
 			err = start_frame(c);
-		} else {
-			err = deliver(c);
-		}
+		else if (c->in == IN_EAGER)
+			err = deliver(c, c->f.length);
+		else
+			err = got_size(c);
 		if (err < 0) {
 			conn_close(c);
 			return;
@@ -356,11 +509,18 @@ static void flush(uint32_t n)
 				break;
 			done -= whole;
 			p->head = d->next;
+			if (d->counted)
+				/* Pairs with the acquire load in shl_io_finish. */
+				atomic_store_explicit(&io.written, atomic_load_explicit(&io.written,
+					memory_order_relaxed) + 1, memory_order_release);
+			if (d->frame.type == SHL_IO_RTS) {  /* wait for the CTS */
+				d->next = p->rts;
+				p->rts = d;
+				continue;
+			}
 			io.hooks.sent(d->req);
+			free(d->owned);
 			free(d);
-			/* Pairs with the acquire load in shl_io_finish. */
-			atomic_store_explicit(&io.written, atomic_load_explicit(&io.written,
-				memory_order_relaxed) + 1, memory_order_release);
 		}
 		if (p->head == NULL)
 			p->tail = &p->head;
@@ -389,10 +549,19 @@ static void take_posts(void)
 		if (p->lost)
 			die("rank %d sends to rank %d, but the connection to its node %u is closed "
 			    "(has that node ended?)", d->frame.src, d->frame.dst, n);
-		shl_io_frame_encode(&d->frame, d->wire);
-		d->next = NULL;
-		*p->tail = d;
-		p->tail = &d->next;
+		/* An RTS is counted by its last DATA frame, which reuses the descriptor. */
+		d->counted = d->frame.type != SHL_IO_RTS;
+		if (d->frame.type == SHL_IO_RTS)
+			d->frame.cookie = ++io.next_id;
+		if (d->frame.type == SHL_IO_CTS) {
+			/* Known before the CTS leaves, so its DATA always finds it. */
+			d->recv->id = ++io.next_id;
+			d->recv->got = 0;
+			d->recv->next = io.recvs;
+			io.recvs = d->recv;
+			put64(d->packed, d->recv->id);
+		}
+		queue(n, d);
 		if (p->head == d)
 			flush(n);
 	}

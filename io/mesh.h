@@ -28,6 +28,20 @@ struct shl_io_config {
 	const char *host;                /* this node's host name, for reports */
 };
 
+/* A receive matched with a rendezvous message (an envelope with payload SHL_Q_REMOTE):
+ * where its DATA goes. Filled by the runtime, posted with its CTS, owned by the completion
+ * thread until hooks->received. */
+struct shl_io_recv {
+	void *buf;                   /* dense bytes: the first `keep` are stored */
+	uint64_t keep;               /* what fits the receive (truncation drops the rest) */
+	uint64_t total;              /* the message's size (the RTS's) */
+	int32_t src, dst;            /* world ranks of the sender and the receiver */
+	/* The completion thread's. */
+	uint64_t got;
+	uint64_t id;                 /* the receiver's id, carried by CTS and DATA frames */
+	struct shl_io_recv *next;
+};
+
 /* The runtime's side, called in the completion thread only. */
 struct shl_io_hooks {
 	/* An EAGER message for world rank `dst` of this node, in `env` (from the completion
@@ -38,15 +52,30 @@ struct shl_io_hooks {
 	int (*deliver)(int32_t dst, struct shl_envelope *env);
 	/* The send posted with `req` has been written to its socket (called with NULL too). */
 	void (*sent)(void *req);
+	/* Every DATA byte of the rendezvous receive `rv` has arrived; rv is the runtime's
+	 * again. */
+	void (*received)(struct shl_io_recv *rv);
 };
 
-/* A send from a rank to a rank of another node. Allocated with malloc by the poster and
- * freed by the completion thread once written (after hooks->sent). */
+/* A frame from a rank to a rank of another node. Allocated with malloc by the poster and
+ * freed by the completion thread once written (after hooks->sent), with `owned`.
+ *  - EAGER: frame.length payload bytes at `payload`; `req` is passed to hooks->sent.
+ *  - RTS (a rendezvous send): `payload` is 8 bytes holding `bytes` (little-endian); the
+ *    message is `bytes` dense bytes at `data`. The thread sets frame.cookie, keeps the
+ *    descriptor until the CTS, then writes DATA frames from `data` and calls hooks->sent
+ *    with `req` after the last.
+ *  - CTS (a receive matched with an RTS): frame.cookie echoes the RTS's, `recv` says where
+ *    the DATA goes; `payload` is 8 bytes the thread fills with recv->id. */
 struct shl_io_send {
 	struct cds_wfcq_node link;           /* in the submission queue, then a node's queue */
-	struct shl_io_frame frame;           /* EAGER; frame.length payload bytes */
+	struct shl_io_frame frame;
 	const void *payload;                 /* the user's buffer, or `packed` */
 	void *req;                           /* passed to hooks->sent */
+	const void *data;                    /* RTS: the message */
+	uint64_t bytes;                      /* RTS: its size */
+	void *owned;                         /* freed with the descriptor, or NULL */
+	struct shl_io_recv *recv;            /* CTS */
+	bool counted;                        /* completion thread: counts for shl_io_finish */
 	struct shl_io_send *next;            /* completion thread: its node's output queue */
 	unsigned char wire[SHL_IO_FRAME_HEADER];  /* completion thread: the encoded header */
 	alignas(16) unsigned char packed[];  /* the payload when the poster packed it */

@@ -178,6 +178,11 @@ static void deliver(struct shl_rank *r, struct shl_req *q, struct shl_envelope *
 {
 	size_t n = fit(q, env->bytes);
 
+	if (unlikely(env->payload == SHL_Q_REMOTE)) {
+		set_status(q, env->src, env->tag, env->bytes);
+		shl_p2p_recv_remote(r, q, env, n);
+		return;
+	}
 	if (env->payload == SHL_Q_DIRECT && n >= shl_job.split_min && env->cookie != NULL)
 		split_copy(env, q->buf, q->type, n);
 	else
