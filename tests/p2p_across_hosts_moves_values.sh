@@ -1,5 +1,5 @@
 #!/bin/bash
-# p2p_across_hosts_moves_values: on 2 and 4 hosts (network namespaces), point-to-point between ranks of different nodes: ping-pong of 0 B, 1 KiB and 60 KiB, a ring, MPI_ANY_SOURCE taking a local and a remote sender in each one's order, 10000 small messages in order, a vector datatype, rendezvous messages of 64 KiB + 1 to 9 MiB, a synchronous send found by a probe; values checked.
+# p2p_across_hosts_moves_values: on 2 and 4 hosts (network namespaces), point-to-point between ranks of different nodes: ping-pong of 0 B, 1 KiB and 60 KiB, a ring, MPI_ANY_SOURCE taking a local and a remote sender in each one's order, 10000 small messages in order, a vector datatype, rendezvous messages of 64 KiB + 1 to 9 MiB, both ways at once, a synchronous send found by a probe; values checked.
 # timeout: 180
 . "$SHOAL_TESTS/lib/common.bash"
 . "$SHOAL_TESTS/lib/netns.bash"
@@ -57,6 +57,22 @@ int main(int argc, char **argv)
 				big[i] = pat(s + 7, i);
 			MPI_Send(big, n, MPI_BYTE, 0, 60 + s, MPI_COMM_WORLD);
 		}
+	}
+	/* Both ways at once, nonblocking: 2 MiB each, received in the other order. */
+	if (rank < 2) {
+		int n = 2 << 20, peer = 1 - rank;
+		MPI_Request rq[2];
+		memset(big + n, 0, (size_t)n);
+		for (int i = 0; i < n; i++)
+			big[i] = pat(rank + 20, i);
+		MPI_Isend(big, n, MPI_BYTE, peer, 80, MPI_COMM_WORLD, &rq[0]);
+		MPI_Irecv(big + n, n, MPI_BYTE, peer, 80, MPI_COMM_WORLD, &rq[1]);
+		MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+		for (int i = 0; i < n; i++)
+			if (big[n + i] != pat(peer + 20, i)) {
+				CHECK(0, "exchange: byte %d is %d", i, big[n + i]);
+				break;
+			}
 	}
 	free(big);
 	/* A synchronous send across (a rendezvous of 4 bytes), received after a probe. */
