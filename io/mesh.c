@@ -16,6 +16,7 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "io/mesh.h"
@@ -28,6 +29,9 @@
 /* How long shl_io_start tries to reach a node before giving up: its listener exists before
  * PEERS is sent, so only a lost or filtered network takes this long. */
 #define SHL_IO_CONNECT_S 10
+/* How long an accepted connection may take to greet: as long as mpiexec gives a control
+ * connection (docs/offnode.md). */
+#define SHL_IO_GREET_S 10
 
 /* What a connection's next bytes are. */
 enum in_state {
@@ -54,6 +58,9 @@ struct conn {
 	unsigned char small[8];
 	struct shl_io_recv *rv;
 	struct conn *dead;           /* closed during this batch of events: freed after it */
+	/* Accepted connections still to greet: a list with their deadlines. */
+	struct conn *greeting;
+	time_t deadline;             /* CLOCK_MONOTONIC seconds */
 };
 
 /* What this node sends to one other node. */
@@ -79,6 +86,7 @@ static struct {
 	int ep, wake, listen;
 	struct peer *peers;
 	struct conn *dead;
+	struct conn *greeting;       /* accepted connections that have not greeted yet */
 	struct shl_pool pool;
 	struct shl_io_recv *recvs;   /* rendezvous receives waiting for DATA */
 	uint64_t next_id;            /* RTS cookies and receive ids */
@@ -152,6 +160,24 @@ static struct conn *conn_new(int fd, const struct sockaddr_in *sa)
 	return c;
 }
 
+static time_t now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/* Take `c` off the list of connections still to greet, if it is on it. */
+static void greeted(struct conn *c)
+{
+	for (struct conn **link = &io.greeting; *link != NULL; link = &(*link)->greeting)
+		if (*link == c) {
+			*link = c->greeting;
+			return;
+		}
+}
+
 /* `c` speaks for node `node` from now on. */
 static void conn_auth(struct conn *c, uint32_t node)
 {
@@ -175,6 +201,8 @@ static void conn_close(struct conn *c)
 	epoll_ctl(io.ep, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
 	c->fd = -1;
+	if (!c->authed)
+		greeted(c);
 	if (c->in == IN_DATA)
 		die("lost the connection to node %u (%s) in the middle of a message", c->node,
 		    c->name);
@@ -222,6 +250,7 @@ static int check_hello(struct conn *c)
 		       io.node);
 		return -EPROTO;
 	}
+	greeted(c);
 	conn_auth(c, node);
 	if (io.peers[node].out == NULL && !io.peers[node].lost) {
 		io.peers[node].out = c;
@@ -585,6 +614,25 @@ static void take_connections(void)
 		if (c == NULL || epoll_ctl(io.ep, EPOLL_CTL_ADD, fd, &ev) < 0) {
 			close(fd);
 			free(c);
+			continue;
+		}
+		c->deadline = now_s() + SHL_IO_GREET_S;
+		c->greeting = io.greeting;
+		io.greeting = c;
+	}
+}
+
+/* Drop the accepted connections that have not greeted in time. */
+static void expire_greetings(void)
+{
+	time_t now = now_s();
+	struct conn *c = io.greeting, *next;
+
+	for (; c != NULL; c = next) {
+		next = c->greeting;
+		if (now >= c->deadline) {
+			report(c, "dropped: no greeting within %d s", SHL_IO_GREET_S);
+			conn_close(c);
 		}
 	}
 }
@@ -594,7 +642,8 @@ static void *run(void *arg)
 	struct epoll_event ev[SHL_IO_EVENTS];
 
 	for (;;) {
-		int n = epoll_wait(io.ep, ev, SHL_IO_EVENTS, -1);
+		/* Wake once a second while a connection has still to greet. */
+		int n = epoll_wait(io.ep, ev, SHL_IO_EVENTS, io.greeting ? 1000 : -1);
 
 		if (n < 0 && errno != EINTR)
 			die("epoll_wait: %s", strerror(errno));
@@ -613,6 +662,8 @@ static void *run(void *arg)
 					drain_conn(c);
 			}
 		}
+		if (io.greeting != NULL)
+			expire_greetings();
 		while (io.dead != NULL) {
 			struct conn *c = io.dead;
 			io.dead = c->dead;

@@ -1,5 +1,5 @@
 #!/bin/bash
-# mesh_rejects_bad_frames_and_secrets: on 2 hosts (network namespaces), connections to a node's mesh port with a wrong job secret, or with the right secret and then a frame header of another protocol version or naming a rank not on that node, are dropped and logged naming the reason, and the job still ends normally with its messages delivered.
+# mesh_rejects_bad_frames_and_secrets: on 2 hosts (network namespaces), connections to a node's mesh port with a wrong job secret, or with the right secret and then a frame header of another protocol version or naming a rank not on that node, are dropped and logged naming the reason, and so is one that does not finish its greeting within 10 s; and the job still ends normally with its messages delivered.
 # timeout: 90
 . "$SHOAL_TESTS/lib/common.bash"
 . "$SHOAL_TESTS/lib/netns.bash"
@@ -73,9 +73,15 @@ def send(data):
     except OSError:
         pass
     s.close()
+silent = socket.create_connection((addr, port), timeout=5)
+silent.sendall(b'SHL')                             # a greeting that never ends
 send(hello(0, bytes(32)))                          # wrong secret
 send(hello(0, secret) + frame(9, 0, 1))            # another protocol version
 send(hello(0, secret) + frame(1, 0, 0))            # dst is not a rank of this node
+silent.settimeout(20)
+t = time.time()
+assert silent.recv(64) == b'', 'the silent connection got data'
+print('silent connection closed after %.1f s' % (time.time() - t))
 PY
 touch "$go"
 wait $job
@@ -86,4 +92,5 @@ expect_out '^rank 1 got 42$'
 expect_err 'mesh connection from .*: dropped: wrong job secret'
 expect_err 'connection from node 0 .*: dropped: bad frame header: wrong protocol version'
 expect_err 'connection from node 0 .*: dropped: bad frame header: unknown source or destination rank'
+expect_err 'mesh connection from .*: dropped: no greeting within 10 s'
 exit 0
