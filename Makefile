@@ -1,12 +1,13 @@
 # Shoal MPI: one Makefile builds everything into build/.
-# Targets: all deps demo test bench install clean.  Variables: PREFIX, SAN=asan|tsan|ubsan.
+# Targets: all deps demo test bench fuzz install clean.
+# Variables: PREFIX, SAN=asan|tsan|ubsan, FUZZ_SECONDS (make fuzz, default 600).
 
 BUILD   ?= build
 PREFIX  ?= /usr/local
 CC      ?= cc
 CXX     ?= c++
 
-DEB_PACKAGES := build-essential liburcu-dev libelf-dev gdb procps time
+DEB_PACKAGES := build-essential liburcu-dev libelf-dev gdb procps time clang iproute2
 
 WARN    := -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS  ?= -O2 -g
@@ -23,8 +24,11 @@ endif
 
 # Files of loader/ that are programs or objects of their own; the rest of loader/ lives in
 # libmpi.so because it interposes libc functions that must come ahead of libc.
-LOADER_PROGRAMS := loader/mpiexec.c loader/shoal_node.c loader/rankcrt.c
-LIB_SRCS := $(wildcard runtime/*.c queues/*.c) \
+LOADER_PROGRAMS := $(wildcard loader/mpiexec*.c) loader/shoal_node.c loader/rankcrt.c
+# mpiexec's own files, and the pure parts of io/ it shares with the node process.
+MPIEXEC_SRCS := $(wildcard loader/mpiexec*.c) io/ctl.c
+# io/fuzz_*.c are libFuzzer targets (make fuzz), not library code.
+LIB_SRCS := $(wildcard runtime/*.c queues/*.c) $(filter-out io/fuzz_%,$(wildcard io/*.c)) \
             $(filter-out $(LOADER_PROGRAMS),$(wildcard loader/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 HEADERS  := $(wildcard */*.h)
@@ -39,7 +43,7 @@ WRAPPERS := $(BUILD)/bin/mpicc $(BUILD)/bin/mpicxx
 SHOALGDB := $(BUILD)/lib/shoal/shoal_gdb.py $(BUILD)/bin/shoal-gdb
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 
-.PHONY: all deps demo test bench install clean
+.PHONY: all deps demo test bench fuzz install clean
 all: $(LIBMPI) $(MPIH) $(RANKCRT) $(RANKMAP) $(NODE) $(MPIEXEC) $(BUILD)/bin/mpirun $(WRAPPERS) \
      $(BUILD)/lib/pkgconfig/mpi.pc $(SHOALGDB)
 
@@ -68,9 +72,9 @@ $(NODE): loader/shoal_node.c $(LIBMPI)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -L$(BUILD)/lib -Wl,-rpath,'$$ORIGIN/..' -Wl,--no-as-needed -lmpi -ldl -lpthread
 
-$(MPIEXEC): loader/mpiexec.c $(HEADERS)
+$(MPIEXEC): $(MPIEXEC_SRCS) $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $<
+	$(CC) $(ALL_CFLAGS) -o $@ $(MPIEXEC_SRCS)
 
 $(BUILD)/bin/mpirun: $(MPIEXEC)
 	ln -sf mpiexec $@
@@ -125,6 +129,16 @@ test: deps
 bench: deps
 	$(MAKE) all
 	QUICK=$(QUICK) BUILD=$(BUILD) bench/run
+
+# The frame parser's libFuzzer target, run longer than the 10 s of `make test`; crashes
+# land in $(BUILD)/fuzz/ with the corpus.
+FUZZ_SECONDS ?= 600
+fuzz:
+	@mkdir -p $(BUILD)/fuzz/corpus
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. \
+	  -o $(BUILD)/fuzz/fuzz_frame io/fuzz_frame.c io/frame.c
+	$(BUILD)/fuzz/fuzz_frame -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(BUILD)/fuzz/ \
+	  $(BUILD)/fuzz/corpus
 
 install: all
 	install -d $(PREFIX)/bin $(PREFIX)/include $(PREFIX)/lib/shoal $(PREFIX)/lib/pkgconfig

@@ -93,10 +93,13 @@ struct shl_copy {
 
 /* The node process's state, one per process. */
 struct shl_node_state {
-	int nranks;               /* set by the main thread before rank threads start */
+	int nranks;               /* ranks of this node; set by the main thread before rank
+				   * threads start, like world_size */
+	int world_size;           /* ranks of the whole job (nranks unless on several nodes) */
 	struct shl_copy *copies;  /* array of nranks, same discipline */
 	const char *program;      /* program path as the user gave it */
-	_Atomic int first_failed; /* rank whose nonzero code came first, or -1; CAS by rank threads */
+	_Atomic int first_failed; /* index in copies of the rank whose nonzero code came first,
+				   * or -1; CAS by rank threads */
 	_Atomic int crashing;     /* 0, then 1 for ever once one thread reports a crash */
 	/* SHOAL_DEBUG_STOP (mpiexec --gdb): every rank waits at `loaded` after loading its copy
 	 * and before main, and one of them calls shl_node_ranks_loaded for a debugger to break
@@ -149,5 +152,22 @@ int shl_loader_check_program(const char *path, char *why, size_t whylen);
  * file `path` from its .symtab. Returns the name (pointing into a mapping that stays mapped)
  * and its start address, or NULL. */
 const char *shl_loader_symbolize(const char *path, unsigned long vaddr, unsigned long *start);
+
+/* shoal-node's main thread, once (the node process proper): run the `nlocal` ranks whose
+ * world ranks are in `world` (NULL: 0..nlocal-1) of a job of `world_size`, each in its own
+ * thread with a copy of argv[0] made in `jobdir`, argv as the program's argv; with `mesh`
+ * (a job on several nodes) join the other nodes first (shl_job_connect). Ends the
+ * process itself as shl_node_main says; returns only the status of an error found before
+ * any rank started. */
+struct shl_io_config;
+int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *world,
+		 const struct shl_io_config *mesh, int argc, char **argv);
+
+/* shoal-node's main thread, once, for `shoal-node --connect IP:PORT --node I --host NAME
+ * [--wdir DIR] program [args]` (a node of a job on several hosts, docs/offnode.md): read
+ * the job secret from stdin, join mpiexec's control channel, then fork the node process
+ * proper (shl_node_run in the child) and forward its output, exit and mpiexec's END until
+ * it ends. Returns the proxy's exit status. */
+int shl_node_proxy_main(int argc, char **argv);
 
 #endif

@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "loader/mpiexec.h"
+
 #define SHL_MPIEXEC_VERSION "0.1.0"
 /* Grace between forwarding a signal and SIGKILL: long enough to flush stdio of a thousand
  * ranks, short enough that Ctrl-C feels immediate. */
@@ -49,21 +51,29 @@ int MPIR_partial_attach_ok = 1;   /* attaching to the node attaches to every ran
 char MPIR_debug_abort_string[256];
 void MPIR_Breakpoint(void);
 
+/* Spellings of the placement and launch options (Open MPI's, then MPICH Hydra's). */
+static const char *const host_opts[] = { "--host", "-host", "-H", "-hosts", "--hosts", NULL };
+static const char *const hostfile_opts[] = {
+	"--hostfile", "-hostfile", "--machinefile", "-machinefile", "-f", NULL };
+static const char *const ppn_opts[] = { "-ppn", "--ppn", "-N", "--npernode", "-npernode", NULL };
+static const char *const map_opts[] = { "--map-by", "-map-by", NULL };
+static const char *const launcher_opts[] = { "--launcher", "-launcher", "-bootstrap", NULL };
+static const char *const agent_opts[] = {
+	"--launcher-agent", "-launcher-exec", "-bootstrap-exec", NULL };
+
 /* Open MPI / MPICH options that do not apply to one node: accepted with a warning so their
  * scripts run. The ones in with_arg take a value. */
 static const char *const ignored_flags[] = {
 	"--oversubscribe", "-oversubscribe", "--allow-run-as-root", "--tag-output",
 	"-tag-output", "--timestamp-output", "--report-bindings", "-report-bindings",
-	"--display-map", "--display-allocation", "--use-hwthread-cpus", "--nooversubscribe",
+	"--display-allocation", "--use-hwthread-cpus", "--nooversubscribe",
 	"-q", "--quiet", "-v", "--verbose", "-l", "-prepend-rank", "--merge-stderr-to-stdout",
 	"--noprefix", "-disable-auto-cleanup", "--enable-recovery", NULL,
 };
 static const char *const ignored_with_arg[] = {
-	"--bind-to", "-bind-to", "--map-by", "-map-by", "--rank-by", "-rank-by", "--hostfile",
-	"-hostfile", "--machinefile", "-machinefile", "-f", "-H", "--host", "-host", "-hosts",
-	"-ppn", "-N", "--npernode", "-npernode", "--prefix", "-prefix", "--output-filename",
-	"-iface", "-launcher", "-bootstrap", "--cpus-per-proc", "--cpus-per-rank",
-	"--personality", NULL,
+	"--bind-to", "-bind-to", "--rank-by", "-rank-by", "--prefix", "-prefix",
+	"--output-filename", "-iface", "--cpus-per-proc", "--cpus-per-rank", "--personality",
+	NULL,
 };
 
 /* The whole job as mpiexec sees it. */
@@ -78,6 +88,15 @@ struct job {
 	long timeout;        /* --timeout SECONDS (SHOAL_TIMEOUT), 0 for none */
 	char ext[PATH_MAX];  /* Shoal's gdb extension (lib/shoal/shoal_gdb.py) */
 	sigset_t old_mask;   /* the mask to give children (mpiexec blocks what it waits for) */
+	bool nranks_given;   /* -n was on the command line */
+	struct shl_place place;  /* hosts from --host/-H/--hostfile; nhosts 0 if none */
+	long ppn;            /* -ppn N, 0 if not given */
+	bool by_node;        /* --map-by node */
+	bool show_placement; /* --show-placement: print where ranks go, run nothing */
+	bool display_map;    /* --display-map: print where ranks go on stderr, then run */
+	const char *launcher;      /* --launcher NAME, or NULL */
+	const char *agent;         /* --launcher-agent CMD, or NULL */
+	const char *control_addr;  /* --control-addr IP, or NULL */
 };
 
 /* Called once the table is filled (MPIR_debug_state says why); a debugger breaks here.
@@ -107,12 +126,20 @@ static void usage(FILE *f)
 		"  --gdb-x FILE                with --gdb: run gdb commands from FILE in batch mode\n"
 		"  --timeout S                 after S seconds report what every rank waits for and\n"
 		"                              end the job with status 124 (also SHOAL_TIMEOUT)\n"
+		"  --host A,B / -H A:4,B:4     hosts, a name once per slot or NAME:SLOTS\n"
+		"  --hostfile FILE             hosts, 'host slots=N' or 'host:N' a line, # comments\n"
+		"  -ppn N                      N ranks per host (overrides slots)\n"
+		"  --map-by slot|node          fill each host's slots (default) or round-robin\n"
+		"  --show-placement            print the hosts each rank goes to and exit\n"
+		"  --launcher local|ssh        how node processes start on hosts (default ssh)\n"
+		"  --launcher-agent 'CMD'      start node processes as CMD HOST shoal-node ...\n"
+		"  --control-addr IP           address node processes connect back to\n"
 		"  --help, --version\n"
 		"All ranks of a node run as threads of one process (shoal-node), each with its own\n"
 		"copy of the program; the program must be built with mpicc.\n"
 		"Environment: SHOAL_STACK_SIZE (rank stack, default 8M), SHOAL_GDB (gdb to use).\n"
 		"kill -QUIT <mpiexec pid> prints what every rank waits for; the job goes on.\n"
-		"Open MPI / MPICH placement options (--bind-to, --map-by, --hostfile, ...) are\n"
+		"Jobs on several hosts: docs/offnode.md. Binding options (--bind-to, ...) are\n"
 		"accepted and ignored with a warning.\n");
 }
 
@@ -177,6 +204,7 @@ static char *resolve(const char *name)
 
 static void parse(int argc, char **argv, struct job *job)
 {
+	char why[2 * SHL_PLACE_HOST_MAX + PATH_MAX];
 	int i;
 
 	job->nranks = 1;
@@ -191,10 +219,48 @@ static void parse(int argc, char **argv, struct job *job)
 		} else if (!strcmp(a, "-n") || !strcmp(a, "-np") || !strcmp(a, "--np") ||
 			   !strcmp(a, "--n") || !strcmp(a, "-c")) {
 			job->nranks = count(need(argc, argv, i));
+			job->nranks_given = true;
 			i++;
 		} else if (!strncmp(a, "-n=", 3) || !strncmp(a, "--n=", 4) ||
 			   !strncmp(a, "-np=", 4) || !strncmp(a, "--np=", 5)) {
 			job->nranks = count(strchr(a, '=') + 1);
+			job->nranks_given = true;
+		} else if (in(a, host_opts)) {
+			if (shl_place_add_list(&job->place, need(argc, argv, i++), why,
+					       sizeof(why)) < 0)
+				goto bad_place;
+		} else if (in(a, hostfile_opts)) {
+			if (shl_place_add_file(&job->place, need(argc, argv, i++), why,
+					       sizeof(why)) < 0)
+				goto bad_place;
+		} else if (in(a, ppn_opts)) {
+			job->ppn = count(need(argc, argv, i++));
+		} else if (in(a, map_opts)) {
+			const char *m = need(argc, argv, i++);
+
+			if (!strcmp(m, "node")) {
+				job->by_node = true;
+			} else if (strcmp(m, "slot") && strcmp(m, "core") && strcmp(m, "hwthread") &&
+				   strcmp(m, "socket") && strcmp(m, "numa")) {
+				fprintf(stderr, "mpiexec: --map-by %s: want node or slot\n", m);
+				exit(2);
+			}
+		} else if (!strcmp(a, "--show-placement")) {
+			job->show_placement = true;
+		} else if (!strcmp(a, "--display-map") || !strcmp(a, "-display-map")) {
+			job->display_map = true;  /* Open MPI's: print the map, then run */
+		} else if (in(a, launcher_opts)) {
+			job->launcher = need(argc, argv, i++);
+			if (strcmp(job->launcher, "local") && strcmp(job->launcher, "ssh") &&
+			    strcmp(job->launcher, "rsh") && strcmp(job->launcher, "slurm")) {
+				fprintf(stderr, "mpiexec: --launcher %s: want local, ssh or slurm\n",
+					job->launcher);
+				exit(2);
+			}
+		} else if (in(a, agent_opts)) {
+			job->agent = need(argc, argv, i++);
+		} else if (!strcmp(a, "--control-addr")) {
+			job->control_addr = need(argc, argv, i++);
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "-help")) {
 			usage(stdout);
 			exit(0);
@@ -258,6 +324,10 @@ static void parse(int argc, char **argv, struct job *job)
 		exit(127);
 	}
 	job->args = argv + i;
+	return;
+bad_place:
+	fprintf(stderr, "mpiexec: %s\n", why);
+	exit(2);
 }
 
 /* /dev/shm when there is one (copies on tmpfs load fastest), else $TMPDIR, else /tmp. */
@@ -493,15 +563,68 @@ static int supervise(const struct job *job, const sigset_t *set, bool *timed_out
 	}
 }
 
+/* Whether `name` is this machine: the single-node path needs no launcher for it. */
+static bool is_this_host(const char *name)
+{
+	char self[SHL_PLACE_HOST_MAX] = "";
+	size_t n;
+
+	if (!strcmp(name, "localhost") || !strcmp(name, "127.0.0.1"))
+		return true;
+	if (gethostname(self, sizeof(self) - 1) < 0)
+		return false;
+	n = strcspn(self, ".");
+	return !strcmp(name, self) || (strlen(name) == n && !strncmp(name, self, n));
+}
+
+/* Map the ranks on the hosts given (or on this host alone); returns whether the job needs
+ * one node process per host started through a launcher. */
+static bool place(struct job *job)
+{
+	bool hosts = job->place.nhosts > 0;
+	char why[64], self[SHL_PLACE_HOST_MAX] = "localhost";
+
+	if (!hosts) {
+		gethostname(self, sizeof(self) - 1);
+		shl_place_add_list(&job->place, self, why, sizeof(why));
+	} else if (!job->nranks_given) {
+		job->nranks = shl_place_slots(&job->place, job->ppn);
+		if (job->nranks > 1000000) {
+			fprintf(stderr, "mpiexec: %ld slots is more than a job may have\n",
+				job->nranks);
+			exit(2);
+		}
+	}
+	if (shl_place_map(&job->place, job->nranks, hosts ? job->ppn : 0, job->by_node) < 0) {
+		fprintf(stderr, "mpiexec: out of memory placing %ld ranks\n", job->nranks);
+		exit(1);
+	}
+	return job->launcher || job->agent ||
+	       (hosts && (job->place.nnodes > 1 ||
+			  !is_this_host(job->place.hosts[job->place.host_of_node[0]].name)));
+}
+
 int main(int argc, char **argv)
 {
 	struct job job = { 0 };
 	char node[PATH_MAX];
 	sigset_t set, old;
 	int status, code;
-	bool timed_out = false, deadlocked = false;
+	bool timed_out = false, deadlocked = false, multi;
 
 	parse(argc, argv, &job);
+	multi = place(&job);
+	if (job.show_placement) {
+		shl_place_print(&job.place, stdout);
+		return 0;
+	}
+	if (job.display_map)
+		shl_place_print(&job.place, stderr);
+	if (multi && job.gdb) {
+		fprintf(stderr, "mpiexec: --gdb runs one node only; it cannot be used with a "
+			"launcher or several hosts yet\n");
+		return 2;
+	}
 	if (lib_path("shoal_gdb.py", job.ext, sizeof(job.ext)) < 0 && job.gdb) {
 		fprintf(stderr, "mpiexec: cannot find Shoal's gdb extension at %s\n", job.ext);
 		return 1;
@@ -519,6 +642,16 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	job.old_mask = old;
+	if (multi) {
+		struct shl_launch l = {
+			.place = &job.place, .node_path = node, .program = job.program,
+			.args = job.args, .launcher = job.launcher, .agent = job.agent,
+			.control_addr = job.control_addr, .timeout = job.timeout,
+			.old_mask = old, .waited = &set,
+		};
+
+		return shl_launch_run(&l);
+	}
 	if (make_dir(&job) < 0)
 		return 1;
 	job.node = start(&job, node, &old);

@@ -18,6 +18,7 @@
 
 #include "loader/loader.h"
 #include "loader/loader_internal.h"
+#include "io/mesh.h"
 #include "runtime/job.h"
 
 /* glibc's default thread stack is RLIMIT_STACK, 8 MiB on Debian; ranks get the same by
@@ -226,8 +227,9 @@ void shl_loader_rank_ended(struct shl_copy *c)
 		return;
 	c->reported = true;
 	if ((c->code & 0xff) != 0) /* a process's status keeps the low 8 bits */
-		atomic_compare_exchange_strong(&shl_loader.first_failed, &none, c->rank);
-	if (shl_loader.nranks > 1 && shl_job_phase(c->rank) == SHL_PHASE_IN_MPI) {
+		atomic_compare_exchange_strong(&shl_loader.first_failed, &none,
+					       (int)(c - shl_loader.copies));
+	if (shl_loader.world_size > 1 && shl_job_phase(c->rank) == SHL_PHASE_IN_MPI) {
 		fflush(NULL);
 		shl_job_abort(c->code ? c->code : 1,
 			      "rank %d exited (code %d) without calling MPI_Finalize", c->rank, c->code);
@@ -248,6 +250,8 @@ _Noreturn void shl_loader_exit_process(int code)
 static int usage(void)
 {
 	fprintf(stderr, "usage: shoal-node <job dir> <nranks> <program> [args...]\n"
+		"       shoal-node --connect IP:PORT --node I --host NAME [--wdir DIR] "
+		"<program> [args...]\n"
 		"shoal-node is started by mpiexec; run programs with: mpiexec -n N program\n");
 	return 2;
 }
@@ -260,12 +264,11 @@ static const char *base_name(const char *path)
 }
 
 /* Start every rank thread; a failure to start one aborts the job (the others may already
- * be inside MPI_Init waiting for it). */
-static void start_ranks(int argc, char **argv)
+ * be inside MPI_Init waiting for it). argv is the program's, argv[0] its path. */
+static void start_ranks(const char *jobdir, const int *world, int argc, char **argv)
 {
 	pthread_attr_t attr;
 	size_t stack = stack_size();
-	const char *jobdir = argv[1];
 	int err;
 
 	pthread_attr_init(&attr);
@@ -275,16 +278,17 @@ static void start_ranks(int argc, char **argv)
 	for (int k = 0; k < shl_loader.nranks; k++) {
 		struct shl_copy *c = &shl_loader.copies[k];
 
-		c->rank = k;
-		c->argc = argc - 3;
-		c->argv = copy_argv(argc - 3, argv + 3);
-		if (asprintf(&c->path, "%s/%s.rank%d", jobdir, base_name(argv[3]), k) < 0 ||
+		c->rank = world ? world[k] : k;
+		c->argc = argc;
+		c->argv = copy_argv(argc, argv);
+		if (asprintf(&c->path, "%s/%s.rank%d", jobdir, base_name(argv[0]), c->rank) < 0 ||
 		    !c->argv)
 			shl_job_abort(1, "out of memory starting rank %d", k);
 		err = pthread_create(&c->thread, &attr, run_rank, c);
 		if (err)
 			shl_job_abort(1, "cannot start rank %d of %d: %s (stack %zu bytes; try a "
-				      "smaller SHOAL_STACK_SIZE)", k, shl_loader.nranks, strerror(err),
+				      "smaller SHOAL_STACK_SIZE)", c->rank, shl_loader.world_size,
+				      strerror(err),
 				      stack);
 	}
 	pthread_attr_destroy(&attr);
@@ -330,7 +334,7 @@ static bool all_blocked(uint64_t *sig)
 		if (__atomic_load_n(&shl_loader.copies[k].stage, __ATOMIC_RELAXED) ==
 		    SHL_STAGE_DONE)
 			continue;
-		if (!shl_job_rank_blocked(k, &seq))
+		if (!shl_job_rank_blocked(shl_loader.copies[k].rank, &seq))
 			return false;
 		*sig = *sig * 1000003u + seq + 1;
 	}
@@ -364,7 +368,7 @@ static void *watch(void *arg)
 		shl_loader.deadlock_ms / 1000);
 	for (int k = 0; k < shl_loader.nranks; k++)
 		if (__atomic_load_n(&shl_loader.copies[k].stage, __ATOMIC_RELAXED) != SHL_STAGE_DONE)
-			shl_job_describe_rank(k, stderr);
+			shl_job_describe_rank(shl_loader.copies[k].rank, stderr);
 	fflush(stderr);
 	kill(getppid(), SIGUSR1);  /* mpiexec adds each rank's call and ends the job */
 	sleep(SHL_LOADER_REPORT_GRACE_S);
@@ -374,18 +378,29 @@ static void *watch(void *arg)
 
 int shl_node_main(int argc, char **argv)
 {
-	char why[256], *end;
-	const char *stop;
+	char *end;
 	long n;
-	int err, failed, code = 0;
-	void *warm[4];
 
+	if (argc >= 2 && !strcmp(argv[1], "--connect"))
+		return shl_node_proxy_main(argc, argv);
 	if (argc < 4)
 		return usage();
 	n = strtol(argv[2], &end, 10);
 	if (*end || n < 1 || n > INT_MAX / 2)
 		return usage();
-	err = shl_loader_check_program(argv[3], why, sizeof(why));
+	return shl_node_run(argv[1], (int)n, (int)n, NULL, NULL, argc - 3, argv + 3);
+}
+
+int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *world,
+		 const struct shl_io_config *mesh, int argc, char **argv)
+{
+	char why[256];
+	const char *stop;
+	int err, failed, code = 0;
+	void *warm[4];
+	long n = nlocal;
+
+	err = shl_loader_check_program(argv[0], why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "shoal: %s\n", why);
 		return err == -ENOENT ? 127 : (err == -EACCES ? 126 : 1);
@@ -393,16 +408,22 @@ int shl_node_main(int argc, char **argv)
 	/* The first backtrace() loads libgcc_s; do it now, not inside a crash handler. */
 	backtrace(warm, 4);
 
-	shl_loader.program = argv[3];
-	shl_loader.nranks = (int)n;
+	shl_loader.program = argv[0];
+	shl_loader.nranks = nlocal;
+	shl_loader.world_size = world_size;
 	shl_loader.copies = calloc((size_t)n, sizeof(struct shl_copy));
 	if (!shl_loader.copies) {
 		fprintf(stderr, "shoal: out of memory for %ld ranks\n", n);
 		return 1;
 	}
-	err = shl_job_create((int)n);
+	err = shl_job_create_part(world_size, nlocal, world);
 	if (err) {
 		fprintf(stderr, "shoal: cannot create a job of %ld ranks: %s\n", n, strerror(-err));
+		return 1;
+	}
+	if (mesh != NULL && (err = shl_job_connect(mesh)) < 0) {
+		fprintf(stderr, "shoal: node %u cannot join the other nodes: %s\n", mesh->node,
+			strerror(-err));
 		return 1;
 	}
 	stop = getenv("SHOAL_DEBUG_STOP");
@@ -417,9 +438,11 @@ int shl_node_main(int argc, char **argv)
 		fprintf(stderr, "shoal: cannot install crash handlers: %s\n", strerror(-err));
 		return 1;
 	}
-	start_ranks(argc, argv);
-	shl_loader.deadlock_ms = 1000 * (unsigned)env_seconds("SHOAL_DEADLOCK_S",
-							       SHL_LOADER_DEADLOCK_S);
+	start_ranks(jobdir, world, argc, argv);
+	/* Ranks of a node blocked together may wait on other nodes: the watchdog, which would
+	 * call that a deadlock, only watches whole jobs for now (docs/offnode.md). */
+	shl_loader.deadlock_ms = world_size > nlocal ? 0 :
+		1000 * (unsigned)env_seconds("SHOAL_DEADLOCK_S", SHL_LOADER_DEADLOCK_S);
 	if (shl_loader.deadlock_ms > 0 && !shl_loader.debug_stop) {
 		pthread_t w;
 		if (pthread_create(&w, NULL, watch, NULL) == 0)
@@ -427,12 +450,18 @@ int shl_node_main(int argc, char **argv)
 	}
 	for (int k = 0; k < n; k++)
 		pthread_join(shl_loader.copies[k].thread, NULL);
+	/* Sends that completed when posted may still be queued for other nodes. 10 s: a
+	 * node that reads nothing for that long is stuck or gone. */
+	if (mesh != NULL && shl_io_finish(10000) < 0)
+		fprintf(stderr, "shoal: node %u: messages for other nodes were still unsent after "
+			"10 s\n", mesh->node);
 
 	fflush(NULL);
 	failed = atomic_load(&shl_loader.first_failed);
 	if (failed >= 0) {
 		code = shl_loader.copies[failed].code & 0xff;
-		fprintf(stderr, "shoal: rank %d exited with code %d\n", failed, code);
+		fprintf(stderr, "shoal: rank %d exited with code %d\n", shl_loader.copies[failed].rank,
+			code);
 		fflush(stderr);
 	}
 	/* Not exit(): atexit handlers left by ranks that called _exit or quick_exit point into

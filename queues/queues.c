@@ -11,11 +11,17 @@
  * that 1024 idle ranks cost 10 MiB. */
 #define SHL_Q_BATCH 32
 
-void shl_pool_init(struct shl_pool *pool)
+void shl_pool_init_sized(struct shl_pool *pool, size_t chunk_bytes)
 {
 	pool->free_small = NULL;
 	pool->free_medium = NULL;
+	pool->chunk_bytes = chunk_bytes;
 	__cds_wfcq_init(&pool->ret_head, &pool->ret_tail);
+}
+
+void shl_pool_init(struct shl_pool *pool)
+{
+	shl_pool_init_sized(pool, SHL_Q_MEDIUM_MAX);
 }
 
 void shl_inbox_init(struct shl_inbox *inbox)
@@ -50,7 +56,7 @@ static int grow(struct shl_pool *pool, bool medium)
 
 		env->pool = pool;
 		env->chunk = NULL;
-		if (medium && (env->chunk = malloc(SHL_Q_MEDIUM_MAX)) == NULL)
+		if (medium && (env->chunk = malloc(pool->chunk_bytes)) == NULL)
 			return i == 0 ? -1 : 0;
 		env->next = *list;
 		*list = env;

@@ -24,6 +24,8 @@ enum shl_q_payload {
 	SHL_Q_INLINE,  /* in env->inline_data, packed */
 	SHL_Q_POOLED,  /* in env->chunk, packed */
 	SHL_Q_DIRECT,  /* in the sender's buffer, in the sender's layout (env->layout) */
+	SHL_Q_REMOTE,  /* on another node: a rendezvous (io/mesh.h); the sender's id in the
+			* first 8 bytes of inline_data */
 };
 
 /* Envelope state; matters only for envelopes with a cookie (the sender waits for them). */
@@ -88,6 +90,7 @@ _Static_assert(sizeof(struct shl_envelope) == 320, "an envelope is five cache li
 struct shl_pool {
 	struct shl_envelope *free_small;
 	struct shl_envelope *free_medium;
+	size_t chunk_bytes;          /* size of a medium chunk (SHL_Q_MEDIUM_MAX by default) */
 	alignas(64) struct __cds_wfcq_head ret_head;
 	alignas(64) struct cds_wfcq_tail ret_tail;
 };
@@ -161,9 +164,12 @@ struct shl_fbox *shl_fbox_open(struct shl_fbox_set *set, int limit);
 
 /* Owner, once. */
 void shl_pool_init(struct shl_pool *pool);
+/* Owner, once: a pool whose medium chunks are `chunk_bytes` (the completion thread's,
+ * which carry whole eager frames from other nodes). */
+void shl_pool_init_sized(struct shl_pool *pool, size_t chunk_bytes);
 void shl_inbox_init(struct shl_inbox *inbox);
 
-/* Owner: an envelope, with a medium chunk of SHL_Q_MEDIUM_MAX bytes if `medium`; NULL only
+/* Owner: an envelope, with a medium chunk of the pool's chunk size if `medium`; NULL only
  * when memory is exhausted. The envelope's fields other than pool/chunk are garbage. */
 struct shl_envelope *shl_pool_get(struct shl_pool *pool, bool medium);
 

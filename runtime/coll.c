@@ -263,6 +263,7 @@ int shl_coll_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_
 	if (*c == NULL)
 		return shl_err(NULL, MPI_ERR_COMM, fn, "invalid communicator argument comm%s",
 			       comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
+	shl_comm_local_or_die(*c, fn);
 	return MPI_SUCCESS;
 }
 

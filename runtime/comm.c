@@ -135,7 +135,13 @@ int shl_comm_job_init(int size)
 	comms.world = w;
 	for (int i = 0; i < size; i++) {
 		struct shl_rank *r = shl_job.ranks[i];
-		struct shl_comm_shared *s = shared_new(1, 0, false);
+		struct shl_comm_shared *s;
+
+		if (r == NULL) {  /* a rank of another node */
+			w->offnode = true;
+			continue;
+		}
+		s = shared_new(1, 0, false);
 		r->objs = calloc(1, sizeof(*r->objs));
 		if (s == NULL || r->objs == NULL)
 			return -ENOMEM;
@@ -158,6 +164,15 @@ void shl_comm_finalize(struct shl_rank *r)
 {
 	shl_attr_delete_all(r, &r->self);
 	shl_attr_delete_all(r, &r->world);
+}
+
+void shl_comm_local_or_die(const struct shl_comm *c, const char *fn)
+{
+	if (!c->sh->offnode)
+		return;
+	shl_job_abort(1, "rank %d: %s: collectives and communicator creation are not "
+		      "implemented across nodes yet, and this communicator has members on another "
+		      "node (docs/offnode.md)", shl_job_my_rank(), fn);
 }
 
 /* ---- meetings ---- */
@@ -366,6 +381,7 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 
 	if (err != MPI_SUCCESS)
 		return err;
+	shl_comm_local_or_die(p, fn);
 	if (newcomm == NULL)
 		return shl_err(p, MPI_ERR_ARG, fn, "newcomm is NULL");
 	if (with_info && info != MPI_INFO_NULL && (hints = shl_info_get(r, info)) == NULL)
@@ -548,6 +564,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 
 	if (err != MPI_SUCCESS)
 		return err;
+	shl_comm_local_or_die(p, "MPI_Comm_split");
 	return split("MPI_Comm_split", r, p, color, key, newcomm);
 }
 SHL_WEAK_ALIAS(Comm_split);
@@ -574,6 +591,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
 
 	if (err != MPI_SUCCESS)
 		return err;
+	shl_comm_local_or_die(p, "MPI_Comm_split_type");
 	switch (split_type) {
 	case MPI_COMM_TYPE_SHARED:
 		/* Every rank of a node process shares its memory: the node is the color. */
@@ -716,6 +734,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 
 	if (err != MPI_SUCCESS)
 		return err;
+	shl_comm_local_or_die(p, "MPI_Comm_create");
 	if (newcomm == NULL)
 		return shl_err(p, MPI_ERR_ARG, "MPI_Comm_create", "newcomm is NULL");
 	if (!shl_group_ok(group))
@@ -764,6 +783,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
 
 	if (err != MPI_SUCCESS)
 		return err;
+	shl_comm_local_or_die(p, fn);
 	if (newcomm == NULL)
 		return shl_err(p, MPI_ERR_ARG, fn, "newcomm is NULL");
 	if (!shl_group_ok(group))
@@ -874,6 +894,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
 
 	if (err != MPI_SUCCESS)
 		return err;
+	shl_comm_local_or_die(lc, fn);
 	if (newintercomm == NULL)
 		return shl_err(lc, MPI_ERR_ARG, fn, "newintercomm is NULL");
 	if (local_leader < 0 || local_leader >= lc->size)
@@ -892,6 +913,10 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
 				       "peer_comm", remote_leader);
 		if (shl_comm_remote_world(pc, remote_leader) == r->world_rank)
 			return shl_err(lc, MPI_ERR_RANK, fn, "remote_leader is the local leader");
+		if (shl_job.ranks[shl_comm_remote_world(pc, remote_leader)] == NULL)
+			shl_job_abort(1, "rank %d: %s: communicator creation is not implemented "
+				      "across nodes yet, and remote_leader is on another node "
+				      "(docs/offnode.md)", r->world_rank, fn);
 		ic_lead(r, lc, peer_comm, pc, remote_leader, tag, &lead);
 	}
 	err = meet_all(r, lc, ic_run, lc->rank == local_leader ? &lead : NULL, &md);
@@ -935,6 +960,7 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 
 	if (err != MPI_SUCCESS)
 		return err;
+	shl_comm_local_or_die(p, fn);
 	if (!p->inter)
 		return shl_err(p, MPI_ERR_COMM, fn, "intercomm is not an intercommunicator");
 	if (newintracomm == NULL)

@@ -161,6 +161,9 @@ struct shl_comm_shared {
 	int nmembers;
 	int gsize[2];                 /* group sizes; gsize[1] is 0 on an intracommunicator */
 	int *world;                   /* nmembers world ranks, group 0 then group 1 */
+	/* Some member is a rank of another node. Only MPI_COMM_WORLD of a multi-node job
+	 * can be so (creation on such a communicator is refused: shl_comm_local_or_die). */
+	bool offnode;
 	_Atomic int refs;             /* per-rank objects still referring to this one */
 	pthread_mutex_t lock;         /* guards `meetings` and each meeting's bookkeeping */
 	struct shl_meeting *meetings; /* meetings not everyone has joined yet */
@@ -196,6 +199,14 @@ int shl_comm_meet_wait(struct shl_rank *r, struct shl_comm_shared *sh, uint64_t 
 int shl_ctx_agree(uint32_t *ctx);
 
 /* ---- communicators ---- */
+struct shl_comm;
+
+/* Any rank thread, at the entry of every collective and communicator-creation call on
+ * `c`: end the job with a message naming `fn` if `c` has members on another node, since
+ * those calls meet in this process's memory and would wait forever for the others. One
+ * load of a flag fixed at creation. (Off-node collectives: issue 7.) */
+void shl_comm_local_or_die(const struct shl_comm *c, const char *fn);
+
 enum shl_predef_comm { SHL_COMM_NOT_PREDEF = 0, SHL_COMM_IS_WORLD, SHL_COMM_IS_SELF };
 
 /* One rank's view of a communicator: what differs between ranks (rank, error handler,
@@ -280,7 +291,8 @@ struct shl_rank_objs {
 };
 
 /* Node process, main thread, before ranks run (shl_job_create): the shared objects of
- * MPI_COMM_WORLD and each rank's MPI_COMM_SELF, and each rank's object tables.
+ * MPI_COMM_WORLD and each local rank's MPI_COMM_SELF and object tables (ranks of other
+ * nodes have no entry in shl_job.ranks).
  * Returns 0 or -ENOMEM. */
 int shl_comm_job_init(int size);
 

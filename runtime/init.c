@@ -52,18 +52,27 @@ static void rank_init(struct shl_rank *r, int world_rank, int size)
 
 int shl_job_create(int size)
 {
+	return shl_job_create_part(size, size, NULL);
+}
+
+int shl_job_create_part(int size, int nlocal, const int *local)
+{
 	struct shl_rank *ranks;
 
-	if (size < 1)
+	if (size < 1 || nlocal < 1 || nlocal > size)
 		return -EINVAL;
 	shl_job.ranks = calloc((size_t)size, sizeof(*shl_job.ranks));
-	ranks = aligned_alloc(64, (size_t)size * sizeof(*ranks));
+	ranks = aligned_alloc(64, (size_t)nlocal * sizeof(*ranks));
 	if (shl_job.ranks == NULL || ranks == NULL)
 		return -ENOMEM;
-	memset(ranks, 0, (size_t)size * sizeof(*ranks));
-	for (int i = 0; i < size; i++) {
-		rank_init(&ranks[i], i, size);
-		shl_job.ranks[i] = &ranks[i];
+	memset(ranks, 0, (size_t)nlocal * sizeof(*ranks));
+	for (int i = 0; i < nlocal; i++) {
+		int w = local ? local[i] : i;
+
+		if (w < 0 || w >= size || shl_job.ranks[w])
+			return -EINVAL;
+		rank_init(&ranks[i], w, size);
+		shl_job.ranks[w] = &ranks[i];
 	}
 	if (shl_comm_job_init(size) < 0)
 		return -ENOMEM;
@@ -79,7 +88,7 @@ int shl_job_create(int size)
 	shl_job.coll_spin_ns = 1000 * shl_env_size("SHOAL_COLL_SPIN_US", SHL_COLL_SPIN_US, 1000000);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	shl_job.spin_ns = 1000 * shl_env_size("SHOAL_SPIN_US",
-					      size > cores ? 0 : SHL_WAIT_SPIN_US, 1000000);
+					      nlocal > cores ? 0 : SHL_WAIT_SPIN_US, 1000000);
 	shl_job.yields = (unsigned)shl_env_size("SHOAL_YIELDS", SHL_WAIT_YIELDS, 1000);
 	/* Without spinning every wait sleeps, and a membarrier per sleep (2.5 µs) costs more
 	 * than the senders' barriers it saves. */

@@ -16,8 +16,21 @@ enum shl_phase {
 };
 
 /* Node process, main thread, once, before any rank thread starts: create the table of
- * `size` ranks (all local for now). Returns 0 or -errno. */
+ * `size` ranks, all on this node. Returns 0 or -errno. */
 int shl_job_create(int size);
+
+/* Node process of a job on several nodes, main thread, once, before any rank thread
+ * starts: a world of `size` ranks of which the `nlocal` world ranks in `local` (distinct,
+ * in 0..size-1) live here; the others exist only as numbers. Only local ranks may be passed
+ * to the other shl_job_* calls. Returns 0 or -errno (-EINVAL for a bad list). */
+int shl_job_create_part(int size, int nlocal, const int *local);
+
+struct shl_io_config;
+
+/* Node process of a job on several nodes, main thread, once, after shl_job_create_part and
+ * before any rank thread starts: join the mesh described by `cfg` and start the completion
+ * thread (io/mesh.h), so sends to ranks of other nodes can go. Returns 0 or -errno. */
+int shl_job_connect(const struct shl_io_config *cfg);
 
 /* Rank thread, first thing: bind the calling thread to rank `rank` so MPI_Init in this
  * thread becomes that rank. Without a bound thread, MPI_Init makes a singleton job. */

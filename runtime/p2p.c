@@ -178,6 +178,11 @@ static void deliver(struct shl_rank *r, struct shl_req *q, struct shl_envelope *
 {
 	size_t n = fit(q, env->bytes);
 
+	if (unlikely(env->payload == SHL_Q_REMOTE)) {
+		set_status(q, env->src, env->tag, env->bytes);
+		shl_p2p_recv_remote(r, q, env, n);
+		return;
+	}
 	if (env->payload == SHL_Q_DIRECT && n >= shl_job.split_min && env->cookie != NULL)
 		split_copy(env, q->buf, q->type, n);
 	else
@@ -438,6 +443,8 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, MPI_Cou
 		return 0;
 	}
 	to = shl_job.ranks[shl_comm_remote_world(c, dest)];
+	if (unlikely(to == NULL))  /* a rank of another node */
+		return shl_p2p_send_remote(r, c, buf, count, type, dest, tag, mode, req);
 	if (mode == SHL_MODE_BUFFERED) {
 		/* Pack into the attached buffer and send from there; an internal request
 		 * frees the block once the receiver has copied it out. */

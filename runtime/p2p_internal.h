@@ -10,6 +10,21 @@
  * already sent. */
 void shl_p2p_progress(struct shl_rank *r);
 
+/* Send (buf, count, type) to `dest` of `c`, a rank of another node, through the
+ * completion thread (p2p_remote.c): `req` completes at once for a payload up to
+ * inline_max or a buffered send (copied), else once the message is written to the node's
+ * connection, or for a rendezvous (synchronous, or over SHL_IO_EAGER_MAX) once the
+ * receiver has matched it and the data is written. Returns 0 or -ENOMEM. */
+int shl_p2p_send_remote(struct shl_rank *r, struct shl_comm *c, const void *buf,
+			MPI_Count count, struct shl_datatype *type, int dest, int tag,
+			enum shl_send_mode mode, struct shl_req *req);
+
+/* Receive `q` matched `env`, a rendezvous message from another node (SHL_Q_REMOTE), of
+ * which `n` bytes fit: ask its sender for the data (CTS) and give `env` back; the
+ * completion thread completes `q` once the data is in its buffer. */
+void shl_p2p_recv_remote(struct shl_rank *r, struct shl_req *q, struct shl_envelope *env,
+			 size_t n);
+
 /* The status of a receive from MPI_PROC_NULL, and of a request with nothing to report. */
 void shl_status_empty(MPI_Status *status, int source);
 

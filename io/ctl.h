@@ -1,0 +1,54 @@
+/* The control channel between mpiexec and node processes (docs/offnode.md, "Control
+ * channel"): record framing, the record types, and a blocking send of one record.
+ * Entered by mpiexec's thread and by the node proxy's thread (a process each; no shared
+ * state). Must not interpret record bodies beyond their framing: callers own the meaning. */
+#ifndef SHL_IO_CTL_H
+#define SHL_IO_CTL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SHL_IO_CTL_MAGIC 0x434c4853u   /* "SHLC" as little-endian bytes, first in HELLO */
+#define SHL_IO_CTL_VERSION 1
+#define SHL_IO_CTL_SECRET 32           /* bytes of the job secret (256 bits from getrandom) */
+/* Largest record body: an ASSIGN of a million ranks is 4 MB; 16 MiB leaves room and still
+ * bounds what a peer can make us allocate. */
+#define SHL_IO_CTL_MAX (16u << 20)
+#define SHL_IO_CTL_HEADER 5            /* u32 length of type + body, u8 type */
+
+enum shl_io_ctl_type {
+	SHL_IO_CTL_HELLO = 1,   /* node: u32 magic, u32 version, u32 node, secret */
+	SHL_IO_CTL_ASSIGN = 2,  /* mpiexec: u32 world size, u32 nodes, u32 node_of[world] */
+	SHL_IO_CTL_ADDR = 3,    /* node: u32 IPv4 (network order bytes), u32 port */
+	SHL_IO_CTL_PEERS = 4,   /* mpiexec: every node's ADDR in node order; means "go" */
+	SHL_IO_CTL_OUT = 5,     /* node: u32 stream (1, 2), i32 rank (-1), bytes of one line */
+	SHL_IO_CTL_EXIT = 6,    /* node: u32 how (0 exited, 1 signal), u32 code or signal */
+	SHL_IO_CTL_END = 7,     /* mpiexec: u32 signal for the node process */
+};
+
+/* Any thread: `v` as 4 little-endian bytes at `p` (record bodies are little-endian). */
+static inline void shl_io_ctl_put32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Any thread: the little-endian 32-bit integer at `p`. */
+static inline uint32_t shl_io_ctl_get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Any thread: find the first whole record in buf[0, len). Returns the bytes it takes
+ * (header and body) and sets *type, *body, *body_len; 0 if the record is not all there
+ * yet; -EMSGSIZE if its length is 0 or over SHL_IO_CTL_MAX (the connection is then
+ * unusable: there is no boundary to resume at). */
+long shl_io_ctl_take(const unsigned char *buf, size_t len, uint8_t *type,
+		     const unsigned char **body, size_t *body_len);
+
+/* The thread owning `fd` (blocking socket): send one record whole, retrying on EINTR and
+ * short writes. Returns 0 or -errno (-EPIPE once the other side is gone; SIGPIPE is not
+ * raised). Bounded by the socket's SO_SNDTIMEO, if any (-EAGAIN then). */
+int shl_io_ctl_send(int fd, uint8_t type, const void *body, size_t len);
+
+#endif

@@ -1,0 +1,799 @@
+/* The completion thread: owns every mesh socket, the listener, the wake-up eventfd, the
+ * output queues and the envelope pool of arriving messages. Entered by the main thread
+ * (shl_io_start, before the thread exists), rank threads (shl_io_post_send: the submission
+ * queue and the eventfd only) and the completion thread. Must not block on a socket (all
+ * are non-blocking once the thread runs) nor touch a rank's state except through hooks. */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "io/mesh.h"
+
+/* Frames gathered into one sendmsg: 64 small frames make one system call when a rank
+ * sends in bursts (the OSU message-rate window is 64). */
+#define SHL_IO_IOV 128
+/* Events taken per epoll_wait. */
+#define SHL_IO_EVENTS 64
+/* How long shl_io_start tries to reach a node before giving up: its listener exists before
+ * PEERS is sent, so only a lost or filtered network takes this long. */
+#define SHL_IO_CONNECT_S 10
+/* How long an accepted connection may take to greet: as long as mpiexec gives a control
+ * connection (docs/offnode.md). */
+#define SHL_IO_GREET_S 10
+
+/* What a connection's next bytes are. */
+enum in_state {
+	IN_HELLO,                    /* the greeting (accepted connections) */
+	IN_HEADER,                   /* a frame header */
+	IN_EAGER,                    /* an EAGER payload, into `env` at `dst` */
+	IN_SIZE,                     /* the 8-byte payload of an RTS or CTS, into `small` */
+	IN_DATA,                     /* a DATA payload, for `rv` */
+};
+
+/* One TCP connection to another node. */
+struct conn {
+	int fd;
+	bool authed;                 /* the hello proved the secret (always, for ones we made) */
+	uint32_t node;               /* the other end (once authed) */
+	char name[48];               /* its address, for reports */
+	struct shl_io_frame_rules rules;
+	enum in_state in;
+	size_t got;                  /* bytes of the current part read */
+	unsigned char hdr[SHL_IO_HELLO_BYTES];
+	struct shl_io_frame f;
+	struct shl_envelope *env;
+	unsigned char *dst;
+	unsigned char small[8];
+	struct shl_io_recv *rv;
+	struct conn *dead;           /* closed during this batch of events: freed after it */
+	/* Accepted connections still to greet: a list with their deadlines. */
+	struct conn *greeting;
+	time_t deadline;             /* CLOCK_MONOTONIC seconds */
+};
+
+/* What this node sends to one other node. */
+struct peer {
+	struct conn *out;            /* the connection frames go on; NULL until made */
+	bool lost;                   /* `out` closed: nothing more can be sent there */
+	bool pollout;                /* waiting for EPOLLOUT */
+	struct shl_io_send *head, **tail;
+	size_t off;                  /* bytes of `head` (header + payload) already written */
+	struct shl_io_send *rts;     /* RTS written, waiting for their CTS */
+};
+
+/* The process-wide state. Fixed by shl_io_start before the thread starts: the config
+ * copies, hooks, ep, wake. Submission queue: any thread enqueues, the thread dequeues.
+ * Everything else: the completion thread's alone. */
+static struct {
+	uint32_t node, nnodes;
+	int32_t world_size;
+	uint32_t *node_of;
+	unsigned char secret[SHL_IO_CTL_SECRET];
+	char host[64];
+	struct shl_io_hooks hooks;
+	int ep, wake, listen;
+	struct peer *peers;
+	struct conn *dead;
+	struct conn *greeting;       /* accepted connections that have not greeted yet */
+	struct shl_pool pool;
+	struct shl_io_recv *recvs;   /* rendezvous receives waiting for DATA */
+	uint64_t next_id;            /* RTS cookies and receive ids */
+	unsigned char scratch[SHL_IO_EAGER_MAX];  /* DATA bytes beyond a truncated receive */
+	alignas(64) struct __cds_wfcq_head sub_head;
+	alignas(64) struct cds_wfcq_tail sub_tail;
+	_Atomic uint64_t posted;     /* sends posted: any thread, relaxed increments */
+	alignas(64) _Atomic uint64_t written;  /* sends written: the thread, release stores */
+} io;
+
+/* epoll tags of the two non-connection descriptors. */
+static char tag_wake, tag_listen;
+
+static void report(const struct conn *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A line on stderr about connection `c` (dropped, rejected). */
+static void report(const struct conn *c, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (c->authed)
+		fprintf(stderr, "shoal: node %u (host %s): connection from node %u (%s): %s\n",
+			io.node, io.host, c->node, c->name, msg);
+	else
+		fprintf(stderr, "shoal: node %u (host %s): mesh connection from %s: %s\n", io.node,
+			io.host, c->name, msg);
+	fflush(stderr);
+}
+
+static _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The mesh cannot go on: end the node process (mpiexec then ends the job). */
+static _Noreturn void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "shoal: node %u (host %s): ", io.node, io.host);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+	_exit(1);
+}
+
+static void name_of(struct conn *c, const struct sockaddr_in *sa)
+{
+	char ip[INET_ADDRSTRLEN] = "?";
+
+	inet_ntop(AF_INET, &sa->sin_addr, ip, sizeof(ip));
+	snprintf(c->name, sizeof(c->name), "%s:%u", ip, ntohs(sa->sin_port));
+}
+
+static struct conn *conn_new(int fd, const struct sockaddr_in *sa)
+{
+	struct conn *c = calloc(1, sizeof(*c));
+	int one = 1;
+
+	if (c == NULL)
+		return NULL;
+	c->fd = fd;
+	name_of(c, sa);
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	return c;
+}
+
+static time_t now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/* Take `c` off the list of connections still to greet, if it is on it. */
+static void greeted(struct conn *c)
+{
+	for (struct conn **link = &io.greeting; *link != NULL; link = &(*link)->greeting)
+		if (*link == c) {
+			*link = c->greeting;
+			return;
+		}
+}
+
+/* `c` speaks for node `node` from now on. */
+static void conn_auth(struct conn *c, uint32_t node)
+{
+	c->authed = true;
+	c->node = node;
+	c->rules = (struct shl_io_frame_rules){ .world_size = io.world_size,
+						.node_of = io.node_of, .from_node = node,
+						.to_node = io.node, .eager_max = SHL_IO_EAGER_MAX };
+	c->in = IN_HEADER;
+	c->got = 0;
+}
+
+static void flush(uint32_t n);
+
+/* Close `c` (freed after the current batch of events). Sends still queued for its node
+ * can never be written: that ends the job. */
+static void conn_close(struct conn *c)
+{
+	if (c->fd < 0)
+		return;
+	epoll_ctl(io.ep, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	c->fd = -1;
+	if (!c->authed)
+		greeted(c);
+	if (c->in == IN_DATA)
+		die("lost the connection to node %u (%s) in the middle of a message", c->node,
+		    c->name);
+	if (c->env != NULL)
+		shl_pool_put(c->env);
+	c->env = NULL;
+	if (c->authed && io.peers[c->node].out == c) {
+		struct peer *p = &io.peers[c->node];
+		p->out = NULL;
+		p->lost = true;
+		if (p->head != NULL)
+			die("lost the connection to node %u (%s) with messages still to send",
+			    c->node, c->name);
+	}
+	c->dead = io.dead;
+	io.dead = c;
+}
+
+static bool same_secret(const unsigned char *a, const unsigned char *b)
+{
+	unsigned char d = 0;
+
+	for (int i = 0; i < SHL_IO_CTL_SECRET; i++)
+		d |= a[i] ^ b[i];
+	return d == 0;
+}
+
+/* The hello of an accepted connection is complete: check it. */
+static int check_hello(struct conn *c)
+{
+	uint32_t magic = shl_io_ctl_get32(c->hdr), version = shl_io_ctl_get32(c->hdr + 4);
+	uint32_t node = shl_io_ctl_get32(c->hdr + 8);
+
+	if (magic != SHL_IO_HELLO_MAGIC || version != SHL_IO_HELLO_VERSION) {
+		report(c, "dropped: not a Shoal mesh greeting");
+		return -EPROTO;
+	}
+	if (!same_secret(c->hdr + 12, io.secret)) {
+		report(c, "dropped: wrong job secret");
+		return -EPERM;
+	}
+	/* The lower-numbered node connects (docs/offnode.md). */
+	if (node >= io.node) {
+		report(c, "dropped: claims to be node %u, which does not connect to node %u", node,
+		       io.node);
+		return -EPROTO;
+	}
+	greeted(c);
+	conn_auth(c, node);
+	if (io.peers[node].out == NULL && !io.peers[node].lost) {
+		io.peers[node].out = c;
+		flush(node);
+	}
+	return 0;
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+	shl_io_ctl_put32(p, (uint32_t)v);
+	shl_io_ctl_put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static void next_header(struct conn *c)
+{
+	c->in = IN_HEADER;
+	c->got = 0;
+	c->env = NULL;
+	c->rv = NULL;
+}
+
+/* A whole EAGER payload, or an RTS, has arrived in c->env: hand it over. */
+static int deliver(struct conn *c, uint64_t bytes)
+{
+	struct shl_envelope *env = c->env;
+
+	env->context = c->f.context;
+	env->src = c->f.src;
+	env->tag = c->f.tag;
+	env->bytes = bytes;
+	env->cookie = NULL;
+	env->via_fbox = false;
+	atomic_store_explicit(&env->state, SHL_Q_PENDING, memory_order_relaxed);
+	if (io.hooks.deliver(c->f.dst, env) < 0) {
+		report(c, "dropped: frame for context %u, which spans no nodes", c->f.context);
+		return -EPROTO;
+	}
+	next_header(c);
+	return 0;
+}
+
+static void queue(uint32_t n, struct shl_io_send *d)
+{
+	struct peer *p = &io.peers[n];
+
+	shl_io_frame_encode(&d->frame, d->wire);
+	d->next = NULL;
+	*p->tail = d;
+	p->tail = &d->next;
+}
+
+/* An RTS's size or a CTS's receiver id has arrived in c->small. */
+static int got_size(struct conn *c)
+{
+	uint64_t v;
+	int err = shl_io_frame_decode_size(&c->f, c->small, &v);
+
+	if (err < 0) {
+		report(c, "dropped: RTS announcing an impossible size");
+		return err;
+	}
+	if (c->f.type == SHL_IO_RTS) {
+		c->env = shl_pool_get(&io.pool, false);
+		if (c->env == NULL)
+			die("out of memory for an arriving message");
+		c->env->payload = SHL_Q_REMOTE;
+		memcpy(c->env->inline_data, &c->f.cookie, 8);
+		return deliver(c, v);
+	}
+	/* CTS: the receiver is ready; its id goes into every DATA frame. */
+	struct peer *p = &io.peers[c->node];
+	struct shl_io_send **link = &p->rts, *d;
+	while ((d = *link) != NULL && (d->frame.cookie != c->f.cookie ||
+				       d->frame.dst != c->f.src || d->frame.src != c->f.dst))
+		link = &d->next;
+	if (d == NULL) {
+		report(c, "dropped: CTS for no send waiting for one");
+		return -EPROTO;
+	}
+	*link = d->next;
+	uint64_t chunks = d->bytes ? (d->bytes + SHL_IO_CHUNK_MAX - 1) / SHL_IO_CHUNK_MAX : 1;
+	for (uint64_t i = 0; i < chunks; i++) {
+		bool last = i + 1 == chunks;
+		struct shl_io_send *e = last ? d : calloc(1, sizeof(*e));
+		uint64_t off = i * SHL_IO_CHUNK_MAX;
+		if (e == NULL)
+			die("out of memory for a rendezvous send");
+		e->frame = (struct shl_io_frame){ .type = SHL_IO_DATA, .src = d->frame.src,
+						  .dst = d->frame.dst, .context = d->frame.context,
+						  .length = last ? d->bytes - off : SHL_IO_CHUNK_MAX,
+						  .cookie = v };
+		e->payload = (const char *)d->data + off;
+		e->counted = last;
+		if (!last) {
+			e->req = NULL;
+			e->owned = NULL;
+		}
+		queue(c->node, e);
+	}
+	flush(c->node);
+	next_header(c);
+	return 0;
+}
+
+/* Some DATA bytes of c->rv have arrived. */
+static int got_data(struct conn *c, size_t n)
+{
+	struct shl_io_recv *rv = c->rv;
+
+	rv->got += n;
+	if (c->got < c->f.length)
+		return 0;
+	if (rv->got == rv->total) {
+		struct shl_io_recv **link = &io.recvs;
+		while (*link != rv)
+			link = &(*link)->next;
+		*link = rv->next;
+		io.hooks.received(rv);
+	}
+	next_header(c);
+	return 0;
+}
+
+/* A frame header is complete: check it and say where its payload goes. */
+static int start_frame(struct conn *c)
+{
+	int err = shl_io_frame_decode(c->hdr, SHL_IO_FRAME_HEADER, &c->rules, &c->f);
+
+	if (err < 0) {
+		report(c, "dropped: bad frame header: %s (type %u, src %d, dst %d, length %llu)",
+		       shl_io_frame_error(err), c->f.type, c->f.src, c->f.dst,
+		       (unsigned long long)c->f.length);
+		return err;
+	}
+	c->got = 0;
+	switch (c->f.type) {
+	case SHL_IO_EAGER:
+		c->in = IN_EAGER;
+		c->env = shl_pool_get(&io.pool, c->f.length > SHL_Q_INLINE_MAX);
+		if (c->env == NULL)
+			die("out of memory for an arriving message");
+		if (c->f.length > SHL_Q_INLINE_MAX) {
+			c->env->payload = SHL_Q_POOLED;
+			c->env->data = c->env->chunk;
+			c->dst = c->env->chunk;
+		} else {
+			c->env->payload = SHL_Q_INLINE;
+			c->dst = c->env->inline_data;
+		}
+		return c->f.length == 0 ? deliver(c, 0) : 0;
+	case SHL_IO_RTS:
+	case SHL_IO_CTS:
+		c->in = IN_SIZE;
+		return 0;
+	default: {  /* DATA: for a receive we are waiting for, within its size */
+		struct shl_io_recv *rv = io.recvs;
+		while (rv != NULL && rv->id != c->f.cookie)
+			rv = rv->next;
+		if (rv == NULL || rv->src != c->f.src || rv->dst != c->f.dst ||
+		    c->f.length > rv->total - rv->got) {
+			report(c, "dropped: DATA frame for no receive waiting for it (or beyond "
+			       "its size)");
+			return -EPROTO;
+		}
+		c->in = IN_DATA;
+		c->rv = rv;
+		return c->f.length == 0 ? got_data(c, 0) : 0;
+	}
+	}
+}
+
+/* Read what `c` has: the hello, headers and payloads, until the socket is empty. Closes
+ * `c` at EOF or on anything it rejects. */
+static void drain_conn(struct conn *c)
+{
+	for (;;) {
+		unsigned char *to;
+		size_t want;
+		ssize_t n;
+		int err = 0;
+
+		switch (c->in) {
+		case IN_HELLO:
+			to = c->hdr + c->got;
+			want = SHL_IO_HELLO_BYTES - c->got;
+			break;
+		case IN_HEADER:
+			to = c->hdr + c->got;
+			want = SHL_IO_FRAME_HEADER - c->got;
+			break;
+		case IN_EAGER:
+			to = c->dst + c->got;
+			want = c->f.length - c->got;
+			break;
+		case IN_SIZE:
+			to = c->small + c->got;
+			want = 8 - c->got;
+			break;
+		default: {  /* IN_DATA: into the buffer while it has room, then discarded */
+			struct shl_io_recv *rv = c->rv;
+			uint64_t left = c->f.length - c->got;
+			if (rv->got < rv->keep) {
+				to = (unsigned char *)rv->buf + rv->got;
+				want = rv->keep - rv->got < left ? rv->keep - rv->got : left;
+			} else {
+				to = io.scratch;
+				want = left < sizeof(io.scratch) ? left : sizeof(io.scratch);
+			}
+		}
+		}
+		n = read(c->fd, to, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n <= 0) {
+			if (c->got != 0 || c->in != IN_HEADER)
+				report(c, "closed in the middle of a %s",
+				       c->authed ? "frame" : "greeting");
+			conn_close(c);
+			return;
+		}
+		c->got += (size_t)n;
+		if (c->in == IN_DATA)
+			err = got_data(c, (size_t)n);
+		else if ((size_t)n < want)
+			continue;
+		else if (c->in == IN_HELLO)
+			err = check_hello(c);
+		else if (c->in == IN_HEADER)
+			err = start_frame(c);
+		else if (c->in == IN_EAGER)
+			err = deliver(c, c->f.length);
+		else
+			err = got_size(c);
+		if (err < 0) {
+			conn_close(c);
+			return;
+		}
+	}
+}
+
+/* Write what node `n` has queued, as far as its socket takes it. */
+static void flush(uint32_t n)
+{
+	struct peer *p = &io.peers[n];
+
+	while (p->out != NULL && p->head != NULL) {
+		struct iovec iov[SHL_IO_IOV];
+		struct msghdr mh = { .msg_iov = iov };
+		size_t off = p->off;
+		int k = 0;
+		ssize_t w;
+
+		for (struct shl_io_send *d = p->head; d != NULL && k + 2 <= SHL_IO_IOV; d = d->next) {
+			size_t len = (size_t)d->frame.length;
+			if (off < SHL_IO_FRAME_HEADER)
+				iov[k++] = (struct iovec){ d->wire + off, SHL_IO_FRAME_HEADER - off };
+			off = off > SHL_IO_FRAME_HEADER ? off - SHL_IO_FRAME_HEADER : 0;
+			if (len > off)
+				iov[k++] = (struct iovec){ (char *)d->payload + off, len - off };
+			off = 0;
+		}
+		mh.msg_iovlen = (size_t)k;
+		w = sendmsg(p->out->fd, &mh, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			if (!p->pollout) {
+				struct epoll_event ev = { EPOLLIN | EPOLLOUT, { .ptr = p->out } };
+				epoll_ctl(io.ep, EPOLL_CTL_MOD, p->out->fd, &ev);
+				p->pollout = true;
+			}
+			return;
+		}
+		if (w < 0)
+			die("cannot send to node %u (%s): %s", n, p->out->name, strerror(errno));
+		/* Retire the frames written whole; remember how far into the next one. */
+		size_t done = p->off + (size_t)w;
+		while (p->head != NULL) {
+			struct shl_io_send *d = p->head;
+			size_t whole = SHL_IO_FRAME_HEADER + (size_t)d->frame.length;
+			if (done < whole)
+				break;
+			done -= whole;
+			p->head = d->next;
+			if (d->counted)
+				/* Pairs with the acquire load in shl_io_finish. */
+				atomic_store_explicit(&io.written, atomic_load_explicit(&io.written,
+					memory_order_relaxed) + 1, memory_order_release);
+			if (d->frame.type == SHL_IO_RTS) {  /* wait for the CTS */
+				d->next = p->rts;
+				p->rts = d;
+				continue;
+			}
+			io.hooks.sent(d->req);
+			free(d->owned);
+			free(d);
+		}
+		if (p->head == NULL)
+			p->tail = &p->head;
+		p->off = done;
+	}
+	if (p->pollout && p->out != NULL) {
+		struct epoll_event ev = { EPOLLIN, { .ptr = p->out } };
+		epoll_ctl(io.ep, EPOLL_CTL_MOD, p->out->fd, &ev);
+		p->pollout = false;
+	}
+}
+
+/* Move every posted send to its node's queue and write what can be written. */
+static void take_posts(void)
+{
+	struct cds_wfcq_node *node;
+	uint64_t v;
+
+	if (read(io.wake, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		die("eventfd: %s", strerror(errno));
+	while ((node = __cds_wfcq_dequeue_blocking(&io.sub_head, &io.sub_tail)) != NULL) {
+		struct shl_io_send *d = caa_container_of(node, struct shl_io_send, link);
+		uint32_t n = io.node_of[d->frame.dst];
+		struct peer *p = &io.peers[n];
+
+		if (p->lost)
+			die("rank %d sends to rank %d, but the connection to its node %u is closed "
+			    "(has that node ended?)", d->frame.src, d->frame.dst, n);
+		/* An RTS is counted by its last DATA frame, which reuses the descriptor. */
+		d->counted = d->frame.type != SHL_IO_RTS;
+		if (d->frame.type == SHL_IO_RTS)
+			d->frame.cookie = ++io.next_id;
+		if (d->frame.type == SHL_IO_CTS) {
+			/* Known before the CTS leaves, so its DATA always finds it. */
+			d->recv->id = ++io.next_id;
+			d->recv->got = 0;
+			d->recv->next = io.recvs;
+			io.recvs = d->recv;
+			put64(d->packed, d->recv->id);
+		}
+		queue(n, d);
+		if (p->head == d)
+			flush(n);
+	}
+}
+
+static void take_connections(void)
+{
+	for (;;) {
+		struct sockaddr_in sa;
+		socklen_t len = sizeof(sa);
+		int fd = accept4(io.listen, (struct sockaddr *)&sa, &len, SOCK_CLOEXEC);
+		struct conn *c;
+
+		if (fd < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			return;  /* EAGAIN, or out of descriptors: try again on the next event */
+		}
+		c = conn_new(fd, &sa);
+		struct epoll_event ev = { EPOLLIN, { .ptr = c } };
+		if (c == NULL || epoll_ctl(io.ep, EPOLL_CTL_ADD, fd, &ev) < 0) {
+			close(fd);
+			free(c);
+			continue;
+		}
+		c->deadline = now_s() + SHL_IO_GREET_S;
+		c->greeting = io.greeting;
+		io.greeting = c;
+	}
+}
+
+/* Drop the accepted connections that have not greeted in time. */
+static void expire_greetings(void)
+{
+	time_t now = now_s();
+	struct conn *c = io.greeting, *next;
+
+	for (; c != NULL; c = next) {
+		next = c->greeting;
+		if (now >= c->deadline) {
+			report(c, "dropped: no greeting within %d s", SHL_IO_GREET_S);
+			conn_close(c);
+		}
+	}
+}
+
+static void *run(void *arg)
+{
+	struct epoll_event ev[SHL_IO_EVENTS];
+
+	for (;;) {
+		/* Wake once a second while a connection has still to greet. */
+		int n = epoll_wait(io.ep, ev, SHL_IO_EVENTS, io.greeting ? 1000 : -1);
+
+		if (n < 0 && errno != EINTR)
+			die("epoll_wait: %s", strerror(errno));
+		for (int i = 0; i < n; i++) {
+			void *tag = ev[i].data.ptr;
+			struct conn *c = tag;
+
+			if (tag == &tag_wake) {
+				take_posts();
+			} else if (tag == &tag_listen) {
+				take_connections();
+			} else if (c->fd >= 0) {
+				if (ev[i].events & EPOLLOUT && c->authed)
+					flush(c->node);
+				if (c->fd >= 0 && ev[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+					drain_conn(c);
+			}
+		}
+		if (io.greeting != NULL)
+			expire_greetings();
+		while (io.dead != NULL) {
+			struct conn *c = io.dead;
+			io.dead = c->dead;
+			free(c);
+		}
+	}
+	return NULL;
+}
+
+/* Main thread: a connection to node `n`, greeted. */
+static int dial(uint32_t n, const struct sockaddr_in *sa)
+{
+	unsigned char hello[SHL_IO_HELLO_BYTES];
+	struct conn *c;
+	int fd = -1, err = 0;
+
+	for (int tries = 0; tries < 10 * SHL_IO_CONNECT_S; tries++) {
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -errno;
+		if (connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) == 0)
+			break;
+		err = -errno;
+		close(fd);
+		fd = -1;
+		if (err != -ECONNREFUSED && err != -EINTR && err != -ETIMEDOUT)
+			return err;
+		usleep(100 * 1000);
+	}
+	if (fd < 0)
+		return err;
+	shl_io_ctl_put32(hello, SHL_IO_HELLO_MAGIC);
+	shl_io_ctl_put32(hello + 4, SHL_IO_HELLO_VERSION);
+	shl_io_ctl_put32(hello + 8, io.node);
+	memcpy(hello + 12, io.secret, SHL_IO_CTL_SECRET);
+	/* A fresh socket's send buffer takes 44 bytes in one write. */
+	if (write(fd, hello, sizeof(hello)) != (ssize_t)sizeof(hello)) {
+		close(fd);
+		return -EIO;
+	}
+	c = conn_new(fd, sa);
+	struct epoll_event ev = { EPOLLIN, { .ptr = c } };
+	if (c == NULL || epoll_ctl(io.ep, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		close(fd);
+		free(c);
+		return -ENOMEM;
+	}
+	conn_auth(c, n);
+	io.peers[n].out = c;
+	return 0;
+}
+
+int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hooks)
+{
+	struct epoll_event ev;
+	pthread_t t;
+	int err;
+
+	io.node = cfg->node;
+	io.nnodes = cfg->nnodes;
+	io.world_size = cfg->world_size;
+	io.hooks = *hooks;
+	io.listen = cfg->listen;
+	memcpy(io.secret, cfg->secret, SHL_IO_CTL_SECRET);
+	snprintf(io.host, sizeof(io.host), "%s", cfg->host ? cfg->host : "?");
+	io.node_of = malloc((size_t)cfg->world_size * sizeof(*io.node_of));
+	io.peers = calloc(cfg->nnodes, sizeof(*io.peers));
+	if (io.node_of == NULL || io.peers == NULL)
+		return -ENOMEM;
+	memcpy(io.node_of, cfg->node_of, (size_t)cfg->world_size * sizeof(*io.node_of));
+	for (uint32_t n = 0; n < cfg->nnodes; n++)
+		io.peers[n].tail = &io.peers[n].head;
+	shl_pool_init_sized(&io.pool, SHL_IO_EAGER_MAX);
+	__cds_wfcq_init(&io.sub_head, &io.sub_tail);
+	io.ep = epoll_create1(EPOLL_CLOEXEC);
+	io.wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (io.ep < 0 || io.wake < 0)
+		return -errno;
+	fcntl(io.listen, F_SETFL, fcntl(io.listen, F_GETFL) | O_NONBLOCK);
+	ev = (struct epoll_event){ EPOLLIN, { .ptr = &tag_wake } };
+	if (epoll_ctl(io.ep, EPOLL_CTL_ADD, io.wake, &ev) < 0)
+		return -errno;
+	ev = (struct epoll_event){ EPOLLIN, { .ptr = &tag_listen } };
+	if (epoll_ctl(io.ep, EPOLL_CTL_ADD, io.listen, &ev) < 0)
+		return -errno;
+	for (uint32_t n = cfg->node + 1; n < cfg->nnodes; n++) {
+		err = dial(n, &cfg->addr[n]);
+		if (err < 0) {
+			char ip[INET_ADDRSTRLEN] = "?";
+			inet_ntop(AF_INET, &cfg->addr[n].sin_addr, ip, sizeof(ip));
+			fprintf(stderr, "shoal: node %u (host %s): cannot connect to node %u at %s:%u: "
+				"%s\n", io.node, io.host, n, ip, ntohs(cfg->addr[n].sin_port),
+				strerror(-err));
+			return err;
+		}
+	}
+	err = pthread_create(&t, NULL, run, NULL);
+	if (err)
+		return -err;
+	pthread_setname_np(t, "shoal-io");
+	pthread_detach(t);
+	return 0;
+}
+
+void shl_io_post_send(struct shl_io_send *d)
+{
+	uint64_t one = 1;
+
+	atomic_fetch_add_explicit(&io.posted, 1, memory_order_relaxed);
+	cds_wfcq_node_init(&d->link);
+	/* The enqueue's full barrier publishes *d before the node is visible. When the queue
+	 * was empty the thread may be asleep in epoll_wait: wake it; otherwise it has not
+	 * drained yet and will find `d` (it dequeues until empty after each wake). */
+	if (cds_wfcq_enqueue(&io.sub_head, &io.sub_tail, &d->link))
+		return;  /* true: the queue was not empty */
+	while (write(io.wake, &one, sizeof(one)) < 0 && errno == EINTR)
+		;
+}
+
+int shl_io_finish(unsigned timeout_ms)
+{
+	/* Every poster has returned (the caller's contract), so `posted` is final. */
+	uint64_t posted = atomic_load_explicit(&io.posted, memory_order_relaxed);
+
+	if (io.peers == NULL)
+		return 0;
+	for (unsigned ms = 0; ms < timeout_ms; ms++) {
+		if (atomic_load_explicit(&io.written, memory_order_acquire) >= posted)
+			return 0;
+		usleep(1000);
+	}
+	return -ETIMEDOUT;
+}

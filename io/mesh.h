@@ -1,0 +1,108 @@
+/* The completion thread and the TCP mesh between the node processes of a job: one
+ * connection per pair of nodes, every socket owned by the completion thread (epoll), send
+ * descriptors from rank threads through a wait-free queue, arriving frames handed to the
+ * runtime as envelopes. Entered by the node's main thread (shl_io_start), by rank threads
+ * (shl_io_post_send) and by the completion thread itself. Knows no MPI semantics: what a
+ * frame means for matching is the runtime's (the hooks); never trusts a received byte for
+ * memory access before io/frame.c has checked it. */
+#ifndef SHL_IO_MESH_H
+#define SHL_IO_MESH_H
+
+#include <netinet/in.h>
+#include <stdint.h>
+
+#include "io/ctl.h"
+#include "io/frame.h"
+#include "queues/queues.h"
+
+/* What a node process needs to join the mesh: from the control channel's ASSIGN and PEERS
+ * records (docs/offnode.md). shl_io_start copies what it keeps. */
+struct shl_io_config {
+	uint32_t node;                   /* this node's index */
+	uint32_t nnodes;
+	int32_t world_size;
+	const uint32_t *node_of;         /* node index of every world rank */
+	const struct sockaddr_in *addr;  /* every node's mesh listener, by node index */
+	int listen;                      /* this node's listener; the completion thread's now */
+	const unsigned char *secret;     /* SHL_IO_CTL_SECRET bytes: the job secret */
+	const char *host;                /* this node's host name, for reports */
+};
+
+/* A receive matched with a rendezvous message (an envelope with payload SHL_Q_REMOTE):
+ * where its DATA goes. Filled by the runtime, posted with its CTS, owned by the completion
+ * thread until hooks->received. */
+struct shl_io_recv {
+	void *buf;                   /* dense bytes: the first `keep` are stored */
+	uint64_t keep;               /* what fits the receive (truncation drops the rest) */
+	uint64_t total;              /* the message's size (the RTS's) */
+	int32_t src, dst;            /* world ranks of the sender and the receiver */
+	/* The completion thread's. */
+	uint64_t got;
+	uint64_t id;                 /* the receiver's id, carried by CTS and DATA frames */
+	struct shl_io_recv *next;
+};
+
+/* The runtime's side, called in the completion thread only. */
+struct shl_io_hooks {
+	/* An EAGER message for world rank `dst` of this node, in `env` (from the completion
+	 * thread's pool; context, src, tag, bytes and payload filled, no cookie): give it to
+	 * that rank (push into its inbox, wake it). Returns 0, or -EPROTO if the runtime
+	 * refuses the envelope (a context no communicator spanning nodes has); `env` is still
+	 * the caller's then. */
+	int (*deliver)(int32_t dst, struct shl_envelope *env);
+	/* The send posted with `req` has been written to its socket (called with NULL too). */
+	void (*sent)(void *req);
+	/* Every DATA byte of the rendezvous receive `rv` has arrived; rv is the runtime's
+	 * again. */
+	void (*received)(struct shl_io_recv *rv);
+};
+
+/* A frame from a rank to a rank of another node. Allocated with malloc by the poster and
+ * freed by the completion thread once written (after hooks->sent), with `owned`.
+ *  - EAGER: frame.length payload bytes at `payload`; `req` is passed to hooks->sent.
+ *  - RTS (a rendezvous send): `payload` is 8 bytes holding `bytes` (little-endian); the
+ *    message is `bytes` dense bytes at `data`. The thread sets frame.cookie, keeps the
+ *    descriptor until the CTS, then writes DATA frames from `data` and calls hooks->sent
+ *    with `req` after the last.
+ *  - CTS (a receive matched with an RTS): frame.cookie echoes the RTS's, `recv` says where
+ *    the DATA goes; `payload` is 8 bytes the thread fills with recv->id. */
+struct shl_io_send {
+	struct cds_wfcq_node link;           /* in the submission queue, then a node's queue */
+	struct shl_io_frame frame;
+	const void *payload;                 /* the user's buffer, or `packed` */
+	void *req;                           /* passed to hooks->sent */
+	const void *data;                    /* RTS: the message */
+	uint64_t bytes;                      /* RTS: its size */
+	void *owned;                         /* freed with the descriptor, or NULL */
+	struct shl_io_recv *recv;            /* CTS */
+	bool counted;                        /* completion thread: counts for shl_io_finish */
+	struct shl_io_send *next;            /* completion thread: its node's output queue */
+	unsigned char wire[SHL_IO_FRAME_HEADER];  /* completion thread: the encoded header */
+	alignas(16) unsigned char packed[];  /* the payload when the poster packed it */
+};
+
+/* The mesh greeting: the first bytes on every mesh connection, from the connecting (lower)
+ * node: magic "SHLM", version 1, its node index, the job secret. */
+#define SHL_IO_HELLO_MAGIC 0x4d4c4853u
+#define SHL_IO_HELLO_VERSION 1
+#define SHL_IO_HELLO_BYTES (12 + SHL_IO_CTL_SECRET)
+
+/* Node process, main thread, once, after the runtime's rank table exists and before any
+ * rank runs: connect to every higher-numbered node (all at start: the mesh is complete
+ * before the first send, at the price of n-1 connections per node whether used or not),
+ * then start the completion thread, which accepts the lower-numbered nodes' connections
+ * and keeps running for the life of the process. Returns 0 or -errno (a node that cannot
+ * be reached: -ECONNREFUSED, -ETIMEDOUT...). */
+int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hooks);
+
+/* Any thread, after shl_io_start: queue `d` for the completion thread. Wait-free but for
+ * the wake-up, one eventfd write when the queue was empty. */
+void shl_io_post_send(struct shl_io_send *d);
+
+/* Node process, main thread, once every rank thread has ended: wait until every posted
+ * send has been written to its socket (a send completes at once for small payloads, so a
+ * node must not end with some still queued), at most `timeout_ms`. Returns 0, or
+ * -ETIMEDOUT (a node not reading). */
+int shl_io_finish(unsigned timeout_ms);
+
+#endif

@@ -1,0 +1,32 @@
+/* What mpiexec's files share: a job on several hosts as the launcher sees it, and the one
+ * entry point that runs such a job (loader/mpiexec_launch.c).
+ * Entered by mpiexec's only thread. Not part of libmpi.so; the single-node path of
+ * loader/mpiexec.c does not go through here. */
+#ifndef SHL_LOADER_MPIEXEC_H
+#define SHL_LOADER_MPIEXEC_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "loader/mpiexec_place.h"
+
+/* A job of one node process per host (docs/offnode.md). */
+struct shl_launch {
+	struct shl_place *place;   /* mapped: node_of, nnodes */
+	const char *node_path;     /* lib/shoal/shoal-node of this installation */
+	const char *program;       /* resolved path of the user's program */
+	char **args;               /* the program's argv; args[0] is replaced by `program` */
+	const char *launcher;      /* "local", "ssh" or "slurm"; NULL: "ssh" */
+	const char *agent;         /* --launcher-agent words, or NULL */
+	const char *control_addr;  /* IPv4 address mpiexec listens on, or NULL: pick one */
+	long timeout;              /* --timeout seconds, 0: none */
+	sigset_t old_mask;         /* signal mask to give children */
+	const sigset_t *waited;    /* signals mpiexec blocks and takes with signalfd */
+};
+
+/* mpiexec's thread, once, with the signals of `waited` blocked: start one node process per
+ * node of the placement, run the job to its end and return mpiexec's exit status (the
+ * first failing node's code, 128 + signal, 124 for --timeout). Prints its own errors. */
+int shl_launch_run(struct shl_launch *l);
+
+#endif

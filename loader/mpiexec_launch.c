@@ -1,0 +1,710 @@
+/* mpiexec's side of a job on several hosts (docs/offnode.md): the job secret, the control
+ * listener, one launcher process per node, the handshake, output and exit forwarding, and
+ * ending the whole job when a node fails, is lost, or a signal or --timeout says so.
+ * Entered by mpiexec's only thread (shl_launch_run), with the signals it waits for blocked.
+ * Must not block on one node while others need service (every socket read goes through the
+ * poll loop) nor leave a launcher process running when it returns. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <limits.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "io/ctl.h"
+#include "loader/mpiexec.h"
+
+/* Seconds every node has to connect back and say HELLO (SHOAL_LAUNCH_TIMEOUT): ssh to a
+ * cold host can take several seconds; a minute says "unreachable" without a long hang. */
+#define SHL_LAUNCH_CONNECT_S 60
+/* Seconds a new control connection has to prove the secret before it is dropped. */
+#define SHL_LAUNCH_HELLO_S 10
+/* Grace between END SIGTERM and SIGKILL of the launchers, as for the single node. */
+#define SHL_LAUNCH_KILL_GRACE_S 3
+/* Exit status of a job ended by --timeout: coreutils timeout(1)'s, as on one node. */
+#define SHL_LAUNCH_TIMEOUT_EXIT 124
+/* Connections waiting for their HELLO at once; more are refused until one is judged. */
+#define SHL_LAUNCH_PENDING_MAX 64
+
+/* A node process as mpiexec sees it: its launcher and its control connection. */
+struct node {
+	const char *host;
+	char ranks[256];       /* its world ranks, as ranges, for messages */
+	pid_t agent;           /* launcher process, 0 once reaped */
+	int agent_status;
+	int fd;                /* control connection, -1 before HELLO and after it closed */
+	bool connected;        /* said HELLO once */
+	bool has_addr;
+	bool exited;           /* sent EXIT */
+	unsigned char addr[8]; /* its ADDR body */
+	unsigned char *buf;    /* bytes received, not yet a whole record */
+	size_t len;
+};
+
+/* A connection that has not proved the secret yet. */
+struct pending {
+	int fd;
+	time_t deadline;
+	char peer[64];
+	size_t len;
+	unsigned char buf[SHL_IO_CTL_HEADER + 12 + SHL_IO_CTL_SECRET];
+};
+
+/* The whole multi-node job. */
+struct run {
+	struct shl_launch *l;
+	struct node *nodes;
+	int nnodes;
+	unsigned char secret[SHL_IO_CTL_SECRET];
+	int listen;
+	int sigfd;
+	char addr[64];          /* IP:PORT the nodes connect to */
+	struct pending pending[SHL_LAUNCH_PENDING_MAX];
+	int npending;
+	int naddr;              /* nodes that sent ADDR */
+	bool peers_sent;
+	bool ending;            /* END sent: waiting for nodes and launchers to go */
+	int status;             /* mpiexec's exit status once decided */
+	time_t kill_at;         /* when launchers still alive get SIGKILL, 0: not set */
+	time_t connect_by;      /* every node must have said HELLO by then */
+	long connect_s;         /* SHOAL_LAUNCH_TIMEOUT */
+	time_t timeout_at;      /* --timeout, 0: none */
+};
+
+static time_t now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/* The IPv4 address to listen on: --control-addr, SHOAL_CONTROL_ADDR, loopback for the
+ * local launcher, else the first non-loopback interface that is up. */
+static int pick_addr(struct run *run, struct in_addr *ip)
+{
+	const char *a = run->l->control_addr ? run->l->control_addr : getenv("SHOAL_CONTROL_ADDR");
+	struct ifaddrs *ifs, *i;
+
+	if (a && *a)
+		return inet_pton(AF_INET, a, ip) == 1 ? 0 : -EINVAL;
+	ip->s_addr = htonl(INADDR_LOOPBACK);
+	if (run->l->launcher && !strcmp(run->l->launcher, "local"))
+		return 0;
+	if (getifaddrs(&ifs) < 0)
+		return 0;
+	for (i = ifs; i; i = i->ifa_next)
+		if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
+		    (i->ifa_flags & IFF_UP) && !(i->ifa_flags & IFF_LOOPBACK)) {
+			*ip = ((struct sockaddr_in *)i->ifa_addr)->sin_addr;
+			break;
+		}
+	freeifaddrs(ifs);
+	return 0;
+}
+
+static int open_listener(struct run *run)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sa);
+	char ip[INET_ADDRSTRLEN];
+
+	if (pick_addr(run, &sa.sin_addr) < 0) {
+		fprintf(stderr, "mpiexec: bad control address (want an IPv4 address)\n");
+		return -EINVAL;
+	}
+	run->listen = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (run->listen < 0 || bind(run->listen, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(run->listen, 128) < 0 ||
+	    getsockname(run->listen, (struct sockaddr *)&sa, &len) < 0) {
+		int err = errno;
+
+		inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof(ip));
+		fprintf(stderr, "mpiexec: cannot listen on %s for node processes: %s\n", ip,
+			strerror(err));
+		return -err;
+	}
+	inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof(ip));
+	snprintf(run->addr, sizeof(run->addr), "%s:%u", ip, ntohs(sa.sin_port));
+	return 0;
+}
+
+/* Single-quote `s` for a remote shell (ssh runs its command through one). */
+static char *shell_quote(const char *s)
+{
+	size_t n = 3;
+	char *q, *o;
+
+	for (const char *c = s; *c; c++)
+		n += *c == '\'' ? 4 : 1;
+	q = o = malloc(n);
+	if (!q)
+		return NULL;
+	*o++ = '\'';
+	for (; *s; s++) {
+		if (*s == '\'') {
+			memcpy(o, "'\\''", 4);
+			o += 4;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o++ = '\'';
+	*o = '\0';
+	return q;
+}
+
+/* The launcher command line of node `k` (see docs/offnode.md, "Launch"). */
+static char **agent_argv(struct run *run, int k, char *nodeidx, char *cwd)
+{
+	struct shl_launch *l = run->l;
+	const char *launcher = l->launcher ? l->launcher : "ssh";
+	char *agent = NULL, *save;
+	int nargs = 0, n = 0;
+	bool ssh = !l->agent && (!strcmp(launcher, "ssh") || !strcmp(launcher, "rsh"));
+	char **argv;
+
+	while (l->args[nargs])
+		nargs++;
+	argv = calloc((size_t)nargs + 64, sizeof(char *));
+	if (!argv)
+		return NULL;
+	if (l->agent) {
+		agent = strdup(l->agent);
+		for (char *w = strtok_r(agent, " \t", &save); w && n < 48;
+		     w = strtok_r(NULL, " \t", &save))
+			argv[n++] = w;
+		argv[n++] = (char *)run->nodes[k].host;
+	} else if (ssh) {
+		argv[n++] = !strcmp(launcher, "rsh") ? "rsh" : "ssh";
+		if (strcmp(launcher, "rsh")) {
+			argv[n++] = "-o";
+			argv[n++] = "BatchMode=yes";
+		}
+		argv[n++] = (char *)run->nodes[k].host;
+	}
+	argv[n++] = (char *)l->node_path;
+	argv[n++] = "--connect";
+	argv[n++] = run->addr;
+	argv[n++] = "--node";
+	argv[n++] = nodeidx;
+	argv[n++] = "--host";
+	argv[n++] = (char *)run->nodes[k].host;
+	argv[n++] = "--wdir";
+	argv[n++] = cwd;
+	argv[n++] = (char *)l->program;
+	for (int i = 1; i < nargs; i++)
+		argv[n++] = l->args[i];
+	if (ssh) {  /* the remote shell splits the words again: quote each */
+		int first = strcmp(launcher, "rsh") ? 4 : 2;
+
+		for (int i = first; i < n; i++)
+			argv[i] = shell_quote(argv[i]);
+	}
+	return argv;
+}
+
+/* Fork node k's launcher with the secret on its stdin. */
+static int start_node(struct run *run, int k)
+{
+	char nodeidx[16], cwd[PATH_MAX], hex[2 * SHL_IO_CTL_SECRET + 2];
+	char **argv;
+	int in[2];
+	pid_t pid;
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		strcpy(cwd, "/");
+	snprintf(nodeidx, sizeof(nodeidx), "%d", k);
+	argv = agent_argv(run, k, nodeidx, cwd);
+	if (!argv || pipe2(in, O_CLOEXEC) < 0)
+		return -ENOMEM;
+	for (int i = 0; i < SHL_IO_CTL_SECRET; i++)
+		snprintf(hex + 2 * i, 3, "%02x", run->secret[i]);
+	hex[2 * SHL_IO_CTL_SECRET] = '\n';
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		/* Its own process group: the terminal's signals reach mpiexec only, which
+		 * forwards them as END. It dies with mpiexec, even by SIGKILL. */
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		sigprocmask(SIG_SETMASK, &run->l->old_mask, NULL);
+		dup2(in[0], STDIN_FILENO);
+		execvp(argv[0], argv);
+		fprintf(stderr, "mpiexec: cannot run %s for host %s: %s\n", argv[0],
+			run->nodes[k].host, strerror(errno));
+		_exit(127);
+	}
+	close(in[0]);
+	if (pid > 0 && write(in[1], hex, 2 * SHL_IO_CTL_SECRET + 1) < 0)
+		pid = -1;  /* the launcher is already gone: its exit will be reported */
+	close(in[1]);
+	free(argv);
+	if (pid < 0)
+		return -errno;
+	run->nodes[k].agent = pid;
+	return 0;
+}
+
+static void send_end(struct run *run, int sig)
+{
+	unsigned char b[4];
+
+	shl_io_ctl_put32(b, (uint32_t)sig);
+	for (int k = 0; k < run->nnodes; k++)
+		if (run->nodes[k].fd >= 0 && !run->nodes[k].exited)
+			shl_io_ctl_send(run->nodes[k].fd, SHL_IO_CTL_END, b, sizeof(b));
+}
+
+/* Decide the job's end: the first cause gives the status and the message. */
+static void end_job(struct run *run, int status, int sig, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void end_job(struct run *run, int status, int sig, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (run->ending)
+		return;
+	run->ending = true;
+	run->status = status;
+	if (fmt) {
+		fflush(stdout);
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+	}
+	send_end(run, sig);
+	run->kill_at = now() + SHL_LAUNCH_KILL_GRACE_S;
+}
+
+static void close_node(struct node *n)
+{
+	if (n->fd >= 0)
+		close(n->fd);
+	n->fd = -1;
+	free(n->buf);
+	n->buf = NULL;
+	n->len = 0;
+}
+
+static void drop_pending(struct run *run, int i, const char *why)
+{
+	struct pending *c = &run->pending[i];
+
+	if (why)
+		fprintf(stderr, "mpiexec: dropped control connection from %s: %s\n", c->peer, why);
+	close(c->fd);
+	run->pending[i] = run->pending[--run->npending];
+}
+
+static void accept_all(struct run *run)
+{
+	for (;;) {
+		struct sockaddr_in sa;
+		socklen_t len = sizeof(sa);
+		int fd = accept4(run->listen, (struct sockaddr *)&sa, &len,
+				 SOCK_CLOEXEC | SOCK_NONBLOCK);
+		struct pending *c;
+		char ip[INET_ADDRSTRLEN];
+
+		if (fd < 0)
+			return;
+		if (run->npending == SHL_LAUNCH_PENDING_MAX) {
+			close(fd);
+			continue;
+		}
+		c = &run->pending[run->npending++];
+		memset(c, 0, sizeof(*c));
+		c->fd = fd;
+		c->deadline = now() + SHL_LAUNCH_HELLO_S;
+		inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof(ip));
+		snprintf(c->peer, sizeof(c->peer), "%s:%u", ip, ntohs(sa.sin_port));
+	}
+}
+
+/* Constant-time comparison: the time taken says nothing about how much of a guess was
+ * right. */
+static bool same_secret(const unsigned char *a, const unsigned char *b)
+{
+	unsigned char d = 0;
+
+	for (int i = 0; i < SHL_IO_CTL_SECRET; i++)
+		d |= a[i] ^ b[i];
+	return d == 0;
+}
+
+static int send_assign(struct run *run, struct node *n)
+{
+	struct shl_place *pl = run->l->place;
+	size_t len = 8 + 4 * (size_t)pl->nranks;
+	unsigned char *b = malloc(len);
+	struct timeval tv = { .tv_sec = 10 };
+	int one = 1, flags, err;
+
+	if (!b)
+		return -ENOMEM;
+	shl_io_ctl_put32(b, (uint32_t)pl->nranks);
+	shl_io_ctl_put32(b + 4, (uint32_t)pl->nnodes);
+	for (long r = 0; r < pl->nranks; r++)
+		shl_io_ctl_put32(b + 8 + 4 * r, pl->node_of[r]);
+	/* mpiexec's writes block, bounded: records to nodes are few and small but this one. */
+	flags = fcntl(n->fd, F_GETFL);
+	fcntl(n->fd, F_SETFL, flags & ~O_NONBLOCK);
+	setsockopt(n->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	setsockopt(n->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	err = shl_io_ctl_send(n->fd, SHL_IO_CTL_ASSIGN, b, len);
+	free(b);
+	return err;
+}
+
+/* Judge the HELLO of pending connection i once it is all there. */
+static void judge_hello(struct run *run, int i)
+{
+	struct pending *c = &run->pending[i];
+	ssize_t r = read(c->fd, c->buf + c->len, sizeof(c->buf) - c->len);
+	const unsigned char *body;
+	size_t blen;
+	uint8_t type;
+	long used;
+	uint32_t k;
+	struct node *n;
+
+	if (r <= 0) {
+		if (r == 0 || (errno != EAGAIN && errno != EINTR))
+			drop_pending(run, i, "closed before proving the job secret");
+		return;
+	}
+	c->len += (size_t)r;
+	used = shl_io_ctl_take(c->buf, c->len, &type, &body, &blen);
+	if (used == 0 && c->len < sizeof(c->buf))
+		return;
+	if (used <= 0 || type != SHL_IO_CTL_HELLO || blen != 12 + SHL_IO_CTL_SECRET ||
+	    shl_io_ctl_get32(body) != SHL_IO_CTL_MAGIC) {
+		drop_pending(run, i, "not a Shoal node process");
+		return;
+	}
+	if (shl_io_ctl_get32(body + 4) != SHL_IO_CTL_VERSION) {
+		drop_pending(run, i, "another version of Shoal");
+		return;
+	}
+	if (!same_secret(body + 12, run->secret)) {
+		drop_pending(run, i, "wrong job secret");
+		return;
+	}
+	k = shl_io_ctl_get32(body + 8);
+	if (k >= (uint32_t)run->nnodes || run->nodes[k].connected) {
+		drop_pending(run, i, "unknown or duplicate node index");
+		return;
+	}
+	n = &run->nodes[k];
+	n->fd = c->fd;
+	n->connected = true;
+	run->pending[i] = run->pending[--run->npending];
+	if (send_assign(run, n) < 0) {
+		close_node(n);
+		end_job(run, 1, SIGTERM, "shoal: cannot send node process on host %s its ranks",
+			n->host);
+	}
+}
+
+static void write_all(int fd, const unsigned char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Every node said where it listens: tell everyone, which also says "go". */
+static void send_peers(struct run *run)
+{
+	unsigned char *b = malloc(8 * (size_t)run->nnodes);
+
+	if (!b) {
+		end_job(run, 1, SIGTERM, "shoal: out of memory");
+		return;
+	}
+	for (int k = 0; k < run->nnodes; k++)
+		memcpy(b + 8 * k, run->nodes[k].addr, 8);
+	for (int k = 0; k < run->nnodes; k++)
+		if (run->nodes[k].fd >= 0)
+			shl_io_ctl_send(run->nodes[k].fd, SHL_IO_CTL_PEERS, b, 8 * (size_t)run->nnodes);
+	free(b);
+	run->peers_sent = true;
+}
+
+static void on_record(struct run *run, struct node *n, uint8_t type, const unsigned char *b,
+		      size_t len)
+{
+	switch (type) {
+	case SHL_IO_CTL_ADDR:
+		if (len != 8 || n->has_addr)
+			break;
+		memcpy(n->addr, b, 8);
+		n->has_addr = true;
+		if (++run->naddr == run->nnodes && !run->ending)
+			send_peers(run);
+		return;
+	case SHL_IO_CTL_OUT:
+		if (len < 8)
+			break;
+		fflush(stdout);
+		write_all(shl_io_ctl_get32(b) == 2 ? STDERR_FILENO : STDOUT_FILENO, b + 8, len - 8);
+		return;
+	case SHL_IO_CTL_EXIT: {
+		bool signaled = len == 8 && shl_io_ctl_get32(b) == 1;
+		int code = len == 8 ? (int)shl_io_ctl_get32(b + 4) : 1;
+
+		n->exited = true;
+		if (signaled)
+			end_job(run, 128 + code, SIGTERM, "shoal: node process on host %s (ranks %s) "
+				"killed by signal %s (%s)", n->host, n->ranks,
+				sigabbrev_np(code) ? sigabbrev_np(code) : "?", strsignal(code));
+		else if (code != 0)
+			/* Its own stderr said why (an abort, a rank's exit code). */
+			end_job(run, code & 0xff, SIGTERM, NULL);
+		return;
+	}
+	}
+	close_node(n);
+	end_job(run, 1, SIGTERM, "shoal: node process on host %s sent a malformed record", n->host);
+}
+
+static void read_node(struct run *run, struct node *n)
+{
+	unsigned char tmp[65536];
+	ssize_t r = read(n->fd, tmp, sizeof(tmp));
+	const unsigned char *body;
+	size_t blen, off = 0;
+	uint8_t type;
+	long used;
+
+	if (r < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (r <= 0) {
+		close_node(n);
+		if (!n->exited)
+			end_job(run, 1, SIGTERM, "shoal: lost node process on host %s (ranks %s)",
+				n->host, n->ranks);
+		return;
+	}
+	unsigned char *nb = realloc(n->buf, n->len + (size_t)r);
+	if (!nb) {
+		close_node(n);
+		end_job(run, 1, SIGTERM, "shoal: out of memory reading host %s", n->host);
+		return;
+	}
+	n->buf = nb;
+	memcpy(n->buf + n->len, tmp, (size_t)r);
+	n->len += (size_t)r;
+	while (n->fd >= 0 &&
+	       (used = shl_io_ctl_take(n->buf + off, n->len - off, &type, &body, &blen)) > 0) {
+		on_record(run, n, type, body, blen);
+		off += (size_t)used;
+	}
+	if (n->fd < 0)
+		return;
+	if (used < 0) {
+		close_node(n);
+		end_job(run, 1, SIGTERM, "shoal: node process on host %s sent an oversized record",
+			n->host);
+		return;
+	}
+	memmove(n->buf, n->buf + off, n->len - off);
+	n->len -= off;
+}
+
+static void reap(struct run *run)
+{
+	int status;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+		for (int k = 0; k < run->nnodes; k++) {
+			struct node *n = &run->nodes[k];
+
+			if (n->agent != pid)
+				continue;
+			n->agent = 0;
+			n->agent_status = status;
+			if (!n->connected)
+				end_job(run, 1, SIGTERM, "shoal: cannot start the node process on "
+					"host %s (ranks %s): launcher %s %d", n->host, n->ranks,
+					WIFSIGNALED(status) ? "killed by signal" : "exited with status",
+					WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+		}
+}
+
+static void on_signal(struct run *run)
+{
+	struct signalfd_siginfo si;
+
+	while (read(run->sigfd, &si, sizeof(si)) == sizeof(si)) {
+		int sig = (int)si.ssi_signo;
+
+		if (sig == SIGCHLD)
+			reap(run);
+		else if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+			end_job(run, 128 + sig, sig, NULL);
+		/* SIGQUIT (hang report) and SIGUSR1 (deadlock) are single-node only so far. */
+	}
+}
+
+static void check_clocks(struct run *run)
+{
+	time_t t = now();
+
+	if (!run->ending && t >= run->connect_by)
+		for (int k = 0; k < run->nnodes; k++)
+			if (!run->nodes[k].connected) {
+				end_job(run, 1, SIGTERM, "shoal: node process on host %s (ranks %s) "
+					"did not connect back to %s within %ld s", run->nodes[k].host,
+					run->nodes[k].ranks, run->addr, run->connect_s);
+				break;
+			}
+	if (run->timeout_at && t >= run->timeout_at)
+		end_job(run, SHL_LAUNCH_TIMEOUT_EXIT, SIGTERM, "shoal: job ended by --timeout "
+			"after %ld s", run->l->timeout);
+	for (int i = run->npending - 1; i >= 0; i--)
+		if (t >= run->pending[i].deadline)
+			drop_pending(run, i, "no HELLO in time");
+	if (run->kill_at && t >= run->kill_at) {
+		for (int k = 0; k < run->nnodes; k++) {
+			if (run->nodes[k].agent > 0)
+				kill(run->nodes[k].agent, SIGKILL);
+			close_node(&run->nodes[k]);  /* a proxy that lost us kills its node */
+		}
+		run->kill_at = 0;
+	}
+}
+
+/* The job is over once every launcher is reaped and every connection closed or done. */
+static bool over(struct run *run)
+{
+	for (int k = 0; k < run->nnodes; k++) {
+		struct node *n = &run->nodes[k];
+
+		if (n->agent > 0 || (n->fd >= 0 && !n->exited))
+			return false;
+	}
+	return true;
+}
+
+static int loop(struct run *run)
+{
+	struct pollfd *fds = calloc((size_t)run->nnodes + SHL_LAUNCH_PENDING_MAX + 2, sizeof(*fds));
+
+	if (!fds)
+		return 1;
+	while (!over(run)) {
+		int nf = 0, first_node, first_pending;
+
+		fds[nf++] = (struct pollfd){ .fd = run->sigfd, .events = POLLIN };
+		fds[nf++] = (struct pollfd){ .fd = run->listen, .events = POLLIN };
+		first_node = nf;
+		for (int k = 0; k < run->nnodes; k++)
+			fds[nf++] = (struct pollfd){ .fd = run->nodes[k].fd, .events = POLLIN };
+		first_pending = nf;
+		for (int i = 0; i < run->npending; i++)
+			fds[nf++] = (struct pollfd){ .fd = run->pending[i].fd, .events = POLLIN };
+		if (poll(fds, (nfds_t)nf, 200) < 0 && errno != EINTR)
+			break;
+		if (fds[0].revents)
+			on_signal(run);
+		for (int k = 0; k < run->nnodes; k++)
+			if (fds[first_node + k].revents && run->nodes[k].fd >= 0)
+				read_node(run, &run->nodes[k]);
+		/* Backwards: judging may move the last pending connection into slot i. */
+		for (int i = run->npending - 1; i >= 0; i--)
+			if (first_pending + i < nf && fds[first_pending + i].revents &&
+			    fds[first_pending + i].fd == run->pending[i].fd)
+				judge_hello(run, i);
+		if (fds[1].revents)
+			accept_all(run);
+		check_clocks(run);
+	}
+	free(fds);
+	for (int k = 0; k < run->nnodes; k++)
+		close_node(&run->nodes[k]);
+	for (int i = run->npending - 1; i >= 0; i--)
+		drop_pending(run, i, NULL);
+	return run->status;
+}
+
+/* Whole seconds from the environment, or `dflt`. */
+static long env_seconds(const char *name, long dflt)
+{
+	const char *s = getenv(name);
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return dflt;
+	v = strtol(s, &end, 10);
+	return *end || v < 1 ? dflt : v;
+}
+
+int shl_launch_run(struct shl_launch *l)
+{
+	struct run run = { .l = l, .listen = -1, .sigfd = -1 };
+	struct shl_place *pl = l->place;
+	int status;
+
+	if (l->launcher && !strcmp(l->launcher, "slurm") && !l->agent) {
+		fprintf(stderr, "mpiexec: --launcher slurm is not written yet (docs/offnode.md); "
+			"use --launcher-agent 'srun --nodes=1 --ntasks=1 -w' meanwhile\n");
+		return 2;
+	}
+	if (getrandom(run.secret, sizeof(run.secret), 0) != (ssize_t)sizeof(run.secret)) {
+		fprintf(stderr, "mpiexec: cannot make a job secret: %s\n", strerror(errno));
+		return 1;
+	}
+	run.nnodes = pl->nnodes;
+	run.nodes = calloc((size_t)run.nnodes, sizeof(*run.nodes));
+	run.sigfd = signalfd(-1, l->waited, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (!run.nodes || run.sigfd < 0) {
+		fprintf(stderr, "mpiexec: cannot set up the job: %s\n", strerror(errno));
+		return 1;
+	}
+	if (open_listener(&run) < 0)
+		return 1;
+	run.connect_s = env_seconds("SHOAL_LAUNCH_TIMEOUT", SHL_LAUNCH_CONNECT_S);
+	run.connect_by = now() + run.connect_s;
+	run.timeout_at = l->timeout ? now() + l->timeout : 0;
+	for (int k = 0; k < run.nnodes; k++) {
+		run.nodes[k].host = pl->hosts[pl->host_of_node[k]].name;
+		run.nodes[k].fd = -1;
+		shl_place_ranks(pl, k, run.nodes[k].ranks, sizeof(run.nodes[k].ranks));
+	}
+	for (int k = 0; k < run.nnodes && !run.ending; k++)
+		if (start_node(&run, k) < 0)
+			end_job(&run, 1, SIGTERM, "shoal: cannot start a launcher for host %s: %s",
+				run.nodes[k].host, strerror(errno));
+	status = loop(&run);
+	close(run.listen);
+	close(run.sigfd);
+	free(run.nodes);
+	return status;
+}

@@ -1,0 +1,564 @@
+/* The node proxy of a job on several hosts (shoal-node --connect, docs/offnode.md): joins
+ * mpiexec's control channel with the job secret, forks the node process proper, forwards
+ * its stdout/stderr line by line and its end, and delivers mpiexec's END.
+ * Entered by shoal-node's main thread only, before any rank exists; single-threaded.
+ * Must not outlive mpiexec or leave its node process or job directory behind. */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "io/ctl.h"
+#include "io/mesh.h"
+#include "loader/loader.h"
+#include "loader/loader_internal.h"
+
+/* How long the handshake may take before the proxy gives up: mpiexec answers at once unless
+ * it is still starting other hosts' agents (ssh can take seconds each). */
+#define SHL_PROXY_HANDSHAKE_S 60
+/* A line longer than this is forwarded in pieces (each piece still whole in the output). */
+#define SHL_PROXY_LINE_MAX (64 * 1024)
+/* After the node process ended, how long its pipes may stay open (held by a process the
+ * ranks started) before EXIT is sent anyway. */
+#define SHL_PROXY_DRAIN_MS 2000
+
+struct stream {
+	int fd;                     /* read end of the node's stdout or stderr, -1 at EOF */
+	uint32_t id;                /* 1 stdout, 2 stderr */
+	size_t len;
+	unsigned char buf[SHL_PROXY_LINE_MAX + 8];
+};
+
+/* The proxy's whole state (one per process, single-threaded). */
+struct proxy {
+	const char *connect;        /* IP:PORT of mpiexec */
+	uint32_t node;
+	const char *host;
+	const char *wdir;
+	int argc;                   /* the program's argv */
+	char **argv;
+	unsigned char secret[SHL_IO_CTL_SECRET];
+	int ctl;                    /* control connection */
+	int listen;                 /* the mesh listener, inherited by the node process */
+	uint32_t world_size;
+	int nlocal;
+	int *local;                 /* world ranks of this node */
+	uint32_t nnodes;
+	uint32_t *node_of;          /* node of every world rank */
+	struct sockaddr_in *peers;  /* every node's mesh listener (PEERS) */
+	char dir[PATH_MAX];         /* job directory for the ranks' program copies */
+	pid_t child;
+	struct stream out, err;
+};
+
+static int fail(const struct proxy *p, const char *what, int err)
+{
+	fprintf(stderr, "shoal-node (host %s, node %u): %s: %s\n", p->host ? p->host : "?",
+		p->node, what, strerror(err < 0 ? -err : err));
+	return 1;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* The secret is one line of hex on stdin. Read it a byte at a time so nothing after the
+ * line is taken from whoever shares the stdin; then stdin becomes /dev/null. */
+static int read_secret(struct proxy *p)
+{
+	char line[2 * SHL_IO_CTL_SECRET + 1];
+	size_t n = 0;
+	int fd;
+
+	while (n < sizeof(line)) {
+		ssize_t r = read(STDIN_FILENO, line + n, 1);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || line[n] == '\n')
+			break;
+		n++;
+	}
+	if (n != 2 * SHL_IO_CTL_SECRET)
+		return -EPERM;
+	for (size_t i = 0; i < SHL_IO_CTL_SECRET; i++) {
+		int hi = hexval(line[2 * i]), lo = hexval(line[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -EPERM;
+		p->secret[i] = (unsigned char)(hi << 4 | lo);
+	}
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		dup2(fd, STDIN_FILENO);
+		close(fd);
+	}
+	return 0;
+}
+
+static int parse(struct proxy *p, int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i + 1 < argc && argv[i][0] == '-'; i += 2) {
+		if (!strcmp(argv[i], "--connect"))
+			p->connect = argv[i + 1];
+		else if (!strcmp(argv[i], "--node"))
+			p->node = (uint32_t)strtoul(argv[i + 1], NULL, 10);
+		else if (!strcmp(argv[i], "--host"))
+			p->host = argv[i + 1];
+		else if (!strcmp(argv[i], "--wdir"))
+			p->wdir = argv[i + 1];
+		else
+			return -EINVAL;
+	}
+	if (!p->connect || !p->host || i >= argc)
+		return -EINVAL;
+	p->argc = argc - i;
+	p->argv = argv + i;
+	return 0;
+}
+
+static int dial(struct proxy *p)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	struct timeval tv = { .tv_sec = SHL_PROXY_HANDSHAKE_S };
+	char ip[64];
+	const char *colon = strrchr(p->connect, ':');
+	int one = 1;
+
+	if (!colon || (size_t)(colon - p->connect) >= sizeof(ip))
+		return -EINVAL;
+	memcpy(ip, p->connect, (size_t)(colon - p->connect));
+	ip[colon - p->connect] = '\0';
+	if (inet_pton(AF_INET, ip, &sa.sin_addr) != 1)
+		return -EINVAL;
+	sa.sin_port = htons((uint16_t)atoi(colon + 1));
+	p->ctl = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (p->ctl < 0)
+		return -errno;
+	/* Bounds connect() and every blocking read and write of the handshake. */
+	setsockopt(p->ctl, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(p->ctl, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	setsockopt(p->ctl, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (connect(p->ctl, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return -errno;
+	return 0;
+}
+
+/* Read one whole record of `want` type into a malloc'd body. */
+static int recv_record(struct proxy *p, uint8_t want, unsigned char **body, size_t *len)
+{
+	unsigned char head[SHL_IO_CTL_HEADER];
+	size_t got = 0, n;
+	uint32_t size;
+
+	while (got < sizeof(head)) {
+		ssize_t r = read(p->ctl, head + got, sizeof(head) - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r == 0 ? -ECONNRESET : -errno;
+		got += (size_t)r;
+	}
+	size = shl_io_ctl_get32(head);
+	if (size == 0 || size - 1 > SHL_IO_CTL_MAX || head[4] != want)
+		return -EPROTO;
+	n = size - 1;
+	*body = malloc(n ? n : 1);
+	if (!*body)
+		return -ENOMEM;
+	for (got = 0; got < n;) {
+		ssize_t r = read(p->ctl, *body + got, n - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			free(*body);
+			return r == 0 ? -ECONNRESET : -errno;
+		}
+		got += (size_t)r;
+	}
+	*len = n;
+	return 0;
+}
+
+/* HELLO, ASSIGN, ADDR (the mesh listener's), PEERS. */
+static int handshake(struct proxy *p)
+{
+	unsigned char hello[12 + SHL_IO_CTL_SECRET], addr[8], *body;
+	struct sockaddr_in sa;
+	socklen_t salen = sizeof(sa);
+	size_t len;
+	uint32_t nnodes;
+	int err;
+
+	shl_io_ctl_put32(hello, SHL_IO_CTL_MAGIC);
+	shl_io_ctl_put32(hello + 4, SHL_IO_CTL_VERSION);
+	shl_io_ctl_put32(hello + 8, p->node);
+	memcpy(hello + 12, p->secret, SHL_IO_CTL_SECRET);
+	err = shl_io_ctl_send(p->ctl, SHL_IO_CTL_HELLO, hello, sizeof(hello));
+	if (err)
+		return err;
+	err = recv_record(p, SHL_IO_CTL_ASSIGN, &body, &len);
+	if (err)
+		return err;
+	p->world_size = len >= 8 ? shl_io_ctl_get32(body) : 0;
+	nnodes = len >= 8 ? shl_io_ctl_get32(body + 4) : 0;
+	if (p->world_size == 0 || p->world_size > INT_MAX / 2 || p->node >= nnodes ||
+	    len != 8 + 4 * (size_t)p->world_size) {
+		free(body);
+		return -EPROTO;
+	}
+	p->local = malloc(p->world_size * sizeof(int));
+	p->node_of = malloc(p->world_size * sizeof(uint32_t));
+	if (!p->local || !p->node_of) {
+		free(body);
+		return -ENOMEM;
+	}
+	p->nnodes = nnodes;
+	for (uint32_t r = 0; r < p->world_size; r++) {
+		p->node_of[r] = shl_io_ctl_get32(body + 8 + 4 * r);
+		if (p->node_of[r] >= nnodes) {
+			free(body);
+			return -EPROTO;
+		}
+		if (p->node_of[r] == p->node)
+			p->local[p->nlocal++] = (int)r;
+	}
+	free(body);
+	if (p->nlocal == 0)
+		return -EPROTO;
+
+	/* The mesh listener, on the address mpiexec reached us by: that interface routes to
+	 * the other hosts too. The node process's completion thread takes it over. */
+	if (getsockname(p->ctl, (struct sockaddr *)&sa, &salen) < 0)
+		return -errno;
+	sa.sin_port = 0;
+	p->listen = socket(AF_INET, SOCK_STREAM, 0);
+	if (p->listen < 0)
+		return -errno;
+	salen = sizeof(sa);
+	if (bind(p->listen, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(p->listen, 64) < 0 ||
+	    getsockname(p->listen, (struct sockaddr *)&sa, &salen) < 0)
+		return -errno;
+	memcpy(addr, &sa.sin_addr, 4);
+	shl_io_ctl_put32(addr + 4, ntohs(sa.sin_port));
+	err = shl_io_ctl_send(p->ctl, SHL_IO_CTL_ADDR, addr, sizeof(addr));
+	if (err)
+		return err;
+	err = recv_record(p, SHL_IO_CTL_PEERS, &body, &len);
+	if (err)
+		return err;
+	if (len != 8 * (size_t)nnodes) {
+		free(body);
+		return -EPROTO;
+	}
+	p->peers = calloc(nnodes, sizeof(*p->peers));
+	if (!p->peers) {
+		free(body);
+		return -ENOMEM;
+	}
+	for (uint32_t k = 0; k < nnodes; k++) {
+		p->peers[k].sin_family = AF_INET;
+		memcpy(&p->peers[k].sin_addr, body + 8 * k, 4);
+		p->peers[k].sin_port = htons((uint16_t)shl_io_ctl_get32(body + 8 * k + 4));
+	}
+	free(body);
+	return 0;
+}
+
+/* Remove the files of directory `path` and the directory. */
+static void remove_tree(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+
+	if (d) {
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				unlinkat(dirfd(d), e->d_name, 0);
+		closedir(d);
+	}
+	rmdir(path);
+}
+
+/* Job directories are named shoal-node-<proxy pid>-XXXXXX. A proxy killed with SIGKILL
+ * cannot remove its own (its node process dies with it), so each new proxy removes those
+ * in `base` whose proxy no longer exists. */
+static void sweep(const char *base)
+{
+	DIR *d = opendir(base);
+	struct dirent *e;
+	char path[PATH_MAX];
+
+	while (d && (e = readdir(d))) {
+		int pid;
+
+		if (sscanf(e->d_name, "shoal-node-%d-", &pid) != 1 || pid <= 0 ||
+		    kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", base, e->d_name) < sizeof(path))
+			remove_tree(path);
+	}
+	if (d)
+		closedir(d);
+}
+
+static int make_dir(struct proxy *p)
+{
+	const char *bases[] = { "/dev/shm", getenv("TMPDIR"), "/tmp" };
+
+	for (size_t i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) {
+		if (!bases[i])
+			continue;
+		sweep(bases[i]);
+		snprintf(p->dir, sizeof(p->dir), "%s/shoal-node-%d-XXXXXX", bases[i], (int)getpid());
+		if (mkdtemp(p->dir))
+			return 0;
+	}
+	p->dir[0] = '\0';
+	return -errno;
+}
+
+static void remove_dir(struct proxy *p)
+{
+	if (p->dir[0])
+		remove_tree(p->dir);
+}
+
+/* In the child: become the node process proper. Never returns. */
+static _Noreturn void run_child(struct proxy *p, pid_t proxy, int out, int err)
+{
+	sigset_t none;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != proxy)  /* the proxy died before prctl */
+		_exit(1);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	dup2(out, STDOUT_FILENO);
+	dup2(err, STDERR_FILENO);
+	close(out);
+	close(err);
+	close(p->ctl);
+	setenv("SHOAL_HOST", p->host, 1);
+	fflush(NULL);
+	struct shl_io_config mesh = { .node = p->node, .nnodes = p->nnodes,
+				      .world_size = (int32_t)p->world_size, .node_of = p->node_of,
+				      .addr = p->peers, .listen = p->listen, .secret = p->secret,
+				      .host = p->host };
+	_exit(shl_node_run(p->dir, (int)p->world_size, p->nlocal, p->local,
+			   p->nnodes > 1 ? &mesh : NULL, p->argc, p->argv));
+}
+
+/* Send the first `n` bytes of `s` as one OUT record and drop them. */
+static int send_out(struct proxy *p, struct stream *s, size_t n)
+{
+	unsigned char *body = malloc(8 + n);
+	int err;
+
+	if (!body)
+		return -ENOMEM;
+	shl_io_ctl_put32(body, s->id);
+	shl_io_ctl_put32(body + 4, (uint32_t)-1);  /* ranks share the node's stdout */
+	memcpy(body + 8, s->buf, n);
+	err = shl_io_ctl_send(p->ctl, SHL_IO_CTL_OUT, body, 8 + n);
+	free(body);
+	memmove(s->buf, s->buf + n, s->len - n);
+	s->len -= n;
+	return err;
+}
+
+/* Forward what the node wrote on `s`: every whole line, a full buffer as a piece, and the
+ * rest at EOF. */
+static int pump(struct proxy *p, struct stream *s)
+{
+	ssize_t r = read(s->fd, s->buf + s->len, SHL_PROXY_LINE_MAX - s->len);
+	unsigned char *nl;
+	int err = 0;
+
+	if (r < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (r <= 0) {
+		close(s->fd);
+		s->fd = -1;
+		return s->len ? send_out(p, s, s->len) : 0;
+	}
+	s->len += (size_t)r;
+	while (!err && (nl = memchr(s->buf, '\n', s->len)))
+		err = send_out(p, s, (size_t)(nl - s->buf) + 1);
+	if (!err && s->len == SHL_PROXY_LINE_MAX)
+		err = send_out(p, s, s->len);
+	return err;
+}
+
+/* What mpiexec sent since the last call: END delivers its signal. Returns -ECONNRESET
+ * when mpiexec is gone. */
+static int take_ctl(struct proxy *p, unsigned char *buf, size_t *len, size_t cap)
+{
+	ssize_t r = read(p->ctl, buf + *len, cap - *len);
+	const unsigned char *body;
+	size_t blen;
+	uint8_t type;
+	long used;
+
+	if (r < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (r <= 0)
+		return -ECONNRESET;
+	*len += (size_t)r;
+	while ((used = shl_io_ctl_take(buf, *len, &type, &body, &blen)) > 0) {
+		if (type == SHL_IO_CTL_END && blen == 4) {
+			int sig = (int)shl_io_ctl_get32(body);
+
+			if (sig > 0 && sig < NSIG)
+				kill(p->child, sig);
+		}
+		memmove(buf, buf + used, *len - (size_t)used);
+		*len -= (size_t)used;
+	}
+	return used < 0 ? -EPROTO : 0;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Forward output and END until the node process ended and its output is drained; then
+ * send EXIT. Returns 0, or -errno when mpiexec is gone (the node is killed then). */
+static int supervise(struct proxy *p)
+{
+	unsigned char ctlbuf[256];
+	size_t ctllen = 0;
+	int pidfd = (int)syscall(SYS_pidfd_open, p->child, 0);
+	int status = 0, err = 0;
+	long drain_until = 0;
+	bool ended = false;
+	unsigned char ex[8];
+
+	if (pidfd < 0)
+		return -errno;
+	while (!ended || ((p->out.fd >= 0 || p->err.fd >= 0) && now_ms() < drain_until)) {
+		struct pollfd fds[4] = {
+			{ .fd = p->ctl, .events = POLLIN },
+			{ .fd = p->out.fd, .events = POLLIN },
+			{ .fd = p->err.fd, .events = POLLIN },
+			{ .fd = ended ? -1 : pidfd, .events = POLLIN },
+		};
+
+		if (poll(fds, 4, ended ? 50 : -1) < 0 && errno != EINTR)
+			break;
+		if (fds[0].revents) {
+			err = take_ctl(p, ctlbuf, &ctllen, sizeof(ctlbuf));
+			if (err)
+				goto lost;
+		}
+		for (int i = 1; i <= 2; i++)
+			if (fds[i].revents) {
+				err = pump(p, i == 1 ? &p->out : &p->err);
+				if (err)
+					goto lost;
+			}
+		if (fds[3].revents && waitpid(p->child, &status, WNOHANG) == p->child) {
+			ended = true;
+			drain_until = now_ms() + SHL_PROXY_DRAIN_MS;
+		}
+	}
+	close(pidfd);
+	for (int i = 0; i < 2; i++) {  /* output of a helper still holding the pipe is cut */
+		struct stream *s = i ? &p->err : &p->out;
+
+		if (s->len)
+			send_out(p, s, s->len);
+	}
+	shl_io_ctl_put32(ex, WIFSIGNALED(status) ? 1 : 0);
+	shl_io_ctl_put32(ex + 4, (uint32_t)(WIFSIGNALED(status) ? WTERMSIG(status)
+							       : WEXITSTATUS(status)));
+	return shl_io_ctl_send(p->ctl, SHL_IO_CTL_EXIT, ex, sizeof(ex));
+lost:
+	kill(p->child, SIGKILL);
+	waitpid(p->child, &status, 0);
+	close(pidfd);
+	return err;
+}
+
+int shl_node_proxy_main(int argc, char **argv)
+{
+	struct proxy *p = calloc(1, sizeof(*p));
+	int out[2], errp[2], err;
+	pid_t self = getpid();
+
+	if (!p)
+		return 1;
+	p->ctl = p->listen = -1;
+	if (parse(p, argc, argv) < 0) {
+		fprintf(stderr, "usage: shoal-node --connect IP:PORT --node I --host NAME "
+			"[--wdir DIR] program [args...] (started by mpiexec, secret on stdin)\n");
+		return 2;
+	}
+	/* Terminal signals belong to mpiexec, which forwards them as END. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	if (read_secret(p) < 0)
+		return fail(p, "no job secret on stdin", EPERM);
+	if (p->wdir && chdir(p->wdir) < 0)
+		return fail(p, p->wdir, errno);
+	err = dial(p);
+	if (err)
+		return fail(p, "cannot connect to mpiexec", err);
+	err = handshake(p);
+	if (err)
+		return fail(p, "handshake with mpiexec failed", err);
+	err = make_dir(p);
+	if (err)
+		return fail(p, "cannot make a job directory", err);
+	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
+		err = errno;
+		remove_dir(p);
+		return fail(p, "pipe", err);
+	}
+	fflush(NULL);
+	p->child = fork();
+	if (p->child == 0)
+		run_child(p, self, out[1], errp[1]);
+	close(out[1]);
+	close(errp[1]);
+	if (p->child < 0) {
+		err = errno;
+		remove_dir(p);
+		return fail(p, "fork", err);
+	}
+	p->out = (struct stream){ .fd = out[0], .id = 1 };
+	p->err = (struct stream){ .fd = errp[0], .id = 2 };
+	err = supervise(p);
+	remove_dir(p);
+	return err ? 1 : 0;
+}

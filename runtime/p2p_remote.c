@@ -1,0 +1,149 @@
+/* Point-to-point with ranks of other nodes: sends handed to the completion thread
+ * (io/mesh.h) and the two hooks it calls back (an arriving message into a rank's inbox, a
+ * written send's completion). Entered by rank threads (shl_p2p_send_remote, rank locked)
+ * and by the completion thread (the hooks). Must not touch a rank's private lists: arriving
+ * messages take the inbox, like a local sender's, so matching is one code path. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/mesh.h"
+#include "runtime/rt.h"
+#include "runtime/p2p_internal.h"
+
+/* Completion thread: an EAGER message for local world rank `dst`. Only MPI_COMM_WORLD
+ * spans nodes (creation on it is refused, shl_comm_local_or_die), so its context is the
+ * only one a frame may carry, and the frame's world ranks are its communicator ranks. */
+static int deliver(int32_t dst, struct shl_envelope *env)
+{
+	struct shl_rank *to = shl_job.ranks[dst];  /* io/frame.c checked dst is one of ours */
+
+	if ((env->context & ~SHL_CTX_INTERNAL) != SHL_CTX_WORLD || to == NULL)
+		return -EPROTO;
+	shl_inbox_push(&to->inbox, env);
+	shl_rank_wake(to);
+	return 0;
+}
+
+/* Completion thread: the frame of send request `req` (NULL: one that completed when
+ * posted) is written. */
+static void sent(void *req)
+{
+	if (req != NULL)
+		shl_req_complete(req);
+}
+
+/* A rendezvous receive: what the completion thread fills, and what the rank asked for. */
+struct remote_recv {
+	struct shl_io_recv io;
+	struct shl_req *q;
+	void *tmp;                   /* dense bytes to unpack into q's buffer, or NULL */
+};
+
+/* Completion thread: every byte of a rendezvous receive is in. */
+static void received(struct shl_io_recv *rv)
+{
+	struct remote_recv *x = caa_container_of(rv, struct remote_recv, io);
+
+	if (x->tmp != NULL) {
+		shl_dt_copy(x->q->buf, x->q->type, x->tmp, NULL, rv->keep);
+		free(x->tmp);
+	}
+	shl_req_complete(x->q);
+	free(x);
+}
+
+int shl_job_connect(const struct shl_io_config *cfg)
+{
+	static const struct shl_io_hooks hooks = { deliver, sent, received };
+
+	return shl_io_start(cfg, &hooks);
+}
+
+void shl_p2p_recv_remote(struct shl_rank *r, struct shl_req *q, struct shl_envelope *env,
+			 size_t n)
+{
+	struct remote_recv *x = calloc(1, sizeof(*x));
+	struct shl_io_send *d = calloc(1, sizeof(*d) + 8);
+	uint64_t cookie;
+
+	if (x == NULL || d == NULL)
+		shl_panic("MPI_Recv", ENOMEM, "no memory for a receive from another node");
+	x->q = q;
+	if (!q->type->contig && n > 0 && (x->tmp = malloc(n)) == NULL)
+		shl_panic("MPI_Recv", ENOMEM, "no memory for a receive from another node");
+	x->io = (struct shl_io_recv){ .buf = x->tmp ? x->tmp : q->buf, .keep = n,
+				      .total = env->bytes, .src = env->src,
+				      .dst = r->world_rank };
+	memcpy(&cookie, env->inline_data, 8);
+	d->frame = (struct shl_io_frame){ .type = SHL_IO_CTS, .src = r->world_rank,
+					  .dst = env->src, .context = env->context, .length = 8,
+					  .cookie = cookie };
+	d->payload = d->packed;
+	d->recv = &x->io;
+	shl_pool_put(env);
+	shl_io_post_send(d);
+}
+
+int shl_p2p_send_remote(struct shl_rank *r, struct shl_comm *c, const void *buf,
+			MPI_Count count, struct shl_datatype *type, int dest, int tag,
+			enum shl_send_mode mode, struct shl_req *req)
+{
+	size_t bytes = (size_t)count * type->size;
+	int world = shl_comm_remote_world(c, dest);
+	/* As on the node, a payload up to inline_max and a buffered send complete at once (the
+	 * caller may even have passed the rank's shared completed request, make_request):
+	 * those are copied. Others are written straight from the user's buffer when it is
+	 * dense, and complete once written. Synchronous sends and messages over the eager
+	 * limit go by rendezvous (RTS, the receiver's match answers CTS, then DATA), so they
+	 * complete only once matched. */
+	bool at_once = mode == SHL_MODE_BUFFERED || (mode != SHL_MODE_SYNC &&
+						      bytes <= shl_job.inline_max);
+	bool packed = at_once || !type->contig;
+	bool rdv = mode == SHL_MODE_SYNC || bytes > SHL_IO_EAGER_MAX;
+	struct shl_io_send *d;
+
+	if ((c->context & ~SHL_CTX_INTERNAL) != SHL_CTX_WORLD)
+		shl_panic("MPI_Send", EINVAL, "a communicator other than MPI_COMM_WORLD spans nodes");
+	if (!rdv) {
+		d = malloc(sizeof(*d) + (packed ? bytes : 0));
+		if (d == NULL)
+			return -ENOMEM;
+		memset(d, 0, sizeof(*d));
+		d->frame = (struct shl_io_frame){ .type = SHL_IO_EAGER, .src = r->world_rank,
+						  .dst = world, .context = c->context, .tag = tag,
+						  .length = bytes };
+		d->payload = buf;
+		if (packed) {
+			shl_dt_copy(d->packed, NULL, buf, type, bytes);
+			d->payload = d->packed;
+		}
+	} else {
+		d = calloc(1, sizeof(*d) + 8);
+		if (d == NULL)
+			return -ENOMEM;
+		d->frame = (struct shl_io_frame){ .type = SHL_IO_RTS, .src = r->world_rank,
+						  .dst = world, .context = c->context, .tag = tag,
+						  .length = 8 };
+		for (int i = 0; i < 8; i++)
+			d->packed[i] = (unsigned char)((uint64_t)bytes >> (8 * i));
+		d->payload = d->packed;
+		d->data = buf;
+		d->bytes = bytes;
+		if (packed && bytes > 0) {
+			d->owned = malloc(bytes);
+			if (d->owned == NULL) {
+				free(d);
+				return -ENOMEM;
+			}
+			shl_dt_copy(d->owned, NULL, buf, type, bytes);
+			d->data = d->owned;
+		}
+	}
+	d->req = at_once ? NULL : req;
+	req->env = NULL;
+	if (at_once)
+		shl_req_complete_own(r, req);
+	shl_io_post_send(d);
+	return 0;
+}

@@ -1,0 +1,96 @@
+#!/bin/bash
+# mesh_rejects_bad_frames_and_secrets: on 2 hosts (network namespaces), connections to a node's mesh port with a wrong job secret, or with the right secret and then a frame header of another protocol version or naming a rank not on that node, are dropped and logged naming the reason, and so is one that does not finish its greeting within 10 s; and the job still ends normally with its messages delivered.
+# timeout: 90
+. "$SHOAL_TESTS/lib/common.bash"
+. "$SHOAL_TESTS/lib/netns.bash"
+command -v python3 >/dev/null || skip "no python3"
+
+build wait_go <<'SRC'
+#include <stdio.h>
+#include <unistd.h>
+#include <mpi.h>
+int main(int argc, char **argv)
+{
+	int rank, v = -1;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (rank == 1) {
+		while (access(argv[1], F_OK) != 0)
+			usleep(20000);
+		v = 42;
+		MPI_Send(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+		MPI_Recv(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	} else {
+		MPI_Recv(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Send(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+	}
+	printf("rank %d got %d\n", rank, v);
+	MPI_Finalize();
+	return 0;
+}
+SRC
+
+netns_up 2
+# An agent that keeps a copy of the job secret (test only: it is what a node receives).
+cat >"$TEST_TMP/agent" <<AGENT
+#!/bin/bash
+IFS= read -r secret
+printf '%s\n' "\$secret" >"$TEST_TMP/secret"
+printf '%s\n' "\$secret" | exec ip netns exec "\$@"
+AGENT
+chmod +x "$TEST_TMP/agent"
+
+go=$TEST_TMP/go
+ip netns exec "$NS_HEAD" "$MPIEXEC" --launcher-agent "$TEST_TMP/agent" --control-addr "$NS_NET.1" \
+	-H "$(netns_hosts)" "$TEST_TMP/wait_go" "$go" >"$OUT" 2>"$ERR" </dev/null &
+job=$!
+trap 'touch "$go"; kill $job 2>/dev/null; netns_down' EXIT
+h2=${NS_HOSTS[1]}
+port=
+for i in $(seq 100); do
+	port=$(ip netns exec "$h2" ss -Hltn 2>/dev/null | awk '{ n = split($4, a, ":"); print a[n] }' | head -n 1)
+	[ -n "$port" ] && [ -s "$TEST_TMP/secret" ] && break
+	sleep 0.1
+done
+[ -n "$port" ] || { touch "$go"; wait $job; RC=$?; show; fail "no mesh listener in $h2"; }
+addr=$NS_NET.3  # the second host (netns.bash: host i has .(i+1))
+
+ip netns exec "$NS_HEAD" python3 - "$addr" "$port" "$(cat "$TEST_TMP/secret")" <<'PY' || fail "injection failed"
+import socket, struct, sys, time
+addr, port, secret = sys.argv[1], int(sys.argv[2]), bytes.fromhex(sys.argv[3])
+def hello(node, key):
+    return struct.pack('<III', 0x4d4c4853, 1, node) + key
+def frame(version, src, dst):
+    # magic, version, type EAGER, flags, src, dst, context, tag, length, cookie
+    return struct.pack('<IBBHiiIiQQ', 0x464c4853, version, 1, 0, src, dst, 0, 0, 4, 0)
+def send(data):
+    s = socket.create_connection((addr, port), timeout=5)
+    s.sendall(data)
+    try:
+        s.settimeout(5)
+        while s.recv(64):   # the node closes the connection
+            pass
+    except OSError:
+        pass
+    s.close()
+silent = socket.create_connection((addr, port), timeout=5)
+silent.sendall(b'SHL')                             # a greeting that never ends
+send(hello(0, bytes(32)))                          # wrong secret
+send(hello(0, secret) + frame(9, 0, 1))            # another protocol version
+send(hello(0, secret) + frame(1, 0, 0))            # dst is not a rank of this node
+silent.settimeout(20)
+t = time.time()
+assert silent.recv(64) == b'', 'the silent connection got data'
+print('silent connection closed after %.1f s' % (time.time() - t))
+PY
+touch "$go"
+wait $job
+RC=$?
+expect_rc 0
+expect_out '^rank 0 got 42$'
+expect_out '^rank 1 got 42$'
+expect_err 'mesh connection from .*: dropped: wrong job secret'
+expect_err 'connection from node 0 .*: dropped: bad frame header: wrong protocol version'
+expect_err 'connection from node 0 .*: dropped: bad frame header: unknown source or destination rank'
+expect_err 'mesh connection from .*: dropped: no greeting within 10 s'
+exit 0
