@@ -257,13 +257,16 @@ int shl_coll_root(struct shl_meeting *m, int *root, int *side)
 
 /* ---- argument checks ---- */
 
-int shl_coll_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_comm **c)
+int shl_coll_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, bool nb,
+		  MPI_Request *request, struct shl_comm **c)
 {
 	*c = shl_comm_get(r, comm);
 	if (*c == NULL)
 		return shl_err(NULL, MPI_ERR_COMM, fn, "invalid communicator argument comm%s",
 			       comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
 	shl_comm_local_or_die(*c, fn);
+	if (nb && request == NULL)
+		return shl_err(*c, MPI_ERR_REQUEST, fn, "request is NULL");
 	return MPI_SUCCESS;
 }
 
@@ -275,13 +278,6 @@ int shl_coll_rootarg(struct shl_comm *c, const char *fn, int root)
 		return MPI_SUCCESS;
 	return shl_err(c, MPI_ERR_ROOT, fn, "root %d is not a rank of the %s group (size %d)",
 		       root, c->inter ? "remote" : "", c->inter ? c->remote_size : c->size);
-}
-
-int shl_coll_req(struct shl_comm *c, const char *fn, MPI_Request *request)
-{
-	if (request == NULL)
-		return shl_err(c, MPI_ERR_REQUEST, fn, "request is NULL");
-	return MPI_SUCCESS;
 }
 
 /* Check a v or w array argument of `n` entries (counts non-negative and within bytes,
@@ -425,10 +421,8 @@ static int barrier(const char *fn, MPI_Comm comm, MPI_Request *request, enum shl
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
 	struct shl_cargs x = { 0 };
-	int err = shl_coll_comm(fn, r, comm, &c);
+	int err = shl_coll_comm(fn, r, comm, nb, request, &c);
 
-	if (err == MPI_SUCCESS && nb)
-		err = shl_coll_req(c, fn, request);
 	if (err != MPI_SUCCESS)
 		return err;
 	if (!nb) {
@@ -477,10 +471,8 @@ static int bcast(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, 
 	bool nb = mode != SHL_COLL_BLOCKING;
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
-	int err = shl_coll_comm(fn, r, comm, &c);
+	int err = shl_coll_comm(fn, r, comm, nb, request, &c);
 
-	if (err == MPI_SUCCESS && nb)
-		err = shl_coll_req(c, fn, request);
 	if (err == MPI_SUCCESS)
 		err = shl_coll_rootarg(c, fn, root);
 	bool active = !c || !c->inter || root != MPI_PROC_NULL;
@@ -566,10 +558,8 @@ static int rooted(const char *fn, bool scatter, bool vec, bool wide, const void 
 	bool nb = mode != SHL_COLL_BLOCKING;
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
-	int err = shl_coll_comm(fn, r, comm, &c);
+	int err = shl_coll_comm(fn, r, comm, nb, request, &c);
 
-	if (err == MPI_SUCCESS && nb)
-		err = shl_coll_req(c, fn, request);
 	if (err == MPI_SUCCESS)
 		err = shl_coll_rootarg(c, fn, root);
 	if (err != MPI_SUCCESS)
@@ -734,10 +724,8 @@ static int allgather(const char *fn, bool vec, bool wide, const void *sbuf, MPI_
 	bool nb = mode != SHL_COLL_BLOCKING;
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
-	int err = shl_coll_comm(fn, r, comm, &c);
+	int err = shl_coll_comm(fn, r, comm, nb, request, &c);
 
-	if (err == MPI_SUCCESS && nb)
-		err = shl_coll_req(c, fn, request);
 	if (err != MPI_SUCCESS)
 		return err;
 	if (sbuf == MPI_IN_PLACE && c->inter)
@@ -866,10 +854,8 @@ static int alltoall(const char *fn, enum shl_coll_vec vec, bool wide, const void
 	bool nb = mode != SHL_COLL_BLOCKING;
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
-	int err = shl_coll_comm(fn, r, comm, &c);
+	int err = shl_coll_comm(fn, r, comm, nb, request, &c);
 
-	if (err == MPI_SUCCESS && nb)
-		err = shl_coll_req(c, fn, request);
 	if (err != MPI_SUCCESS)
 		return err;
 	int n = peers(c);

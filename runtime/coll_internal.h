@@ -153,9 +153,10 @@ void shl_coll_bad_all(struct shl_meeting *m, int err);
 int shl_coll_root(struct shl_meeting *m, int *root, int *side);
 
 /* ---- argument checks at the MPI boundary (each reports through shl_err) ---- */
-int shl_coll_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_comm **c);
+/* The communicator (*c), and with `nb` (an MPI_I… or MPI_…_init call) the request pointer. */
+int shl_coll_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, bool nb,
+		  MPI_Request *request, struct shl_comm **c);
 int shl_coll_rootarg(struct shl_comm *c, const char *fn, int root);
-int shl_coll_req(struct shl_comm *c, const char *fn, MPI_Request *request);
 /* Whether this rank is the one that receives (gather) or sends (scatter) at `root`. */
 static inline bool shl_coll_is_root(const struct shl_comm *c, int root)
 {

@@ -230,10 +230,8 @@ static int reduce(const char *fn, const void *sbuf, void *rbuf, MPI_Count count,
 	bool nb = mode != SHL_COLL_BLOCKING;
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
-	int err = shl_coll_comm(fn, r, comm, &c);
+	int err = shl_coll_comm(fn, r, comm, nb, request, &c);
 
-	if (err == MPI_SUCCESS && nb)
-		err = shl_coll_req(c, fn, request);
 	if (err == MPI_SUCCESS)
 		err = shl_coll_rootarg(c, fn, root);
 	if (err != MPI_SUCCESS)
@@ -287,10 +285,8 @@ static int symmetric(const char *fn, shl_meet_fn *run, bool intra_only, const vo
 	bool nb = mode != SHL_COLL_BLOCKING;
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
-	int err = shl_coll_comm(fn, r, comm, &c);
+	int err = shl_coll_comm(fn, r, comm, nb, request, &c);
 
-	if (err == MPI_SUCCESS && nb)
-		err = shl_coll_req(c, fn, request);
 	if (err == MPI_SUCCESS && intra_only && c->inter)
 		err = shl_err(c, MPI_ERR_COMM, fn, "comm is an intercommunicator");
 	if (err == MPI_SUCCESS)
@@ -470,10 +466,8 @@ static int reduce_scatter(const char *fn, bool wide, const void *sbuf, void *rbu
 	bool nb = mode != SHL_COLL_BLOCKING;
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
-	int err = shl_coll_comm(fn, r, comm, &c);
+	int err = shl_coll_comm(fn, r, comm, nb, request, &c);
 
-	if (err == MPI_SUCCESS && nb)
-		err = shl_coll_req(c, fn, request);
 	if (err != MPI_SUCCESS)
 		return err;
 	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .rcount = rcount, .rcounts = rcounts,
