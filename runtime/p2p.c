@@ -541,8 +541,8 @@ void shl_p2p_cancel(struct shl_rank *r, struct shl_req *req)
 
 /* ---- argument checks ---- */
 
-int shl_check_count(struct shl_comm *c, const char *fn, const char *what, MPI_Count count,
-		    MPI_Datatype type)
+int shl_check_count_slow(struct shl_comm *c, const char *fn, const char *what, MPI_Count count,
+			 MPI_Datatype type)
 {
 	const char *tname = *what ? "type" : "datatype";
 	size_t bytes;
