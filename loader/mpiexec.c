@@ -675,7 +675,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "mpiexec: %s\n", why);
 			return 1;
 		}
-		job.launcher = "slurm";
+		/* An allocation of only this host runs here, as a job on one node does (Open
+		 * MPI's mpirun starts no daemon there either), unless srun was asked for. */
+		if (job.launcher || job.place.nhosts > 1 || !is_this_host(job.place.hosts[0].name))
+			job.launcher = "slurm";
 	}
 	multi = place(&job);
 	if (job.show_placement) {

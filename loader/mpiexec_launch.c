@@ -718,6 +718,18 @@ static void check_clocks(struct run *run)
 	}
 }
 
+/* Once every node process has ended (said EXIT), close the control connections: the
+ * proxies wait for that before they leave, keeping their mesh listeners open until no node
+ * can still be connecting (docs/offnode.md). */
+static void release(struct run *run)
+{
+	for (int k = 0; k < run->nnodes; k++)
+		if (!run->nodes[k].exited && (run->nodes[k].fd >= 0 || !run->nodes[k].connected))
+			return;
+	for (int k = 0; k < run->nnodes; k++)
+		close_node(&run->nodes[k]);
+}
+
 /* The job is over once every launcher is reaped and every connection closed or done. */
 static bool over(struct run *run)
 {
@@ -767,6 +779,7 @@ static int loop(struct run *run)
 		if (fds[2].revents && in)
 			pump_stdin(run);
 		check_clocks(run);
+		release(run);
 	}
 	free(fds);
 	for (int k = 0; k < run->nnodes; k++)

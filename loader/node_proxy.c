@@ -662,6 +662,29 @@ lost:
 	return err;
 }
 
+/* After EXIT: stay until mpiexec closes the control channel, which it does once every node
+ * has ended. Meanwhile the mesh listener stays open, so a lower-numbered node that is slow
+ * to start still connects to this one (the kernel completes the connection) even when this
+ * node's ranks have all ended already. */
+static void linger(struct proxy *p)
+{
+	struct pollfd pfd = { .fd = p->ctl, .events = POLLIN };
+
+	for (;;) {
+		int n = poll(&pfd, 1, -1);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return;
+		p->ctllen = 0;  /* END or STDIN now mean nothing: drop them */
+		ssize_t r = read(p->ctl, p->ctlbuf, sizeof(p->ctlbuf));
+
+		if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN))
+			return;
+	}
+}
+
 int shl_node_proxy_main(int argc, char **argv)
 {
 	struct proxy *p = calloc(1, sizeof(*p));
@@ -722,5 +745,7 @@ int shl_node_proxy_main(int argc, char **argv)
 	p->err = (struct stream){ .fd = errp[0], .id = 2 };
 	err = supervise(p);
 	remove_dir(p);
+	if (!err)
+		linger(p);
 	return err ? 1 : 0;
 }

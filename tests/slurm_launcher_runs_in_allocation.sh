@@ -83,6 +83,16 @@ NodeName=n2 NodeHostname=$host NodeAddr=127.0.0.1 Port=$((port + 2)) CPUs=2 Stat
 PartitionName=test Nodes=n1,n2 Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF=$D/slurm.conf
+
+# Hosts and slots from the allocation's variables (scontrol expands the list; no daemon).
+run env SLURM_JOB_ID=7 SLURM_JOB_NODELIST='x[1-3]' SLURM_TASKS_PER_NODE='2(x2),1' \
+	"$MPIEXEC" --show-placement "$TEST_TMP/where"
+expect_rc 0
+[ "$(cat "$OUT")" = "$(printf 'x1: 0-1\nx2: 2-3\nx3: 4')" ] || { show; fail "placement from the allocation"; }
+# An allocation of this host alone runs here, without srun (no daemon is up yet).
+run env SLURM_JOB_ID=7 SLURM_JOB_NODELIST="$host" SLURM_TASKS_PER_NODE=3 "$MPIEXEC" "$TEST_TMP/where"
+expect_rc 0
+expect_out_count "^rank [0-2] of 3 on " 3
 slurmctld -D -i >"$D/log/ctld.out" 2>&1 &
 PIDS+=($!)
 slurmd -D -N n1 >"$D/log/n1.out" 2>&1 &
