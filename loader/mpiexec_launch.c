@@ -302,8 +302,16 @@ static int start_node(struct run *run, int k)
 		_exit(127);
 	}
 	close(in[0]);
-	if (pid > 0 && write(in[1], hex, 2 * SHL_IO_CTL_SECRET + 1) < 0)
-		pid = -1;  /* the launcher is already gone: its exit will be reported */
+	if (pid > 0) {
+		/* A launcher that already ended (ssh to an unknown host) must not kill mpiexec
+		 * with SIGPIPE: its exit is reported when it is reaped. */
+		void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+
+		if (write(in[1], hex, 2 * SHL_IO_CTL_SECRET + 1) < 0 && errno != EPIPE)
+			fprintf(stderr, "mpiexec: cannot give the job secret to the launcher for "
+				"host %s: %s\n", slurm ? hosts : run->nodes[k].host, strerror(errno));
+		signal(SIGPIPE, old);
+	}
 	close(in[1]);
 	free(argv);  /* srun's asprintf'd words stay: a few bytes, once */
 	free(hosts);
