@@ -37,7 +37,8 @@
  * ranks started) before EXIT is sent anyway. */
 #define SHL_PROXY_DRAIN_MS 2000
 
-/* Bytes of a control record the proxy may receive: STDIN bodies are at most 64 KiB. */
+/* Bytes of control records the proxy holds: a STDIN body is at most 64 KiB (mpiexec reads
+ * its stdin 64 KiB at a time), plus room for the records behind it. */
 #define SHL_PROXY_CTL_BUF (80 * 1024)
 
 struct stream {

@@ -14,9 +14,11 @@
 #include "loader/loader_internal.h"
 #include "runtime/job.h"
 
-/* A line longer than this is labelled in pieces, each ended by a newline. */
+/* A line longer than this is labelled in pieces, each ended by a newline: the proxy's own
+ * piece size (SHL_PROXY_LINE_MAX), so across hosts a labelled piece travels whole. */
 #define SHL_STDIO_LINE_MAX (64 * 1024)
-/* Bytes of stdin rank 0 reads ahead (the shared FILE is unbuffered, see below). */
+/* Bytes of stdin rank 0 reads ahead (the shared FILE is unbuffered, see below): a Linux
+ * pipe's default capacity, so one read(2) empties a full pipe. */
 #define SHL_STDIO_IN_BUF (64 * 1024)
 
 /* The unfinished line of one rank on one stream. */
