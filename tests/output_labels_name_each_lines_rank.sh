@@ -1,18 +1,27 @@
 #!/bin/bash
-# output_labels_name_each_lines_rank: with --tag-output every line of stdout and stderr starts with [1,RANK]<stdout>: or [1,RANK]<stderr>:, with -prepend-rank (and -l) with [RANK] ; lines written in pieces by ranks at the same time stay whole and never mix, a last line without a newline still comes out, and a rank that crashes keeps the lines it wrote; on one node, on nodes started by --launcher local, and across network namespaces.
+# output_labels_name_each_lines_rank: with --tag-output every line of stdout and stderr starts with [1,RANK]<stdout>: or [1,RANK]<stderr>:, with -prepend-rank (and -l) with [RANK] ; lines written in pieces by ranks at the same time stay whole and never mix, a last line without a newline still comes out, a thread a rank created is labelled as that rank, and a rank that crashes keeps the lines it wrote; on one node, on nodes started by --launcher local, and across network namespaces.
 # timeout: 150
 . "$SHOAL_TESTS/lib/common.bash"
 
 build talk <<'SRC'
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <mpi.h>
+static void *helper(void *arg)
+{
+	printf("thread of %d\n", *(int *)arg);  /* a thread the rank made counts as the rank */
+	return NULL;
+}
 int main(int argc, char **argv)
 {
 	int rank;
+	pthread_t t;
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	pthread_create(&t, NULL, helper, &rank);
+	pthread_join(t, NULL);
 	/* Every rank starts its line, waits while the others start theirs, then ends it. */
 	printf("hello ");
 	fflush(stdout);
@@ -38,9 +47,10 @@ check() {
 		else pre_out="[$r] " pre_err="[$r] "; fi
 		[ "$(grep -Fxc "${pre_out}hello from $r" "$OUT")" = 1 ] || { show; fail "$3: no '${pre_out}hello from $r'"; }
 		[ "$(grep -Fxc "${pre_out}tail $r" "$OUT")" = 1 ] || { show; fail "$3: no '${pre_out}tail $r'"; }
+		[ "$(grep -Fxc "${pre_out}thread of $r" "$OUT")" = 1 ] || { show; fail "$3: no '${pre_out}thread of $r'"; }
 		[ "$(grep -Fxc "${pre_err}err $r" "$ERR")" = 1 ] || { show; fail "$3: no '${pre_err}err $r'"; }
 	done
-	[ "$(wc -l <"$OUT")" = $((2 * $2)) ] || { show; fail "$3: lines mixed or extra"; }
+	[ "$(wc -l <"$OUT")" = $((3 * $2)) ] || { show; fail "$3: lines mixed or extra"; }
 }
 
 run "$MPIEXEC" -n 4 --tag-output "$TEST_TMP/talk"
