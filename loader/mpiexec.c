@@ -99,6 +99,7 @@ struct job {
 	const char *label;   /* SHOAL_OUTPUT_LABEL for --tag-output ("tag") or -l ("rank") */
 	const char **env;    /* names given to -x, -genv, -genvlist: sent to every host */
 	int nenv;
+	bool env_all;        /* -genvall: send every variable */
 };
 
 /* Called once the table is filled (MPIR_debug_state says why); a debugger breaks here.
@@ -124,7 +125,8 @@ static void usage(FILE *f)
 		"  -genv NAME VALUE, -env NAME VALUE   set NAME for the ranks\n"
 		"  -genvlist A,B               export A and B for the ranks (on every host)\n"
 		"  --tag-output                prefix each line with [1,RANK]<stdout>: (or <stderr>)\n"
-		"  -l, -prepend-rank           prefix each line with [RANK] \n"
+		"  -l, -prepend-rank           prefix each line with '[RANK] '\n"
+		"  -genvall                    export all of mpiexec's environment to every host\n"
 		"  -wdir DIR, --wdir DIR       run the ranks in DIR\n"
 		"  --gdb                       run the job under gdb with Shoal's extension, stopped\n"
 		"                              before the ranks enter main (docs/debugging.md)\n"
@@ -323,6 +325,10 @@ static void parse(int argc, char **argv, struct job *job)
 					forward(job, l, n);
 				l += n + (l[n] == ',');
 			}
+		} else if (!strcmp(a, "-genvall") || !strcmp(a, "-envall")) {
+			job->env_all = true;
+		} else if (!strcmp(a, "-genvnone") || !strcmp(a, "-envnone")) {
+			job->env_all = false;
 		} else if (!strcmp(a, "--tag-output") || !strcmp(a, "-tag-output")) {
 			job->label = "tag";
 		} else if (!strcmp(a, "-l") || !strcmp(a, "-prepend-rank") ||
@@ -714,7 +720,7 @@ int main(int argc, char **argv)
 			.place = &job.place, .node_path = node, .program = job.program,
 			.args = job.args, .launcher = job.launcher, .agent = job.agent,
 			.control_addr = job.control_addr, .timeout = job.timeout,
-			.env = job.env, .nenv = job.nenv,
+			.env = job.env, .nenv = job.nenv, .env_all = job.env_all,
 			.old_mask = old, .waited = &set,
 		};
 

@@ -23,6 +23,7 @@ struct shl_launch {
 	const char **env;          /* names of variables to set on every host (-x, -genv...),
 				    * with mpiexec's values; unset ones are skipped */
 	int nenv;
+	bool env_all;              /* -genvall: every variable of mpiexec's environment */
 	sigset_t old_mask;         /* signal mask to give children */
 	const sigset_t *waited;    /* signals mpiexec blocks and takes with signalfd */
 };

@@ -27,6 +27,8 @@
 #include <unistd.h>
 
 #include "io/ctl.h"
+
+extern char **environ;
 #include "loader/mpiexec.h"
 
 /* Seconds every node has to connect back and say HELLO (SHOAL_LAUNCH_TIMEOUT): ssh to a
@@ -442,6 +444,20 @@ static int send_env(struct run *run, struct node *n)
 	unsigned char *b;
 	int err;
 
+	if (run->l->env_all) {  /* -genvall: all of it, named ones included */
+		for (char **e = environ; *e; e++)
+			if (**e != '=' && strchr(*e, '='))  /* the proxy refuses others */
+				len += strlen(*e) + 1;
+		b = malloc(len ? len : 1);
+		if (!b)
+			return -ENOMEM;
+		for (char **e = environ; *e; e++)
+			if (**e != '=' && strchr(*e, '='))
+				off += (size_t)sprintf((char *)b + off, "%s", *e) + 1;
+		err = shl_io_ctl_send(n->fd, SHL_IO_CTL_ENV, b, len);
+		free(b);
+		return err;
+	}
 	for (int i = 0; i < run->l->nenv; i++) {
 		const char *v = getenv(run->l->env[i]);
 

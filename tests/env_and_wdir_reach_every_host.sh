@@ -1,5 +1,5 @@
 #!/bin/bash
-# env_and_wdir_reach_every_host: -x NAME, -x NAME=VALUE, -genv NAME VALUE and -genvlist A,B set those variables for the ranks of every host even when the launcher agent starts node processes with an empty environment (env -i), and -wdir sets their working directory; on nodes started by a local agent and across network namespaces.
+# env_and_wdir_reach_every_host: -x NAME, -x NAME=VALUE, -genv NAME VALUE and -genvlist A,B (and -genvall, all of them) set those variables for the ranks of every host even when the launcher agent starts node processes with an empty environment (env -i), and -wdir sets their working directory; on nodes started by a local agent and across network namespaces.
 # timeout: 120
 . "$SHOAL_TESTS/lib/common.bash"
 
@@ -54,6 +54,10 @@ check 3 "env -i agent"
 run "$MPIEXEC" --launcher-agent "$TEST_TMP/agent" -H a,b "$TEST_TMP/env"
 expect_rc 0
 expect_out_count '^rank 1 X1=\(unset\) X2=\(unset\) G=\(unset\) L1=\(unset\)' 1
+# -genvall (MPICH's): all of mpiexec's environment, through the same agent.
+run "$MPIEXEC" --launcher-agent "$TEST_TMP/agent" -H a:2,b:1 -genvall -x "SHL_X2=two words" \
+	-genv SHL_G "g value" -wdir "$TEST_TMP/work dir" "$TEST_TMP/env"
+check 3 "env -i agent, -genvall" not-forwarded
 # One node: the same options (the node inherits all of mpiexec's environment).
 run "$MPIEXEC" -n 2 -x SHL_X1 -x "SHL_X2=two words" -genv SHL_G "g value" \
 	-genvlist SHL_L1,SHL_L2 -wdir "$TEST_TMP/work dir" "$TEST_TMP/env"
