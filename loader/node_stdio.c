@@ -3,6 +3,7 @@
  * Entered by the node's main thread (setup, before ranks start), any thread writing stdout
  * or stderr or reading stdin, and the exit paths (flush, possibly from a crash handler).
  * Must not mix two ranks' bytes in one line nor lose a line a rank completed. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "loader/loader.h"
 #include "loader/loader_internal.h"
 #include "runtime/job.h"
 
@@ -42,6 +44,10 @@ static struct out outs[2] = {
 };
 static bool tag_style;  /* Open MPI's [1,R]<stdout>: rather than MPICH's [R] */
 static bool labelled;
+/* The FILEs made here, which must stay unbuffered: a buffer would be shared by every rank
+ * (lines would mix, and be labelled with the rank that happens to flush). Written by the
+ * main thread before ranks start. */
+static FILE *ours[3];
 
 /* Rank 0's read-ahead of stdin. Only rank 0's threads touch it, under the FILE's lock. */
 static char in_buf[SHL_STDIO_IN_BUF];
@@ -219,7 +225,7 @@ int shl_loader_stdio_setup(void)
 
 		if (!in || setvbuf(in, NULL, _IONBF, 0))
 			return -ENOMEM;
-		stdin = in;
+		stdin = ours[2] = in;
 	}
 	if (!label || !*label)
 		return 0;
@@ -235,7 +241,42 @@ int shl_loader_stdio_setup(void)
 			stdout = f;
 		else
 			stderr = f;
+		ours[i] = f;
 	}
 	labelled = true;
 	return 0;
+}
+
+/* A program's setvbuf(stdout, NULL, _IOLBF, 0) (common in MPI programs, for timely output)
+ * must not give the labelled or rank-0 FILEs a buffer: for those the buffering calls do
+ * nothing (the FILEs already pass every byte on at once). Other streams are glibc's. */
+static bool keep_unbuffered(FILE *f)
+{
+	return f != NULL && (f == ours[0] || f == ours[1] || f == ours[2]);
+}
+
+SHL_LOADER_EXPORT int setvbuf(FILE *f, char *buf, int mode, size_t size)
+{
+	static int (*real)(FILE *, char *, int, size_t);  /* libc's, found once; a race
+							      * stores the same value */
+	if (keep_unbuffered(f))
+		return 0;
+	if (!real)
+		real = (int (*)(FILE *, char *, int, size_t))dlsym(RTLD_NEXT, "setvbuf");
+	return real(f, buf, mode, size);
+}
+
+SHL_LOADER_EXPORT void setbuf(FILE *f, char *buf)
+{
+	setvbuf(f, buf, buf ? _IOFBF : _IONBF, BUFSIZ);
+}
+
+SHL_LOADER_EXPORT void setbuffer(FILE *f, char *buf, size_t size)
+{
+	setvbuf(f, buf, buf ? _IOFBF : _IONBF, size);
+}
+
+SHL_LOADER_EXPORT void setlinebuf(FILE *f)
+{
+	setvbuf(f, NULL, _IOLBF, 0);
 }

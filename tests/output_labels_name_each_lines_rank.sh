@@ -1,5 +1,5 @@
 #!/bin/bash
-# output_labels_name_each_lines_rank: with --tag-output every line of stdout and stderr starts with [1,RANK]<stdout>: or [1,RANK]<stderr>:, with -prepend-rank (and -l) with [RANK] ; lines written in pieces by ranks at the same time stay whole and never mix, a last line without a newline still comes out, a thread a rank created is labelled as that rank, and a rank that crashes keeps the lines it wrote; on one node, on nodes started by --launcher local, and across network namespaces.
+# output_labels_name_each_lines_rank: with --tag-output every line of stdout and stderr starts with [1,RANK]<stdout>: or [1,RANK]<stderr>:, with -prepend-rank (and -l) with [RANK] ; lines written in pieces by ranks at the same time stay whole and never mix, a last line without a newline still comes out, a thread a rank created is labelled as that rank, setvbuf on stdout changes none of this, and a rank that crashes keeps the lines it wrote; on one node, on nodes started by --launcher local, and across network namespaces.
 # timeout: 150
 . "$SHOAL_TESTS/lib/common.bash"
 
@@ -20,15 +20,17 @@ int main(int argc, char **argv)
 	pthread_t t;
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	static char buf[4096];  /* one program copy per rank: one buffer each */
+	if (argc > 1 && !strcmp(argv[1], "linebuf"))
+		setvbuf(stdout, buf, _IOLBF, sizeof(buf));  /* must not give stdout a buffer */
 	pthread_create(&t, NULL, helper, &rank);
 	pthread_join(t, NULL);
 	/* Every rank starts its line, waits while the others start theirs, then ends it. */
-	printf("hello ");
-	fflush(stdout);
+	printf("hello ");  /* no fflush: a buffer shared by the ranks would mix these */
 	usleep(200 * 1000);
 	printf("from %d\n", rank);
 	fprintf(stderr, "err %d\n", rank);
-	if (argc > 1 && rank == 1) {
+	if (argc > 1 && !strcmp(argv[1], "crash") && rank == 1) {
 		puts("before crash");
 		*(volatile int *)0 = 1;
 	}
@@ -59,6 +61,8 @@ run "$MPIEXEC" -n 4 -prepend-rank "$TEST_TMP/talk"
 check rank 4 "one node"
 run "$MPIEXEC" -l -n 3 "$TEST_TMP/talk"
 check rank 3 "one node, -l"
+run "$MPIEXEC" -n 4 --tag-output "$TEST_TMP/talk" linebuf
+check tag 4 "one node, setvbuf(stdout, buf, _IOLBF)"
 run "$MPIEXEC" --launcher local -H a:2,b:2 --tag-output "$TEST_TMP/talk"
 check tag 4 "local launcher"
 run "$MPIEXEC" --launcher local -H a:2,b:2 -prepend-rank "$TEST_TMP/talk"
