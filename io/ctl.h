@@ -24,7 +24,19 @@ enum shl_io_ctl_type {
 	SHL_IO_CTL_OUT = 5,     /* node: u32 stream (1, 2), i32 rank (-1), bytes of one line */
 	SHL_IO_CTL_EXIT = 6,    /* node: u32 how (0 exited, 1 signal), u32 code or signal */
 	SHL_IO_CTL_END = 7,     /* mpiexec: u32 signal for the node process */
+	SHL_IO_CTL_ENV = 8,     /* mpiexec, right after ASSIGN: NAME=VALUE strings, each ended
+				 * by a NUL byte, for the node process's environment */
+	SHL_IO_CTL_STDIN = 9,   /* mpiexec, to rank 0's node: bytes of mpiexec's stdin; an empty
+				 * body is end-of-file */
+	SHL_IO_CTL_STDIN_ACK = 10, /* node: u32 bytes of STDIN given to the node process (or
+				    * dropped); mpiexec keeps at most SHL_IO_CTL_STDIN_WINDOW
+				    * bytes unacknowledged */
 };
+
+/* Bytes of stdin in flight to rank 0's node at once: bounds what the proxy buffers when
+ * rank 0 reads slowly or never. Four 64 KiB records: the 64 KiB pipe into the node stays
+ * full while acknowledgements make their round trip. */
+#define SHL_IO_CTL_STDIN_WINDOW (256u << 10)
 
 /* Any thread: `v` as 4 little-endian bytes at `p` (record bodies are little-endian). */
 static inline void shl_io_ctl_put32(unsigned char *p, uint32_t v)

@@ -64,10 +64,9 @@ static const char *const agent_opts[] = {
 /* Open MPI / MPICH options that do not apply to one node: accepted with a warning so their
  * scripts run. The ones in with_arg take a value. */
 static const char *const ignored_flags[] = {
-	"--oversubscribe", "-oversubscribe", "--allow-run-as-root", "--tag-output",
-	"-tag-output", "--timestamp-output", "--report-bindings", "-report-bindings",
+	"--oversubscribe", "-oversubscribe", "--allow-run-as-root", "--timestamp-output", "--report-bindings", "-report-bindings",
 	"--display-allocation", "--use-hwthread-cpus", "--nooversubscribe",
-	"-q", "--quiet", "-v", "--verbose", "-l", "-prepend-rank", "--merge-stderr-to-stdout",
+	"-q", "--quiet", "-v", "--verbose", "--merge-stderr-to-stdout",
 	"--noprefix", "-disable-auto-cleanup", "--enable-recovery", NULL,
 };
 static const char *const ignored_with_arg[] = {
@@ -97,6 +96,10 @@ struct job {
 	const char *launcher;      /* --launcher NAME, or NULL */
 	const char *agent;         /* --launcher-agent CMD, or NULL */
 	const char *control_addr;  /* --control-addr IP, or NULL */
+	const char *label;   /* SHOAL_OUTPUT_LABEL for --tag-output ("tag") or -l ("rank") */
+	const char **env;    /* names given to -x, -genv, -genvlist: sent to every host */
+	int nenv;
+	bool env_all;        /* -genvall: send every variable */
 };
 
 /* Called once the table is filled (MPIR_debug_state says why); a debugger breaks here.
@@ -120,6 +123,10 @@ static void usage(FILE *f)
 		"  -n N, -np N, --np N, -c N   number of ranks (default 1)\n"
 		"  -x NAME[=VALUE]             export NAME (set it to VALUE) for the ranks\n"
 		"  -genv NAME VALUE, -env NAME VALUE   set NAME for the ranks\n"
+		"  -genvlist A,B               export A and B for the ranks (on every host)\n"
+		"  --tag-output                prefix each line with [1,RANK]<stdout>: (or <stderr>)\n"
+		"  -l, -prepend-rank           prefix each line with '[RANK] '\n"
+		"  -genvall                    export all of mpiexec's environment to every host\n"
 		"  -wdir DIR, --wdir DIR       run the ranks in DIR\n"
 		"  --gdb                       run the job under gdb with Shoal's extension, stopped\n"
 		"                              before the ranks enter main (docs/debugging.md)\n"
@@ -131,7 +138,8 @@ static void usage(FILE *f)
 		"  -ppn N                      N ranks per host (overrides slots)\n"
 		"  --map-by slot|node          fill each host's slots (default) or round-robin\n"
 		"  --show-placement            print the hosts each rank goes to and exit\n"
-		"  --launcher local|ssh        how node processes start on hosts (default ssh)\n"
+		"  --launcher local|ssh|slurm  how node processes start on hosts (default ssh;\n"
+		"                              slurm inside an allocation without hosts given)\n"
 		"  --launcher-agent 'CMD'      start node processes as CMD HOST shoal-node ...\n"
 		"  --control-addr IP           address node processes connect back to\n"
 		"  --help, --version\n"
@@ -139,8 +147,26 @@ static void usage(FILE *f)
 		"copy of the program; the program must be built with mpicc.\n"
 		"Environment: SHOAL_STACK_SIZE (rank stack, default 8M), SHOAL_GDB (gdb to use).\n"
 		"kill -QUIT <mpiexec pid> prints what every rank waits for; the job goes on.\n"
+		"Only rank 0 reads mpiexec's stdin; other ranks read end-of-file.\n"
 		"Jobs on several hosts: docs/offnode.md. Binding options (--bind-to, ...) are\n"
 		"accepted and ignored with a warning.\n");
+}
+
+/* Remember `name` for forwarding to the node processes (once each). */
+static void forward(struct job *job, const char *name, size_t len)
+{
+	char *n;
+
+	for (int i = 0; i < job->nenv; i++)
+		if (strlen(job->env[i]) == len && !strncmp(job->env[i], name, len))
+			return;
+	n = strndup(name, len);
+	job->env = realloc(job->env, (size_t)(job->nenv + 1) * sizeof(*job->env));
+	if (!n || !job->env || !len || memchr(n, '=', len)) {
+		fprintf(stderr, "mpiexec: bad environment variable name '%.*s'\n", (int)len, name);
+		exit(2);
+	}
+	job->env[job->nenv++] = n;
 }
 
 static long count(const char *s)
@@ -284,9 +310,30 @@ static void parse(int argc, char **argv, struct job *job)
 				*eq = '\0';
 				setenv(v, eq + 1, 1);
 			}
+			forward(job, v, strlen(v));
 		} else if (!strcmp(a, "-genv") || !strcmp(a, "-env")) {
 			setenv(need(argc, argv, i), need(argc, argv, i + 1), 1);
+			forward(job, argv[i + 1], strlen(argv[i + 1]));
 			i += 2;
+		} else if (!strcmp(a, "-genvlist") || !strcmp(a, "-envlist")) {
+			const char *l = need(argc, argv, i++);
+
+			while (*l) {
+				size_t n = strcspn(l, ",");
+
+				if (n)
+					forward(job, l, n);
+				l += n + (l[n] == ',');
+			}
+		} else if (!strcmp(a, "-genvall") || !strcmp(a, "-envall")) {
+			job->env_all = true;
+		} else if (!strcmp(a, "-genvnone") || !strcmp(a, "-envnone")) {
+			job->env_all = false;
+		} else if (!strcmp(a, "--tag-output") || !strcmp(a, "-tag-output")) {
+			job->label = "tag";
+		} else if (!strcmp(a, "-l") || !strcmp(a, "-prepend-rank") ||
+			   !strcmp(a, "--prepend-rank")) {
+			job->label = "rank";
 		} else if (!strcmp(a, "-wdir") || !strcmp(a, "--wdir") || !strcmp(a, "-wd")) {
 			const char *d = need(argc, argv, i++);
 
@@ -613,6 +660,32 @@ int main(int argc, char **argv)
 	bool timed_out = false, deadlocked = false, multi;
 
 	parse(argc, argv, &job);
+	if (job.label) {
+		setenv("SHOAL_OUTPUT_LABEL", job.label, 1);
+		forward(&job, "SHOAL_OUTPUT_LABEL", strlen("SHOAL_OUTPUT_LABEL"));
+	} else {
+		unsetenv("SHOAL_OUTPUT_LABEL");
+	}
+	if (!job.place.nhosts && !job.agent &&
+	    (job.launcher ? !strcmp(job.launcher, "slurm") : shl_slurm_inside())) {
+		/* Inside an allocation without hosts given: its nodes, started by srun. */
+		char why[PATH_MAX];
+
+		if (!shl_slurm_inside()) {
+			fprintf(stderr, "mpiexec: --launcher slurm: not inside a Slurm allocation "
+				"(no SLURM_JOB_ID and SLURM_JOB_NODELIST); run it under salloc or "
+				"sbatch, or give hosts\n");
+			return 2;
+		}
+		if (shl_slurm_hosts(&job.place, why, sizeof(why)) < 0) {
+			fprintf(stderr, "mpiexec: %s\n", why);
+			return 1;
+		}
+		/* An allocation of only this host runs here, as a job on one node does (Open
+		 * MPI's mpirun starts no daemon there either), unless srun was asked for. */
+		if (job.launcher || job.place.nhosts > 1 || !is_this_host(job.place.hosts[0].name))
+			job.launcher = "slurm";
+	}
 	multi = place(&job);
 	if (job.show_placement) {
 		shl_place_print(&job.place, stdout);
@@ -647,6 +720,7 @@ int main(int argc, char **argv)
 			.place = &job.place, .node_path = node, .program = job.program,
 			.args = job.args, .launcher = job.launcher, .agent = job.agent,
 			.control_addr = job.control_addr, .timeout = job.timeout,
+			.env = job.env, .nenv = job.nenv, .env_all = job.env_all,
 			.old_mask = old, .waited = &set,
 		};
 

@@ -20,9 +20,22 @@ struct shl_launch {
 	const char *agent;         /* --launcher-agent words, or NULL */
 	const char *control_addr;  /* IPv4 address mpiexec listens on, or NULL: pick one */
 	long timeout;              /* --timeout seconds, 0: none */
+	const char **env;          /* names of variables to set on every host (-x, -genv...),
+				    * with mpiexec's values; unset ones are skipped */
+	int nenv;
+	bool env_all;              /* -genvall: every variable of mpiexec's environment */
 	sigset_t old_mask;         /* signal mask to give children */
 	const sigset_t *waited;    /* signals mpiexec blocks and takes with signalfd */
 };
+
+/* Whether mpiexec runs inside a Slurm allocation (SLURM_JOB_ID and SLURM_JOB_NODELIST or
+ * SLURM_NODELIST set). */
+bool shl_slurm_inside(void);
+
+/* mpiexec's thread: add the allocation's hosts to `p` in Slurm's order, each with its
+ * SLURM_TASKS_PER_NODE slots (1 when unknown); the nodelist is expanded by running
+ * `scontrol show hostnames`. Returns 0 or -EINVAL with the reason in `why`. */
+int shl_slurm_hosts(struct shl_place *p, char *why, size_t len);
 
 /* mpiexec's thread, once, with the signals of `waited` blocked: start one node process per
  * node of the placement, run the job to its end and return mpiexec's exit status (the

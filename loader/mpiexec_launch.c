@@ -27,6 +27,8 @@
 #include <unistd.h>
 
 #include "io/ctl.h"
+
+extern char **environ;
 #include "loader/mpiexec.h"
 
 /* Seconds every node has to connect back and say HELLO (SHOAL_LAUNCH_TIMEOUT): ssh to a
@@ -84,6 +86,9 @@ struct run {
 	time_t connect_by;      /* every node must have said HELLO by then */
 	long connect_s;         /* SHOAL_LAUNCH_TIMEOUT */
 	time_t timeout_at;      /* --timeout, 0: none */
+	int stdin_node;         /* node of rank 0, which gets mpiexec's stdin */
+	bool stdin_open;        /* stdin still to be read and forwarded */
+	size_t stdin_inflight;  /* STDIN bytes sent, not yet acknowledged */
 };
 
 static time_t now(void)
@@ -219,18 +224,66 @@ static char **agent_argv(struct run *run, int k, char *nodeidx, char *cwd)
 	return argv;
 }
 
-/* Fork node k's launcher with the secret on its stdin. */
+/* The srun command line that starts every node process at once (--launcher slurm): one task
+ * per node; each proxy finds its node index from its Slurm node name in `hosts`. */
+static char **srun_argv(struct run *run, char *cwd, char **hosts)
+{
+	struct shl_launch *l = run->l;
+	size_t len = 1;
+	int nargs = 0, n = 0;
+	char **argv;
+
+	for (int k = 0; k < run->nnodes; k++)
+		len += strlen(run->nodes[k].host) + 1;
+	*hosts = calloc(1, len);
+	while (l->args[nargs])
+		nargs++;
+	argv = calloc((size_t)nargs + 32, sizeof(char *));
+	if (!argv || !*hosts)
+		return NULL;
+	for (int k = 0; k < run->nnodes; k++) {
+		if (k)
+			strcat(*hosts, ",");
+		strcat(*hosts, run->nodes[k].host);
+	}
+	argv[n++] = "srun";
+	if (asprintf(&argv[n++], "--nodes=%d", run->nnodes) < 0 ||
+	    asprintf(&argv[n++], "--ntasks=%d", run->nnodes) < 0 ||
+	    asprintf(&argv[n++], "--nodelist=%s", *hosts) < 0)
+		return NULL;
+	argv[n++] = "--ntasks-per-node=1";
+	argv[n++] = "--kill-on-bad-exit=1";
+	argv[n++] = "--input=all";        /* the secret line reaches every task */
+	argv[n++] = "--cpu-bind=none";    /* ranks are threads: not one CPU for the node */
+	argv[n++] = "--mpi=none";
+	argv[n++] = (char *)l->node_path;
+	argv[n++] = "--connect";
+	argv[n++] = run->addr;
+	argv[n++] = "--node";
+	argv[n++] = "slurm";
+	argv[n++] = "--hosts";
+	argv[n++] = *hosts;
+	argv[n++] = "--wdir";
+	argv[n++] = cwd;
+	argv[n++] = (char *)l->program;
+	for (int i = 1; i < nargs; i++)
+		argv[n++] = l->args[i];
+	return argv;
+}
+
+/* Fork node k's launcher with the secret on its stdin (with slurm: the one srun, k 0). */
 static int start_node(struct run *run, int k)
 {
 	char nodeidx[16], cwd[PATH_MAX], hex[2 * SHL_IO_CTL_SECRET + 2];
-	char **argv;
+	char **argv, *hosts = NULL;
+	bool slurm = run->l->launcher && !strcmp(run->l->launcher, "slurm") && !run->l->agent;
 	int in[2];
 	pid_t pid;
 
 	if (!getcwd(cwd, sizeof(cwd)))
 		strcpy(cwd, "/");
 	snprintf(nodeidx, sizeof(nodeidx), "%d", k);
-	argv = agent_argv(run, k, nodeidx, cwd);
+	argv = slurm ? srun_argv(run, cwd, &hosts) : agent_argv(run, k, nodeidx, cwd);
 	if (!argv || pipe2(in, O_CLOEXEC) < 0)
 		return -ENOMEM;
 	for (int i = 0; i < SHL_IO_CTL_SECRET; i++)
@@ -247,17 +300,27 @@ static int start_node(struct run *run, int k)
 		dup2(in[0], STDIN_FILENO);
 		execvp(argv[0], argv);
 		fprintf(stderr, "mpiexec: cannot run %s for host %s: %s\n", argv[0],
-			run->nodes[k].host, strerror(errno));
+			slurm ? hosts : run->nodes[k].host, strerror(errno));
 		_exit(127);
 	}
 	close(in[0]);
-	if (pid > 0 && write(in[1], hex, 2 * SHL_IO_CTL_SECRET + 1) < 0)
-		pid = -1;  /* the launcher is already gone: its exit will be reported */
+	if (pid > 0) {
+		/* A launcher that already ended (ssh to an unknown host) must not kill mpiexec
+		 * with SIGPIPE: its exit is reported when it is reaped. */
+		void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+
+		if (write(in[1], hex, 2 * SHL_IO_CTL_SECRET + 1) < 0 && errno != EPIPE)
+			fprintf(stderr, "mpiexec: cannot give the job secret to the launcher for "
+				"host %s: %s\n", slurm ? hosts : run->nodes[k].host, strerror(errno));
+		signal(SIGPIPE, old);
+	}
 	close(in[1]);
-	free(argv);
+	free(argv);  /* srun's asprintf'd words stay: a few bytes, once */
+	free(hosts);
 	if (pid < 0)
 		return -errno;
-	run->nodes[k].agent = pid;
+	for (int i = slurm ? 0 : k; i < (slurm ? run->nnodes : k + 1); i++)
+		run->nodes[i].agent = pid;  /* reap() clears it on every node srun served */
 	return 0;
 }
 
@@ -373,6 +436,48 @@ static int send_assign(struct run *run, struct node *n)
 	return err;
 }
 
+/* The variables named by -x, -genv, -genvlist, with mpiexec's values: the agent (ssh) need
+ * not carry mpiexec's environment, so they travel in the control channel. */
+static int send_env(struct run *run, struct node *n)
+{
+	size_t len = 0, off = 0;
+	unsigned char *b;
+	int err;
+
+	if (run->l->env_all) {  /* -genvall: all of it, named ones included */
+		for (char **e = environ; *e; e++)
+			if (**e != '=' && strchr(*e, '='))  /* the proxy refuses others */
+				len += strlen(*e) + 1;
+		b = malloc(len ? len : 1);
+		if (!b)
+			return -ENOMEM;
+		for (char **e = environ; *e; e++)
+			if (**e != '=' && strchr(*e, '='))
+				off += (size_t)sprintf((char *)b + off, "%s", *e) + 1;
+		err = shl_io_ctl_send(n->fd, SHL_IO_CTL_ENV, b, len);
+		free(b);
+		return err;
+	}
+	for (int i = 0; i < run->l->nenv; i++) {
+		const char *v = getenv(run->l->env[i]);
+
+		if (v)
+			len += strlen(run->l->env[i]) + strlen(v) + 2;
+	}
+	b = malloc(len ? len : 1);
+	if (!b)
+		return -ENOMEM;
+	for (int i = 0; i < run->l->nenv; i++) {
+		const char *v = getenv(run->l->env[i]);
+
+		if (v)
+			off += (size_t)sprintf((char *)b + off, "%s=%s", run->l->env[i], v) + 1;
+	}
+	err = shl_io_ctl_send(n->fd, SHL_IO_CTL_ENV, b, len);
+	free(b);
+	return err;
+}
+
 /* Judge the HELLO of pending connection i once it is all there. */
 static void judge_hello(struct run *run, int i)
 {
@@ -416,7 +521,7 @@ static void judge_hello(struct run *run, int i)
 	n->fd = c->fd;
 	n->connected = true;
 	run->pending[i] = run->pending[--run->npending];
-	if (send_assign(run, n) < 0) {
+	if (send_assign(run, n) < 0 || send_env(run, n) < 0) {
 		close_node(n);
 		end_job(run, 1, SIGTERM, "shoal: cannot send node process on host %s its ranks",
 			n->host);
@@ -472,6 +577,12 @@ static void on_record(struct run *run, struct node *n, uint8_t type, const unsig
 			break;
 		fflush(stdout);
 		write_all(shl_io_ctl_get32(b) == 2 ? STDERR_FILENO : STDOUT_FILENO, b + 8, len - 8);
+		return;
+	case SHL_IO_CTL_STDIN_ACK:
+		if (len != 4 || n != &run->nodes[run->stdin_node])
+			break;
+		run->stdin_inflight -= shl_io_ctl_get32(b) < run->stdin_inflight ?
+			shl_io_ctl_get32(b) : run->stdin_inflight;
 		return;
 	case SHL_IO_CTL_EXIT: {
 		bool signaled = len == 8 && shl_io_ctl_get32(b) == 1;
@@ -534,6 +645,37 @@ static void read_node(struct run *run, struct node *n)
 	}
 	memmove(n->buf, n->buf + off, n->len - off);
 	n->len -= off;
+}
+
+/* Forward what mpiexec's stdin has now to rank 0's node; at its end, say end-of-file. */
+static void pump_stdin(struct run *run)
+{
+	struct node *n = &run->nodes[run->stdin_node];
+	size_t room = SHL_IO_CTL_STDIN_WINDOW - run->stdin_inflight;
+	unsigned char buf[65536];
+	ssize_t r = read(STDIN_FILENO, buf, room < sizeof(buf) ? room : sizeof(buf));
+
+	if (r < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (r <= 0)
+		run->stdin_open = false;
+	if (n->fd < 0 || n->exited) {
+		run->stdin_open = false;
+		return;
+	}
+	if (shl_io_ctl_send(n->fd, SHL_IO_CTL_STDIN, buf, r > 0 ? (size_t)r : 0) < 0)
+		run->stdin_open = false;  /* the node is gone: its end is reported elsewhere */
+	else if (r > 0)
+		run->stdin_inflight += (size_t)r;
+}
+
+/* Whether mpiexec's stdin is to be read: not when it is closed, nor when it is a terminal
+ * of which mpiexec is in the background (reading would stop mpiexec with SIGTTIN). */
+static bool stdin_usable(void)
+{
+	if (fcntl(STDIN_FILENO, F_GETFD) < 0)
+		return false;
+	return !isatty(STDIN_FILENO) || tcgetpgrp(STDIN_FILENO) == getpgrp();
 }
 
 static void reap(struct run *run)
@@ -600,6 +742,18 @@ static void check_clocks(struct run *run)
 	}
 }
 
+/* Once every node process has ended (said EXIT), close the control connections: the
+ * proxies wait for that before they leave, keeping their mesh listeners open until no node
+ * can still be connecting (docs/offnode.md). */
+static void release(struct run *run)
+{
+	for (int k = 0; k < run->nnodes; k++)
+		if (!run->nodes[k].exited && (run->nodes[k].fd >= 0 || !run->nodes[k].connected))
+			return;
+	for (int k = 0; k < run->nnodes; k++)
+		close_node(&run->nodes[k]);
+}
+
 /* The job is over once every launcher is reaped and every connection closed or done. */
 static bool over(struct run *run)
 {
@@ -614,15 +768,18 @@ static bool over(struct run *run)
 
 static int loop(struct run *run)
 {
-	struct pollfd *fds = calloc((size_t)run->nnodes + SHL_LAUNCH_PENDING_MAX + 2, sizeof(*fds));
+	struct pollfd *fds = calloc((size_t)run->nnodes + SHL_LAUNCH_PENDING_MAX + 3, sizeof(*fds));
 
 	if (!fds)
 		return 1;
 	while (!over(run)) {
 		int nf = 0, first_node, first_pending;
+		bool in = run->stdin_open && run->peers_sent && !run->ending &&
+			  run->stdin_inflight < SHL_IO_CTL_STDIN_WINDOW;
 
 		fds[nf++] = (struct pollfd){ .fd = run->sigfd, .events = POLLIN };
 		fds[nf++] = (struct pollfd){ .fd = run->listen, .events = POLLIN };
+		fds[nf++] = (struct pollfd){ .fd = in ? STDIN_FILENO : -1, .events = POLLIN };
 		first_node = nf;
 		for (int k = 0; k < run->nnodes; k++)
 			fds[nf++] = (struct pollfd){ .fd = run->nodes[k].fd, .events = POLLIN };
@@ -643,7 +800,10 @@ static int loop(struct run *run)
 				judge_hello(run, i);
 		if (fds[1].revents)
 			accept_all(run);
+		if (fds[2].revents && in)
+			pump_stdin(run);
 		check_clocks(run);
+		release(run);
 	}
 	free(fds);
 	for (int k = 0; k < run->nnodes; k++)
@@ -672,11 +832,6 @@ int shl_launch_run(struct shl_launch *l)
 	struct shl_place *pl = l->place;
 	int status;
 
-	if (l->launcher && !strcmp(l->launcher, "slurm") && !l->agent) {
-		fprintf(stderr, "mpiexec: --launcher slurm is not written yet (docs/offnode.md); "
-			"use --launcher-agent 'srun --nodes=1 --ntasks=1 -w' meanwhile\n");
-		return 2;
-	}
 	if (getrandom(run.secret, sizeof(run.secret), 0) != (ssize_t)sizeof(run.secret)) {
 		fprintf(stderr, "mpiexec: cannot make a job secret: %s\n", strerror(errno));
 		return 1;
@@ -693,12 +848,25 @@ int shl_launch_run(struct shl_launch *l)
 	run.connect_s = env_seconds("SHOAL_LAUNCH_TIMEOUT", SHL_LAUNCH_CONNECT_S);
 	run.connect_by = now() + run.connect_s;
 	run.timeout_at = l->timeout ? now() + l->timeout : 0;
+	run.stdin_node = (int)pl->node_of[0];
+	run.stdin_open = true;
+	if (!stdin_usable()) {
+		/* Rank 0 reads end-of-file at once, as from /dev/null. */
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+		if (null >= 0 && null != STDIN_FILENO) {
+			dup2(null, STDIN_FILENO);
+			close(null);
+		}
+	}
 	for (int k = 0; k < run.nnodes; k++) {
 		run.nodes[k].host = pl->hosts[pl->host_of_node[k]].name;
 		run.nodes[k].fd = -1;
 		shl_place_ranks(pl, k, run.nodes[k].ranks, sizeof(run.nodes[k].ranks));
 	}
-	for (int k = 0; k < run.nnodes && !run.ending; k++)
+	bool slurm = l->launcher && !strcmp(l->launcher, "slurm") && !l->agent;
+
+	for (int k = 0; k < (slurm ? 1 : run.nnodes) && !run.ending; k++)
 		if (start_node(&run, k) < 0)
 			end_job(&run, 1, SIGTERM, "shoal: cannot start a launcher for host %s: %s",
 				run.nodes[k].host, strerror(errno));

@@ -161,7 +161,7 @@ static void on_pthread_exit(void *arg)
 	c->code = 0;
 	c->stage = SHL_STAGE_DONE;
 	shl_loader_rank_ended(c);
-	fflush(NULL);
+	shl_loader_stdio_rank_done(c);
 }
 
 static void *run_rank(void *arg)
@@ -211,7 +211,7 @@ static void *run_rank(void *arg)
 		run_atexit(c);
 	c->stage = SHL_STAGE_UNLOADING;
 	shl_loader_rank_ended(c);
-	fflush(NULL);
+	shl_loader_stdio_rank_done(c);
 	/* _exit and quick_exit leave the copy mapped: its destructors must not run. */
 	if (c->ending == SHL_END_RETURN && dlclose(c->handle) != 0)
 		fprintf(stderr, "shoal: rank %d: dlclose: %s\n", c->rank, dlerror());
@@ -244,6 +244,7 @@ __attribute__((noinline)) void shl_node_ranks_loaded(int nranks)
 
 _Noreturn void shl_loader_exit_process(int code)
 {
+	shl_loader_stdio_flush_all(false);
 	shl_loader.real__exit(code);
 }
 
@@ -436,6 +437,14 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 	err = shl_loader_install_crash_handlers();
 	if (err) {
 		fprintf(stderr, "shoal: cannot install crash handlers: %s\n", strerror(-err));
+		return 1;
+	}
+	for (int k = 0; k < n; k++)
+		shl_loader.copies[k].rank = world ? world[k] : k;
+	err = shl_loader_stdio_setup();
+	if (err) {
+		fprintf(stderr, "shoal: cannot set up the ranks' stdin and stdout: %s\n",
+			strerror(-err));
 		return 1;
 	}
 	start_ranks(jobdir, world, argc, argv);

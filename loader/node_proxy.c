@@ -37,6 +37,10 @@
  * ranks started) before EXIT is sent anyway. */
 #define SHL_PROXY_DRAIN_MS 2000
 
+/* Bytes of control records the proxy holds: a STDIN body is at most 64 KiB (mpiexec reads
+ * its stdin 64 KiB at a time), plus room for the records behind it. */
+#define SHL_PROXY_CTL_BUF (80 * 1024)
+
 struct stream {
 	int fd;                     /* read end of the node's stdout or stderr, -1 at EOF */
 	uint32_t id;                /* 1 stdout, 2 stderr */
@@ -50,6 +54,7 @@ struct proxy {
 	uint32_t node;
 	const char *host;
 	const char *wdir;
+	char *hosts;                /* --hosts (srun): every node's host, in node order */
 	int argc;                   /* the program's argv */
 	char **argv;
 	unsigned char secret[SHL_IO_CTL_SECRET];
@@ -64,6 +69,12 @@ struct proxy {
 	char dir[PATH_MAX];         /* job directory for the ranks' program copies */
 	pid_t child;
 	struct stream out, err;
+	int in;                     /* write end of the node's stdin (rank 0's node), or -1 */
+	unsigned char *inq;         /* STDIN bytes not yet written to `in` */
+	size_t inlen;
+	bool in_eof;                /* mpiexec's stdin ended: close `in` once inq is written */
+	unsigned char ctlbuf[SHL_PROXY_CTL_BUF];
+	size_t ctllen;
 };
 
 static int fail(const struct proxy *p, const char *what, int err)
@@ -116,6 +127,36 @@ static int read_secret(struct proxy *p)
 	return 0;
 }
 
+/* Started by srun (--node slurm --hosts A,B,...): this node is the one whose name is
+ * SLURMD_NODENAME (the Slurm node the task runs on), else this machine's host name. */
+static int slurm_node(struct proxy *p)
+{
+	const char *me = getenv("SLURMD_NODENAME");
+	char self[256] = "";
+	uint32_t k = 0;
+
+	if (!me || !*me) {
+		gethostname(self, sizeof(self) - 1);
+		me = self;
+	}
+	for (char *h = p->hosts, *end; *h; h = *end ? end + 1 : end, k++) {
+		size_t n, short_me = strcspn(me, ".");
+
+		end = strchrnul(h, ',');
+		n = (size_t)(end - h);
+		if ((n == strlen(me) && !strncmp(h, me, n)) ||
+		    (n == short_me && !strncmp(h, me, n))) {
+			*end = '\0';
+			p->host = h;
+			p->node = k;
+			return 0;
+		}
+	}
+	fprintf(stderr, "shoal-node: this Slurm node (%s) is not among the job's hosts %s\n", me,
+		p->hosts);
+	return -ENOENT;
+}
+
 static int parse(struct proxy *p, int argc, char **argv)
 {
 	int i;
@@ -123,8 +164,12 @@ static int parse(struct proxy *p, int argc, char **argv)
 	for (i = 1; i + 1 < argc && argv[i][0] == '-'; i += 2) {
 		if (!strcmp(argv[i], "--connect"))
 			p->connect = argv[i + 1];
+		else if (!strcmp(argv[i], "--node") && !strcmp(argv[i + 1], "slurm"))
+			p->node = UINT32_MAX;  /* from --hosts and the Slurm node name */
 		else if (!strcmp(argv[i], "--node"))
 			p->node = (uint32_t)strtoul(argv[i + 1], NULL, 10);
+		else if (!strcmp(argv[i], "--hosts"))
+			p->hosts = argv[i + 1];
 		else if (!strcmp(argv[i], "--host"))
 			p->host = argv[i + 1];
 		else if (!strcmp(argv[i], "--wdir"))
@@ -132,7 +177,15 @@ static int parse(struct proxy *p, int argc, char **argv)
 		else
 			return -EINVAL;
 	}
-	if (!p->connect || !p->host || i >= argc)
+	if (i >= argc)
+		return -EINVAL;
+	if (p->node == UINT32_MAX) {
+		int err = p->hosts ? slurm_node(p) : -EINVAL;
+
+		if (err)
+			return err;
+	}
+	if (!p->connect || !p->host)
 		return -EINVAL;
 	p->argc = argc - i;
 	p->argv = argv + i;
@@ -204,7 +257,27 @@ static int recv_record(struct proxy *p, uint8_t want, unsigned char **body, size
 	return 0;
 }
 
-/* HELLO, ASSIGN, ADDR (the mesh listener's), PEERS. */
+/* ENV: NAME=VALUE strings, each ended by NUL, set here so the node process inherits them. */
+static int apply_env(unsigned char *b, size_t len)
+{
+	size_t off = 0;
+
+	if (len && b[len - 1] != '\0')
+		return -EPROTO;
+	while (off < len) {
+		char *kv = (char *)b + off, *eq = strchr(kv, '=');
+
+		off += strlen(kv) + 1;
+		if (!eq || eq == kv)
+			return -EPROTO;
+		*eq = '\0';
+		if (setenv(kv, eq + 1, 1) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+/* HELLO, ASSIGN, ENV, ADDR (the mesh listener's), PEERS. */
 static int handshake(struct proxy *p)
 {
 	unsigned char hello[12 + SHL_IO_CTL_SECRET], addr[8], *body;
@@ -250,6 +323,13 @@ static int handshake(struct proxy *p)
 	free(body);
 	if (p->nlocal == 0)
 		return -EPROTO;
+	err = recv_record(p, SHL_IO_CTL_ENV, &body, &len);
+	if (err)
+		return err;
+	err = apply_env(body, len);
+	free(body);
+	if (err)
+		return err;
 
 	/* The mesh listener, on the address mpiexec reached us by: that interface routes to
 	 * the other hosts too. The node process's completion thread takes it over. */
@@ -349,7 +429,7 @@ static void remove_dir(struct proxy *p)
 }
 
 /* In the child: become the node process proper. Never returns. */
-static _Noreturn void run_child(struct proxy *p, pid_t proxy, int out, int err)
+static _Noreturn void run_child(struct proxy *p, pid_t proxy, int in, int out, int err)
 {
 	sigset_t none;
 
@@ -360,6 +440,12 @@ static _Noreturn void run_child(struct proxy *p, pid_t proxy, int out, int err)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	if (in >= 0) {
+		dup2(in, STDIN_FILENO);
+		close(in);
+		close(p->in);  /* else the node would hold its own stdin open for ever */
+	}
 	dup2(out, STDOUT_FILENO);
 	dup2(err, STDERR_FILENO);
 	close(out);
@@ -416,11 +502,68 @@ static int pump(struct proxy *p, struct stream *s)
 	return err;
 }
 
+/* Tell mpiexec `n` more bytes of its stdin are out of its window. */
+static int ack_stdin(struct proxy *p, size_t n)
+{
+	unsigned char b[4];
+
+	shl_io_ctl_put32(b, (uint32_t)n);
+	return n ? shl_io_ctl_send(p->ctl, SHL_IO_CTL_STDIN_ACK, b, sizeof(b)) : 0;
+}
+
+/* A STDIN record: queue its bytes for the node's stdin (an empty one is end-of-file). */
+static int take_stdin(struct proxy *p, const unsigned char *b, size_t n)
+{
+	unsigned char *q;
+
+	if (n == 0) {
+		p->in_eof = true;
+		return 0;
+	}
+	if (p->in < 0)  /* not rank 0's node, or its stdin is closed: drop */
+		return ack_stdin(p, n);
+	if (p->inlen + n > SHL_IO_CTL_STDIN_WINDOW)
+		return -EPROTO;
+	q = realloc(p->inq, p->inlen + n);
+	if (!q)
+		return -ENOMEM;
+	memcpy(q + p->inlen, b, n);
+	p->inq = q;
+	p->inlen += n;
+	return 0;
+}
+
+/* Write what is queued into the node's stdin pipe (non-blocking); close it at the end. */
+static int feed_stdin(struct proxy *p)
+{
+	ssize_t w = p->inlen ? write(p->in, p->inq, p->inlen) : 0;
+	size_t done;
+
+	if (w < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (w < 0) {  /* the node closed its stdin (EPIPE): drop the rest */
+		close(p->in);
+		p->in = -1;
+		done = p->inlen;
+	} else {
+		done = (size_t)w;
+	}
+	memmove(p->inq, p->inq + done, p->inlen - done);
+	p->inlen -= done;
+	if (p->in >= 0 && p->in_eof && p->inlen == 0) {
+		close(p->in);
+		p->in = -1;
+	}
+	return ack_stdin(p, done);
+}
+
 /* What mpiexec sent since the last call: END delivers its signal. Returns -ECONNRESET
  * when mpiexec is gone. */
-static int take_ctl(struct proxy *p, unsigned char *buf, size_t *len, size_t cap)
+static int take_ctl(struct proxy *p)
 {
-	ssize_t r = read(p->ctl, buf + *len, cap - *len);
+	unsigned char *buf = p->ctlbuf;
+	size_t *len = &p->ctllen;
+	ssize_t r = read(p->ctl, buf + *len, sizeof(p->ctlbuf) - *len);
 	const unsigned char *body;
 	size_t blen;
 	uint8_t type;
@@ -437,6 +580,11 @@ static int take_ctl(struct proxy *p, unsigned char *buf, size_t *len, size_t cap
 
 			if (sig > 0 && sig < NSIG)
 				kill(p->child, sig);
+		} else if (type == SHL_IO_CTL_STDIN && !p->in_eof) {
+			int err = take_stdin(p, body, blen);
+
+			if (err)
+				return err;
 		}
 		memmove(buf, buf + used, *len - (size_t)used);
 		*len -= (size_t)used;
@@ -456,8 +604,6 @@ static long now_ms(void)
  * send EXIT. Returns 0, or -errno when mpiexec is gone (the node is killed then). */
 static int supervise(struct proxy *p)
 {
-	unsigned char ctlbuf[256];
-	size_t ctllen = 0;
 	int pidfd = (int)syscall(SYS_pidfd_open, p->child, 0);
 	int status = 0, err = 0;
 	long drain_until = 0;
@@ -467,17 +613,24 @@ static int supervise(struct proxy *p)
 	if (pidfd < 0)
 		return -errno;
 	while (!ended || ((p->out.fd >= 0 || p->err.fd >= 0) && now_ms() < drain_until)) {
-		struct pollfd fds[4] = {
+		struct pollfd fds[5] = {
 			{ .fd = p->ctl, .events = POLLIN },
 			{ .fd = p->out.fd, .events = POLLIN },
 			{ .fd = p->err.fd, .events = POLLIN },
 			{ .fd = ended ? -1 : pidfd, .events = POLLIN },
+			{ .fd = p->in >= 0 && (p->inlen || p->in_eof) ? p->in : -1,
+			  .events = POLLOUT },
 		};
 
-		if (poll(fds, 4, ended ? 50 : -1) < 0 && errno != EINTR)
+		if (poll(fds, 5, ended ? 50 : -1) < 0 && errno != EINTR)
 			break;
 		if (fds[0].revents) {
-			err = take_ctl(p, ctlbuf, &ctllen, sizeof(ctlbuf));
+			err = take_ctl(p);
+			if (err)
+				goto lost;
+		}
+		if (fds[4].revents || (p->in >= 0 && p->in_eof && !p->inlen)) {
+			err = feed_stdin(p);
 			if (err)
 				goto lost;
 		}
@@ -510,23 +663,49 @@ lost:
 	return err;
 }
 
+/* After EXIT: stay until mpiexec closes the control channel, which it does once every node
+ * has ended. Meanwhile the mesh listener stays open, so a lower-numbered node that is slow
+ * to start still connects to this one (the kernel completes the connection) even when this
+ * node's ranks have all ended already. */
+static void linger(struct proxy *p)
+{
+	struct pollfd pfd = { .fd = p->ctl, .events = POLLIN };
+
+	for (;;) {
+		int n = poll(&pfd, 1, -1);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return;
+		p->ctllen = 0;  /* END or STDIN now mean nothing: drop them */
+		ssize_t r = read(p->ctl, p->ctlbuf, sizeof(p->ctlbuf));
+
+		if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN))
+			return;
+	}
+}
+
 int shl_node_proxy_main(int argc, char **argv)
 {
 	struct proxy *p = calloc(1, sizeof(*p));
-	int out[2], errp[2], err;
+	int out[2], errp[2], in[2] = { -1, -1 }, err;
 	pid_t self = getpid();
 
 	if (!p)
 		return 1;
-	p->ctl = p->listen = -1;
+	p->ctl = p->listen = p->in = -1;
 	if (parse(p, argc, argv) < 0) {
 		fprintf(stderr, "usage: shoal-node --connect IP:PORT --node I --host NAME "
-			"[--wdir DIR] program [args...] (started by mpiexec, secret on stdin)\n");
+			"[--wdir DIR] program [args...] (started by mpiexec, secret on stdin)\n"
+			"       shoal-node --connect IP:PORT --node slurm --hosts A,B,... "
+			"[--wdir DIR] program [args...] (started by srun)\n");
 		return 2;
 	}
 	/* Terminal signals belong to mpiexec, which forwards them as END. */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);  /* a node that closed its stdin: EPIPE, not death */
 	if (read_secret(p) < 0)
 		return fail(p, "no job secret on stdin", EPERM);
 	if (p->wdir && chdir(p->wdir) < 0)
@@ -540,17 +719,24 @@ int shl_node_proxy_main(int argc, char **argv)
 	err = make_dir(p);
 	if (err)
 		return fail(p, "cannot make a job directory", err);
-	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
+	/* Rank 0's node gets mpiexec's stdin through a pipe; the others keep /dev/null. */
+	if ((p->node_of[0] == p->node && pipe2(in, O_CLOEXEC) < 0) ||
+	    pipe2(out, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
 		err = errno;
 		remove_dir(p);
 		return fail(p, "pipe", err);
 	}
+	p->in = in[1];
 	fflush(NULL);
 	p->child = fork();
 	if (p->child == 0)
-		run_child(p, self, out[1], errp[1]);
+		run_child(p, self, in[0], out[1], errp[1]);
 	close(out[1]);
 	close(errp[1]);
+	if (in[0] >= 0) {
+		close(in[0]);
+		fcntl(p->in, F_SETFL, O_NONBLOCK);
+	}
 	if (p->child < 0) {
 		err = errno;
 		remove_dir(p);
@@ -560,5 +746,7 @@ int shl_node_proxy_main(int argc, char **argv)
 	p->err = (struct stream){ .fd = errp[0], .id = 2 };
 	err = supervise(p);
 	remove_dir(p);
+	if (!err)
+		linger(p);
 	return err ? 1 : 0;
 }

@@ -25,6 +25,7 @@ h2=${NS_HOSTS[1]}
 
 # start_job: the job in the background, $job its pid, once all 4 ranks wait.
 start_job() {
+	: >"$OUT"  # not the last job's lines: the redirection below may come after the first look
 	"${NETNS_MPIEXEC[@]}" -H "$(netns_hosts)" -ppn 2 "$TEST_TMP/forever" >"$OUT" 2>"$ERR" </dev/null &
 	job=$!
 	for i in $(seq 100); do
@@ -83,7 +84,9 @@ nothing_left
 
 # The proxy (the launcher's process) dies: the node is lost.
 start_job
-proxy=$(node_pids "$h2" | awk 'NR == FNR { p[$1] = 1; next } !($2 in p) { print $1 }' - <(node_pids "$h2"))
+# One listing, read twice: two `ip netns pids` at once can each miss the other's ps and fail.
+pids=$(node_pids "$h2")
+proxy=$(echo "$pids" | awk 'NR == FNR { p[$1] = 1; next } !($2 in p) { print $1 }' - <(echo "$pids"))
 kill -KILL $proxy
 wait_end 5
 expect_nonzero
