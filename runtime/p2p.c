@@ -621,12 +621,13 @@ static int check_source(const char *fn, struct shl_comm *c, int source, int tag)
 	return MPI_SUCCESS;
 }
 
-/* A receive layout (valid type, count >= 0) must not write any byte twice. */
-static int check_layout(const char *fn, struct shl_comm *c, MPI_Count count, MPI_Datatype type)
+int shl_check_layout(struct shl_comm *c, const char *fn, const char *what, MPI_Count count,
+		     MPI_Datatype type)
 {
 	if (shl_dt_recv_overlaps(type, (size_t)count))
-		return shl_err(c, MPI_ERR_TYPE, fn, "the receive layout overlaps: count %lld of "
-			       "datatype %s writes some byte twice", count,
+		return shl_err(c, MPI_ERR_TYPE, fn, "the receive layout overlaps: %scount %lld of "
+			       "%s %s writes some byte twice", what, count,
+			       *what ? "type" : "datatype",
 			       type->name ? type->name : "(unnamed derived type)");
 	return MPI_SUCCESS;
 }
@@ -639,7 +640,7 @@ static int check_recv(const char *fn, struct shl_rank *r, MPI_Comm comm, struct 
 	if (err == MPI_SUCCESS)
 		err = check_buffer(fn, *c, buf, count, type);
 	if (err == MPI_SUCCESS)
-		err = check_layout(fn, *c, count, type);
+		err = shl_check_layout(*c, fn, "", count, type);
 	if (err == MPI_SUCCESS)
 		err = check_source(fn, *c, source, tag);
 	return err;
@@ -1250,7 +1251,7 @@ static int matched_recv(const char *fn, struct shl_rank *r, void *buf, MPI_Count
 	struct shl_comm *c = *message == MPI_MESSAGE_NO_PROC ? &r->self : (*message)->probed_on;
 	err = check_buffer(fn, c, buf, count, type);
 	if (err == MPI_SUCCESS)
-		err = check_layout(fn, c, count, type);
+		err = shl_check_layout(c, fn, "", count, type);
 	if (err != MPI_SUCCESS)
 		return err;
 	fill_request(q, c, buf, count, type, MPI_ANY_SOURCE, MPI_ANY_TAG, SHL_MODE_STANDARD);

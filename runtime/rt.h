@@ -242,6 +242,13 @@ int shl_err(struct shl_comm *comm, int errclass, const char *fn, const char *fmt
 int shl_check_count(struct shl_comm *c, const char *fn, const char *what, MPI_Count count,
 		    MPI_Datatype type);
 
+/* Owner thread, at the MPI boundary: a receive of `count` elements of `type` (both checked
+ * by shl_check_count) must not write any byte twice (shl_dt_recv_overlaps; MPI 4.1, 5.1).
+ * One branch for a predefined type. `what` as for shl_check_count. MPI_ERR_TYPE through
+ * c's handler; returns MPI_SUCCESS or what the handler returned. */
+int shl_check_layout(struct shl_comm *c, const char *fn, const char *what, MPI_Count count,
+		     MPI_Datatype type);
+
 /* The calling rank, or an error raised (and the process ended) if MPI is not initialized. */
 struct shl_rank *shl_rank_or_die(const char *fn);
 
