@@ -94,9 +94,8 @@ static void take_chunks(struct shl_envelope *env, bool back)
 	uint32_t i;
 
 	while (claim_chunk(sp, back, &i)) {
-		size_t off = (size_t)i * SHL_P2P_SPLIT_CHUNK;
-		size_t len = sp->bytes - off < SHL_P2P_SPLIT_CHUNK ? sp->bytes - off
-								     : SHL_P2P_SPLIT_CHUNK;
+		size_t off = (size_t)i * sp->chunk;
+		size_t len = sp->bytes - off < sp->chunk ? sp->bytes - off : sp->chunk;
 		if (sp->type == NULL)
 			memcpy((char *)sp->dst + off, (const char *)env->data + off, len);
 		else
@@ -104,6 +103,20 @@ static void take_chunks(struct shl_envelope *env, bool back)
 		/* Pairs with the receiver's acquire load below: the chunk is written. */
 		atomic_fetch_add(&sp->done, 1);
 	}
+}
+
+/* Whether a copy of `n` bytes into `type` from `env` is worth sharing with its sender:
+ * dense copies from SHOAL_SPLIT_MIN, copies with a non-contiguous side from the smaller
+ * SHOAL_SPLIT_MIN_TYPED. */
+static bool split_worth(const struct shl_envelope *env, const struct shl_datatype *type,
+			size_t n)
+{
+	const struct shl_datatype *layout = env->layout;
+
+	if (n >= shl_job.split_min)
+		return true;
+	return n >= shl_job.split_min_typed &&
+	       !(type->contig && (layout == NULL || layout->contig));
 }
 
 /* A large message in the sender's buffer: offer its copy into (dst, type) in chunks, so a
@@ -115,11 +128,16 @@ static void split_copy(struct shl_envelope *env, void *dst, const struct shl_dat
 		       size_t n)
 {
 	struct shl_q_split *sp = &env->split;
-	uint32_t nchunks = (uint32_t)((n + SHL_P2P_SPLIT_CHUNK - 1) / SHL_P2P_SPLIT_CHUNK);
 	const struct shl_datatype *layout = env->layout;
+	bool dense = type->contig && (layout == NULL || layout->contig);
+	/* Small chunks only where the message is too small for 64 KiB ones to share. */
+	size_t chunk = dense || n >= shl_job.split_min ? SHL_P2P_SPLIT_CHUNK
+						       : shl_job.split_chunk_typed;
+	uint32_t nchunks = (uint32_t)((n + chunk - 1) / chunk);
 
 	sp->dst = dst;
-	sp->type = type->contig && (layout == NULL || layout->contig) ? NULL : type;
+	sp->type = dense ? NULL : type;
+	sp->chunk = (uint32_t)chunk;
 	sp->bytes = n;
 	atomic_store_explicit(&sp->claim, (uint64_t)nchunks << 32, memory_order_relaxed);
 	atomic_store_explicit(&sp->done, 0, memory_order_relaxed);
@@ -183,7 +201,7 @@ static void deliver(struct shl_rank *r, struct shl_req *q, struct shl_envelope *
 		shl_p2p_recv_remote(r, q, env, n);
 		return;
 	}
-	if (env->payload == SHL_Q_DIRECT && n >= shl_job.split_min && env->cookie != NULL)
+	if (env->payload == SHL_Q_DIRECT && env->cookie != NULL && split_worth(env, q->type, n))
 		split_copy(env, q->buf, q->type, n);
 	else
 		copy(q->buf, q->type, shl_envelope_payload(env),
