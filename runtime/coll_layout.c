@@ -1,7 +1,6 @@
-/* Receive layouts of collectives: a collective's receive buffer, all its blocks together,
- * must not write any location twice (MPI 4.1, 6.5 and 6.6 for Gatherv/Allgatherv, 6.8 for
- * Alltoallw). Entered by rank threads at argument validation; reads only the caller's
- * arguments. Must stay O(blocks) without allocation when the blocks come in address order. */
+/* Receive layouts of collectives: no location of a receive buffer written twice (MPI 4.1,
+ * 6.5-6.8). Entered by rank threads at argument validation, reading only the caller's
+ * arguments; must stay O(blocks) without allocation for blocks in address order. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
