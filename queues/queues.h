@@ -50,6 +50,7 @@ struct shl_q_split {
 	 * tends to copy the same half of the buffers and keeps it in its own cache. */
 	_Atomic uint64_t claim;      /* front in the low 32 bits, back in the high 32 */
 	_Atomic uint32_t done;       /* chunks finished */
+	uint32_t chunk;              /* bytes of signature per chunk (the last may be shorter) */
 };
 
 /* Fields the receiver reads for every message come first, so that the header and the

@@ -573,6 +573,29 @@ int shl_attr_copy_type(MPI_Datatype from, MPI_Datatype to)
 	return copy_list(r, a, tail, from);
 }
 
+void shl_attr_finalize_types(struct shl_rank *r)
+{
+	struct shl_rank_objs *o = r->objs;
+
+	for (int i = 0; i < o->ntype_attrs; i++) {
+		MPI_Datatype t = (MPI_Datatype)o->type_attrs[i].type;
+		while (o->type_attrs[i].attrs != NULL) {
+			struct shl_attr *a = o->type_attrs[i].attrs;
+			call_delete(a->kv, t, a->val);
+			shl_rank_lock(r);
+			o->type_attrs[i].attrs = a->next;
+			kv_drop(r, a->kv);
+			shl_rank_unlock(r);
+			free(a);
+		}
+	}
+	shl_rank_lock(r);
+	free(o->type_attrs);
+	o->type_attrs = NULL;
+	o->ntype_attrs = 0;
+	shl_rank_unlock(r);
+}
+
 int shl_attr_delete_type(MPI_Datatype t)
 {
 	struct shl_rank *r = shl_rank_or_die("MPI_Type_free");

@@ -478,6 +478,8 @@ static int bcast(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, 
 	bool active = !c || !c->inter || root != MPI_PROC_NULL;
 	if (err == MPI_SUCCESS && active)
 		err = shl_check_count(c, fn, "", count, type);
+	if (err == MPI_SUCCESS && (c->inter ? root >= 0 : root != c->rank))
+		err = shl_check_layout(c, fn, "", count, type);
 	if (err != MPI_SUCCESS)
 		return err;
 	if (!nb && count <= INT_MAX &&
@@ -590,6 +592,8 @@ static int rooted(const char *fn, bool scatter, bool vec, bool wide, const void 
 			x.rdispls = rdispls;
 			err = vec ? check_vec(c, fn, "recv", n, &x, rcounts, rdispls, NULL, rtype)
 				  : shl_check_count(c, fn, "recv", rcount, rtype);
+			if (err == MPI_SUCCESS)
+				err = shl_coll_check_rlayout(c, fn, &x, n);
 		}
 		if (err != MPI_SUCCESS)
 			return err;
@@ -598,6 +602,8 @@ static int rooted(const char *fn, bool scatter, bool vec, bool wide, const void 
 		if (scatter) {
 			x.keep_r = true;
 			err = shl_check_count(c, fn, "recv", rcount, rtype);
+			if (err == MPI_SUCCESS)
+				err = shl_check_layout(c, fn, "recv", rcount, rtype);
 		} else {
 			x.keep_s = true;
 			err = shl_check_count(c, fn, "send", scount, stype);
@@ -738,6 +744,8 @@ static int allgather(const char *fn, bool vec, bool wide, const void *sbuf, MPI_
 			       .wide = wide, .keep_s = sbuf != MPI_IN_PLACE, .keep_r = true };
 	err = vec ? check_vec(c, fn, "recv", peers(c), &x, rcounts, rdispls, NULL, rtype)
 		  : shl_check_count(c, fn, "recv", rcount, rtype);
+	if (err == MPI_SUCCESS)
+		err = shl_coll_check_rlayout(c, fn, &x, peers(c));
 	if (err != MPI_SUCCESS)
 		return err;
 	if (sbuf == rbuf && scount > 0)
@@ -877,6 +885,8 @@ static int alltoall(const char *fn, enum shl_coll_vec vec, bool wide, const void
 			return err;
 		err = check_vec(c, fn, "recv", n, &x, rcounts, rdispls, rtypes, rtype);
 	}
+	if (err == MPI_SUCCESS)
+		err = shl_coll_check_rlayout(c, fn, &x, n);
 	if (err != MPI_SUCCESS)
 		return err;
 	if (sbuf == rbuf && n > 0)

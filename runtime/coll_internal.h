@@ -158,6 +158,16 @@ int shl_coll_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, bool nb,
 		  MPI_Request *request, struct shl_comm **c);
 int shl_coll_rootarg(struct shl_comm *c, const char *fn, int root);
 /* Whether this rank is the one that receives (gather) or sends (scatter) at `root`. */
+/* Owner thread, at argument validation: the receive buffer of x, its blocks 0..n-1 (rblock
+ * in coll.c) with x's rbuf, counts (checked), displs and types (valid and usable), must not
+ * write any location twice (coll_layout.c). A block that overlaps itself: MPI_ERR_TYPE
+ * (as a point-to-point receive); two blocks whose counts and displacements overlap:
+ * MPI_ERR_ARG. Exact for predefined and dense types and for blocks sharing a whole element;
+ * elements of a type that interleave (extent below the true extent) are compared only
+ * within one block, by shl_dt_recv_overlaps' bound. Cost: one branch for a non-v predefined
+ * type; O(n) without allocation for blocks in address order (a sort otherwise). */
+int shl_coll_check_rlayout(struct shl_comm *c, const char *fn, const struct shl_cargs *x, int n);
+
 static inline bool shl_coll_is_root(const struct shl_comm *c, int root)
 {
 	return c->inter ? root == MPI_ROOT : root == c->rank;

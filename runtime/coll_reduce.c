@@ -242,6 +242,8 @@ static int reduce(const char *fn, const void *sbuf, void *rbuf, MPI_Count count,
 			       .stype = type, .rtype = type, .root = root };
 	if (active) {
 		err = check(c, fn, sbuf, is_root ? rbuf : NULL, count, type, op, !c->inter);
+		if (err == MPI_SUCCESS && is_root)
+			err = shl_check_layout(c, fn, "", count, type);
 		if (err != MPI_SUCCESS)
 			return err;
 		if (sbuf == MPI_IN_PLACE && !is_root)
@@ -291,6 +293,8 @@ static int symmetric(const char *fn, shl_meet_fn *run, bool intra_only, const vo
 		err = shl_err(c, MPI_ERR_COMM, fn, "comm is an intercommunicator");
 	if (err == MPI_SUCCESS)
 		err = check(c, fn, sbuf, rbuf, count, type, op, !c->inter);
+	if (err == MPI_SUCCESS)
+		err = shl_check_layout(c, fn, "", count, type);
 	if (err != MPI_SUCCESS)
 		return err;
 	if (!nb && run == allreduce_run && count <= INT_MAX &&
@@ -483,6 +487,8 @@ static int reduce_scatter(const char *fn, bool wide, const void *sbuf, void *rbu
 		mine = shl_coll_count(&x, rcounts, c->rank);
 	}
 	err = check(c, fn, sbuf, rbuf, mine, type, op, !c->inter);
+	if (err == MPI_SUCCESS)
+		err = shl_check_layout(c, fn, "", mine, type);
 	if (err != MPI_SUCCESS)
 		return err;
 	err = shl_coll_start(r, c, reduce_scatter_run, &x, request, mode);

@@ -164,6 +164,7 @@ void shl_comm_finalize(struct shl_rank *r)
 {
 	shl_attr_delete_all(r, &r->self);
 	shl_attr_delete_all(r, &r->world);
+	shl_attr_finalize_types(r);
 }
 
 void shl_comm_local_or_die(const struct shl_comm *c, const char *fn)

@@ -297,7 +297,8 @@ struct shl_rank_objs {
 int shl_comm_job_init(int size);
 
 /* Owner thread, rank unlocked, at MPI_Finalize: delete MPI_COMM_SELF's attributes (MPI 4.1,
- * 11.2.3: their delete callbacks run first), then MPI_COMM_WORLD's. */
+ * 11.2.3: their delete callbacks run first), then MPI_COMM_WORLD's, then the rank's
+ * attributes on predefined datatypes. */
 void shl_comm_finalize(struct shl_rank *r);
 
 /* Owner thread, rank unlocked: copy `from`'s attributes onto `to` through the copy
@@ -315,6 +316,10 @@ int shl_attr_copy_type(MPI_Datatype from, MPI_Datatype to);
  * attribute of `t` through the delete callbacks. Returns MPI_SUCCESS or the failing
  * callback's code (the rest stay attached). */
 int shl_attr_delete_type(MPI_Datatype t);
+/* Owner thread, rank unlocked (MPI_Finalize, after the communicators'): delete the rank's
+ * attributes on predefined datatypes through the delete callbacks, then free their table.
+ * A failing callback leaves its type's remaining attributes unreported (finalize goes on). */
+void shl_attr_finalize_types(struct shl_rank *r);
 
 /* Owner thread: the class of error code `code`, or -1 if it is not a valid code. */
 int shl_err_class_of(struct shl_rank *r, int code);

@@ -528,6 +528,49 @@ int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
 }
 SHL_WEAK_ALIAS(Type_get_value_index);
 
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+{
+	const char *fn = "MPI_Type_match_size";
+	/* In order of size within a class; the first match answers, as in MPICH. */
+	static const struct shl_datatype *const integers[] = {
+		&shl_mpi_signed_char, &shl_mpi_short, &shl_mpi_int, &shl_mpi_long,
+	}, *const reals[] = {
+		&shl_mpi_float, &shl_mpi_double, &shl_mpi_long_double,
+	}, *const complexes[] = {
+		&shl_mpi_c_float_complex, &shl_mpi_c_double_complex,
+		&shl_mpi_c_long_double_complex,
+	};
+	const struct shl_datatype *const *list;
+	size_t n;
+	int err = check_ptrs(fn, datatype, datatype);
+
+	if (err != MPI_SUCCESS)
+		return err;
+	switch (typeclass) {
+	case MPI_TYPECLASS_INTEGER:
+		list = integers, n = sizeof(integers) / sizeof(integers[0]);
+		break;
+	case MPI_TYPECLASS_REAL:
+		list = reals, n = sizeof(reals) / sizeof(reals[0]);
+		break;
+	case MPI_TYPECLASS_COMPLEX:
+		list = complexes, n = sizeof(complexes) / sizeof(complexes[0]);
+		break;
+	default:
+		return shl_err(NULL, MPI_ERR_ARG, fn, "typeclass %d is not MPI_TYPECLASS_INTEGER, "
+			       "_REAL or _COMPLEX", typeclass);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (size >= 0 && list[i]->size == (size_t)size) {
+			*datatype = (MPI_Datatype)list[i];
+			return MPI_SUCCESS;
+		}
+	return shl_err(NULL, MPI_ERR_ARG, fn, "no %s type has size %d",
+		       typeclass == MPI_TYPECLASS_INTEGER ? "integer"
+		       : typeclass == MPI_TYPECLASS_REAL  ? "real" : "complex", size);
+}
+SHL_WEAK_ALIAS(Type_match_size);
+
 /* ---- names ---- */
 
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)

@@ -90,6 +90,9 @@ static inline __attribute__((always_inline)) size_t chunks(struct strm *d, struc
 	return bytes;
 }
 
+/* Run lengths with a fixed-size move of their own: the common scalars, and the 32/64-byte
+ * rows of narrow column blocks (a 64-byte row through the memcpy call cost ~10 % more CPU:
+ * 4.4-4.6 -> 4.9-5.2 GB/s for a 64 KiB column block copied by one thread, best of 5). */
 static void lockstep(struct strm *d, struct strm *s, size_t len, size_t bytes)
 {
 	switch (len) {
@@ -101,6 +104,12 @@ static void lockstep(struct strm *d, struct strm *s, size_t len, size_t bytes)
 		break;
 	case 16:
 		bytes = chunks(d, s, 16, bytes);
+		break;
+	case 32:
+		bytes = chunks(d, s, 32, bytes);
+		break;
+	case 64:
+		bytes = chunks(d, s, 64, bytes);
 		break;
 	default:
 		bytes = chunks(d, s, len, bytes);

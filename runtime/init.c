@@ -81,6 +81,12 @@ int shl_job_create_part(int size, int nlocal, const int *local)
 	shl_job.inline_max = shl_env_size("SHOAL_INLINE_MAX", SHL_Q_INLINE_MAX, SHL_Q_INLINE_MAX);
 	shl_job.medium_max = shl_env_size("SHOAL_MEDIUM_MAX", SHL_Q_MEDIUM_MAX, SHL_Q_MEDIUM_MAX);
 	shl_job.split_min = shl_env_size("SHOAL_SPLIT_MIN", SHL_P2P_SPLIT_MIN, SIZE_MAX);
+	shl_job.split_min_typed = shl_env_size("SHOAL_SPLIT_MIN_TYPED", SHL_P2P_SPLIT_MIN_TYPED,
+					       SIZE_MAX);
+	shl_job.split_chunk_typed = shl_env_size("SHOAL_SPLIT_CHUNK_TYPED",
+						 SHL_P2P_SPLIT_CHUNK_TYPED, 1u << 30);
+	if (shl_job.split_chunk_typed < 4096)
+		shl_job.split_chunk_typed = 4096;
 	shl_job.fbox_peers = (int)shl_env_size("SHOAL_FBOX_PEERS", SHL_Q_FBOX_PEERS,
 					       SHL_Q_FBOX_PEERS);
 	shl_job.coll_small_max = shl_env_size("SHOAL_COLL_SMALL_MAX", SHL_COLL_SMALL_MAX,

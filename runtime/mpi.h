@@ -953,6 +953,14 @@ SHL_DECLARE(int, Type_get_contents_c, (MPI_Datatype datatype, MPI_Count max_inte
  * for (MPI_DOUBLE, MPI_INT); MPI_DATATYPE_NULL (and MPI_SUCCESS) when there is none. */
 SHL_DECLARE(int, Type_get_value_index, (MPI_Datatype value_type, MPI_Datatype index_type,
 					MPI_Datatype *pair_type));
+/* The predefined type of class `typeclass` (MPI_TYPECLASS_INTEGER, _REAL, _COMPLEX) whose
+ * size is `size` bytes (MPI 4.1, 19.1.9). Shoal has no Fortran types, so the C ones answer:
+ * signed char/short/int/long, float/double/long double, and the C complex types;
+ * MPI_ERR_ARG when the class has no type of that size. */
+#define MPI_TYPECLASS_INTEGER 1
+#define MPI_TYPECLASS_REAL 2
+#define MPI_TYPECLASS_COMPLEX 3
+SHL_DECLARE(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype));
 SHL_DECLARE(int, Type_set_name, (MPI_Datatype datatype, const char *type_name));
 
 /* Datatype attributes (MPI 4.1, 7.7.4). Keyvals share the id space of communicator

@@ -432,7 +432,8 @@ static int reduce_local(const char *fn, const void *inbuf, void *inoutbuf, MPI_C
 	int err;
 
 	shl_rank_or_die(fn);
-	if ((err = shl_check_count(NULL, fn, "", count, datatype)) != MPI_SUCCESS)
+	if ((err = shl_check_count(NULL, fn, "", count, datatype)) != MPI_SUCCESS ||
+	    (err = shl_check_layout(NULL, fn, "", count, datatype)) != MPI_SUCCESS)
 		return err;
 	if (!shl_op_ok(op))
 		return shl_err(NULL, MPI_ERR_OP, fn, "invalid op argument");

@@ -94,9 +94,8 @@ static void take_chunks(struct shl_envelope *env, bool back)
 	uint32_t i;
 
 	while (claim_chunk(sp, back, &i)) {
-		size_t off = (size_t)i * SHL_P2P_SPLIT_CHUNK;
-		size_t len = sp->bytes - off < SHL_P2P_SPLIT_CHUNK ? sp->bytes - off
-								     : SHL_P2P_SPLIT_CHUNK;
+		size_t off = (size_t)i * sp->chunk;
+		size_t len = sp->bytes - off < sp->chunk ? sp->bytes - off : sp->chunk;
 		if (sp->type == NULL)
 			memcpy((char *)sp->dst + off, (const char *)env->data + off, len);
 		else
@@ -104,6 +103,20 @@ static void take_chunks(struct shl_envelope *env, bool back)
 		/* Pairs with the receiver's acquire load below: the chunk is written. */
 		atomic_fetch_add(&sp->done, 1);
 	}
+}
+
+/* Whether a copy of `n` bytes into `type` from `env` is worth sharing with its sender:
+ * dense copies from SHOAL_SPLIT_MIN, copies with a non-contiguous side from the smaller
+ * SHOAL_SPLIT_MIN_TYPED. */
+static bool split_worth(const struct shl_envelope *env, const struct shl_datatype *type,
+			size_t n)
+{
+	const struct shl_datatype *layout = env->layout;
+
+	if (n >= shl_job.split_min)
+		return true;
+	return n >= shl_job.split_min_typed &&
+	       !(type->contig && (layout == NULL || layout->contig));
 }
 
 /* A large message in the sender's buffer: offer its copy into (dst, type) in chunks, so a
@@ -115,11 +128,16 @@ static void split_copy(struct shl_envelope *env, void *dst, const struct shl_dat
 		       size_t n)
 {
 	struct shl_q_split *sp = &env->split;
-	uint32_t nchunks = (uint32_t)((n + SHL_P2P_SPLIT_CHUNK - 1) / SHL_P2P_SPLIT_CHUNK);
 	const struct shl_datatype *layout = env->layout;
+	bool dense = type->contig && (layout == NULL || layout->contig);
+	/* Small chunks only where the message is too small for 64 KiB ones to share. */
+	size_t chunk = dense || n >= shl_job.split_min ? SHL_P2P_SPLIT_CHUNK
+						       : shl_job.split_chunk_typed;
+	uint32_t nchunks = (uint32_t)((n + chunk - 1) / chunk);
 
 	sp->dst = dst;
-	sp->type = type->contig && (layout == NULL || layout->contig) ? NULL : type;
+	sp->type = dense ? NULL : type;
+	sp->chunk = (uint32_t)chunk;
 	sp->bytes = n;
 	atomic_store_explicit(&sp->claim, (uint64_t)nchunks << 32, memory_order_relaxed);
 	atomic_store_explicit(&sp->done, 0, memory_order_relaxed);
@@ -183,7 +201,7 @@ static void deliver(struct shl_rank *r, struct shl_req *q, struct shl_envelope *
 		shl_p2p_recv_remote(r, q, env, n);
 		return;
 	}
-	if (env->payload == SHL_Q_DIRECT && n >= shl_job.split_min && env->cookie != NULL)
+	if (env->payload == SHL_Q_DIRECT && env->cookie != NULL && split_worth(env, q->type, n))
 		split_copy(env, q->buf, q->type, n);
 	else
 		copy(q->buf, q->type, shl_envelope_payload(env),
@@ -621,12 +639,13 @@ static int check_source(const char *fn, struct shl_comm *c, int source, int tag)
 	return MPI_SUCCESS;
 }
 
-/* A receive layout (valid type, count >= 0) must not write any byte twice. */
-static int check_layout(const char *fn, struct shl_comm *c, MPI_Count count, MPI_Datatype type)
+int shl_check_layout(struct shl_comm *c, const char *fn, const char *what, MPI_Count count,
+		     MPI_Datatype type)
 {
 	if (shl_dt_recv_overlaps(type, (size_t)count))
-		return shl_err(c, MPI_ERR_TYPE, fn, "the receive layout overlaps: count %lld of "
-			       "datatype %s writes some byte twice", count,
+		return shl_err(c, MPI_ERR_TYPE, fn, "the receive layout overlaps: %scount %lld of "
+			       "%s %s writes some byte twice", what, count,
+			       *what ? "type" : "datatype",
 			       type->name ? type->name : "(unnamed derived type)");
 	return MPI_SUCCESS;
 }
@@ -639,7 +658,7 @@ static int check_recv(const char *fn, struct shl_rank *r, MPI_Comm comm, struct 
 	if (err == MPI_SUCCESS)
 		err = check_buffer(fn, *c, buf, count, type);
 	if (err == MPI_SUCCESS)
-		err = check_layout(fn, *c, count, type);
+		err = shl_check_layout(*c, fn, "", count, type);
 	if (err == MPI_SUCCESS)
 		err = check_source(fn, *c, source, tag);
 	return err;
@@ -1250,7 +1269,7 @@ static int matched_recv(const char *fn, struct shl_rank *r, void *buf, MPI_Count
 	struct shl_comm *c = *message == MPI_MESSAGE_NO_PROC ? &r->self : (*message)->probed_on;
 	err = check_buffer(fn, c, buf, count, type);
 	if (err == MPI_SUCCESS)
-		err = check_layout(fn, c, count, type);
+		err = shl_check_layout(c, fn, "", count, type);
 	if (err != MPI_SUCCESS)
 		return err;
 	fill_request(q, c, buf, count, type, MPI_ANY_SOURCE, MPI_ANY_TAG, SHL_MODE_STANDARD);

@@ -36,6 +36,16 @@
 #define SHL_P2P_SPLIT_MIN (128 * 1024)
 #define SHL_P2P_SPLIT_CHUNK (64 * 1024)
 
+/* The same for a copy with a non-contiguous layout on either side (SHOAL_SPLIT_MIN_TYPED,
+ * SHOAL_SPLIT_CHUNK_TYPED): a strided copy moves a byte several times slower than memcpy
+ * (a column block touches a new page per row), so sharing pays from smaller sizes, and
+ * smaller chunks let a 64 KiB message be shared at all (above SHOAL_SPLIT_MIN the 64 KiB
+ * chunks stay). Measured with bench/vector_bandwidth, 600 iterations, interleaved, 12
+ * launches each on the loaded 2-core machine: 32/64 KiB medians 658/1372 -> 785/1910 MB/s,
+ * upper quartiles 2514/4513 -> 5927/9301 (docs/performance.md, "Derived datatypes"). */
+#define SHL_P2P_SPLIT_MIN_TYPED (32 * 1024)
+#define SHL_P2P_SPLIT_CHUNK_TYPED (16 * 1024)
+
 /* How long a waiting rank polls before it sleeps on its futex, when ranks do not outnumber
  * cores. A futex wake-up costs 5-50 µs on the development VM, so a wait that sleeps
  * costs far more than one that spins; 200 µs keeps a blocked rank's CPU use to the first
@@ -143,6 +153,8 @@ struct shl_job {
 	size_t inline_max;    /* SHOAL_INLINE_MAX: largest payload carried in the envelope */
 	size_t medium_max;    /* SHOAL_MEDIUM_MAX: largest payload copied through a pooled buffer */
 	size_t split_min;     /* SHOAL_SPLIT_MIN: smallest copy shared with a waiting sender */
+	size_t split_min_typed;   /* SHOAL_SPLIT_MIN_TYPED: the same, non-contiguous layouts */
+	size_t split_chunk_typed; /* SHOAL_SPLIT_CHUNK_TYPED: their chunk size */
 	uint64_t spin_ns;     /* SHOAL_SPIN_US: how long a waiting rank polls before sleeping */
 	unsigned yields;      /* SHOAL_YIELDS: with spin_ns 0, sched_yields before sleeping */
 	int fbox_peers;       /* SHOAL_FBOX_PEERS: fastboxes a rank accepts (0: none) */
@@ -256,6 +268,13 @@ static inline int shl_check_count(struct shl_comm *c, const char *fn, const char
 		return MPI_SUCCESS;
 	return shl_check_count_slow(c, fn, what, count, type);
 }
+
+/* Owner thread, at the MPI boundary: a receive of `count` elements of `type` (both checked
+ * by shl_check_count) must not write any byte twice (shl_dt_recv_overlaps; MPI 4.1, 5.1).
+ * One branch for a predefined type. `what` as for shl_check_count. MPI_ERR_TYPE through
+ * c's handler; returns MPI_SUCCESS or what the handler returned. */
+int shl_check_layout(struct shl_comm *c, const char *fn, const char *what, MPI_Count count,
+		     MPI_Datatype type);
 
 /* The calling rank, or an error raised (and the process ended) if MPI is not initialized. */
 struct shl_rank *shl_rank_or_die(const char *fn);

@@ -1,6 +1,7 @@
 /* large_typed_copies_shared_with_waiting_sender: large non-contiguous messages, whose copy
- * a waiting sender shares in 64 KiB signature chunks that start mid-run and mid-element,
- * land exactly where a whole copy (pack then unpack) puts them, for every layout pair. */
+ * a waiting sender shares in signature chunks (64 KiB; 16 KiB below 128 KiB) that start
+ * mid-run and mid-element, land exactly where a whole copy (pack then unpack) puts them,
+ * for every layout pair. */
 /* ranks: 2 4 */
 #include <stddef.h>
 #include "check.h"
@@ -98,6 +99,13 @@ int main(int argc, char **argv)
 	transfer(&col3, &dense, 2, "column to dense");
 	transfer(&dense, &col3, 3, "dense to column");
 	transfer(&col3, &col5, 11, "column to wider column");
+	/* 48000 bytes: shared in 16 KiB chunks, which end mid-run too. */
+	CHECK_MPI(MPI_Type_vector(2000, 3, 100, MPI_DOUBLE, &t));
+	struct lay mid3 = lay_of(t, 1);
+	struct lay middense = lay_of(MPI_DOUBLE, 6000);
+	transfer(&mid3, &mid3, 12, "mid-size column to column");
+	transfer(&mid3, &middense, 13, "mid-size column to dense");
+	CHECK_MPI(MPI_Type_free(&mid3.type));
 
 	/* Irregular blocks of ints, resized so elements interleave with gaps. */
 	int bl[4] = { 1, 3, 2, 7 }, dp[4] = { 0, 5, 11, 20 };
