@@ -38,7 +38,10 @@
  * satisfies back to 0 (a CAS, so a rank woken once is not woken again before it runs) and
  * wakes that rank (shl_rank_wake: each rank sleeps on its own futex). The orders pair as
  * in shl_wait: either the waiter sees the publication in its last look, or the publisher
- * sees its `want`. */
+ * sees its `want`. A member asleep also wakes every SHL_COLL_CHECK_NS to see whether
+ * another member's call at the same number took another path (shl_coll_check): then its
+ * call can never complete, and it returns MPI_ERR_NOT_SAME leaving the ring as it is (the
+ * communicator takes no further collectives). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -141,8 +141,11 @@ void shl_coll_ring_free(struct shl_coll_ring *g);
  * member j is rank shl_job.ranks[world[j]], which is whom to shl_rank_wake.
  *
  * How a collective uses it. Every collective call on a communicator, creation included,
- * takes the next number k = ++c->seq; MPI orders collectives per communicator, so all
- * members agree on k even with nonblocking ones outstanding.
+ * takes the next number k (shl_coll_next, which also notes the call in the member's row
+ * of `hist`); MPI orders collectives per communicator, so all members agree on k even
+ * with nonblocking ones outstanding. A member blocked in any path looks at the others'
+ * rows now and then (shl_coll_check): calls at one number on different paths can never
+ * complete.
  *  - General path (any operation, blocking or not, overlapping allowed): each member joins
  *    meeting k with shl_comm_meet (its buffers as `in`/`out`); the last arriver's `fn` does
  *    the data movement for everyone (it may read and write every member's buffers: they
@@ -231,7 +234,8 @@ bool shl_coll_describe(struct shl_comm *c, char *buf, size_t len);
  * operations numbered by each member's c->seq (all members number them alike: MPI orders
  * collectives per communicator); keys with bit 63 set are rendezvous of a subset
  * (MPI_Comm_create_group). Never blocks; `a` must stay valid until a->req completes.
- * Returns 0 or -ENOMEM. Members arriving with different `fn` all get MPI_ERR_NOT_SAME. */
+ * Returns 0 or -ENOMEM. Members arriving with different `fn` all get MPI_ERR_NOT_SAME,
+ * and so does a numbered meeting on a broken communicator, at once. */
 int shl_comm_meet(struct shl_comm_shared *sh, uint64_t key, int n, int member, shl_meet_fn *fn,
 		  struct shl_arrival *a);
 
