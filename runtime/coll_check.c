@@ -69,14 +69,18 @@ static void fail_meetings(struct shl_comm_shared *sh)
 	}
 }
 
-static void mark_broken(struct shl_comm *c, uint64_t k, uint64_t mine, int other, uint64_t theirs)
+/* theirs: other's entry for k, or 0 (unknown); their_k: stray data's number, or 0. */
+static void mark_broken(struct shl_comm *c, uint64_t k, uint64_t mine, int other, uint64_t theirs,
+			uint64_t their_k)
 {
 	struct shl_comm_shared *sh = c->sh;
 
 	pthread_mutex_lock(&sh->lock);
 	if (!atomic_load_explicit(&sh->broken, memory_order_relaxed)) {
 		sh->bad = (struct shl_coll_bad){ .k = k, .member = { c->member, other },
-						 .fn = { entry_fn(mine), entry_fn(theirs) } };
+						 .fn = { entry_fn(mine), theirs ? entry_fn(theirs)
+										: NULL },
+						 .their_k = their_k };
 		/* Release: pairs with the acquire in shl_coll_check and shl_coll_describe. */
 		atomic_store_explicit(&sh->broken, true, memory_order_release);
 		fail_meetings(sh);
@@ -101,10 +105,23 @@ int shl_coll_check(struct shl_comm *c, uint64_t k)
 		uint64_t e = entry_at(sh, j, k);
 		if (j == c->member || !entry_is(e, k) || entry_path(e) == entry_path(mine))
 			continue;
-		mark_broken(c, k, mine, j, e);
+		mark_broken(c, k, mine, j, e, 0);
 		return MPI_ERR_NOT_SAME;
 	}
 	return 0;
+}
+
+int shl_coll_stray(struct shl_comm *c, uint64_t k, int other, uint32_t their)
+{
+	struct shl_comm_shared *sh = c->sh;
+	/* Their full number: the one nearest k with those low bits. */
+	uint64_t tk = (k & ~(uint64_t)UINT32_MAX) | their;
+
+	if (tk > k)
+		tk -= UINT64_C(1) << 32;
+	uint64_t e = entry_at(sh, other, k);
+	mark_broken(c, k, entry_at(sh, c->member, k), other, entry_is(e, k) ? e : 0, tk);
+	return MPI_ERR_NOT_SAME;
 }
 
 /* "rank 3" on an intracommunicator, "rank 3 of the second group" on an intercommunicator. */
@@ -135,6 +152,19 @@ bool shl_coll_describe(struct shl_comm *c, char *buf, size_t len)
 		bad = sh->bad;  /* fixed once `broken` is set */
 		name_member(sh, bad.member[0], a, sizeof(a));
 		name_member(sh, bad.member[1], b, sizeof(b));
+		if (bad.their_k != 0) {
+			char at[80] = "";
+			if (bad.fn[1] != NULL)
+				snprintf(at, sizeof(at), ", and its number %llu was %s",
+					 (unsigned long long)bad.k, bad.fn[1]);
+			snprintf(buf, len,
+				 "%s's %s (collective number %llu) got the data of %s's collective "
+				 "number %llu%s: an earlier collective did not match, so the members' "
+				 "calls are out of step and no further collective can run", a,
+				 bad.fn[0], (unsigned long long)bad.k, b,
+				 (unsigned long long)bad.their_k, at);
+			return true;
+		}
 		bool same = stem(bad.fn[0]) == stem(bad.fn[1]) &&
 			    strncmp(bad.fn[0], bad.fn[1], stem(bad.fn[0])) == 0;
 		snprintf(buf, len,

@@ -86,6 +86,12 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 			  const void *sbuf, void *rbuf, int count, MPI_Datatype type,
 			  struct shl_op *op, int root);
 
+/* Owner thread, in ring call `k` on `c`: the data of member `other` in this round came
+ * from its collective number `their` (low 32 bits), not `k`: the members' collectives are
+ * out of step since some earlier call (a Bcast root, say, whose next call completed the
+ * others' Barrier). Mark `c` broken as shl_coll_check does; returns MPI_ERR_NOT_SAME. */
+int shl_coll_stray(struct shl_comm *c, uint64_t k, int other, uint32_t their);
+
 /* ---- copies shared with blocked members (coll_share.c) ---- */
 
 /* A block copy of at least this many bytes in a run is shared with the members blocked in

@@ -75,7 +75,10 @@ struct cell {
 	_Atomic uint64_t claimed;             /* bcast: the last round a root claimed */
 	uint32_t len;                         /* bcast: bytes packed (<= 1 MiB) */
 	int32_t root;                         /* bcast: the root's rank */
-	int32_t err;                          /* reduce: the round's error class, or 0 */
+	union {
+		int32_t err;                  /* reduce: the round's error class, or 0 */
+		uint32_t seq;                 /* bcast: the root's collective number, low bits */
+	};
 	int32_t need;                         /* reduce, large: members counting `finished` */
 	char data[];                          /* at HEAD */
 };
@@ -86,6 +89,7 @@ struct seg {
 	uint32_t bytes;
 	int32_t kind;                         /* enum shl_op_kind */
 	int32_t root;
+	uint32_t seq;                         /* the member's collective number, low bits */
 	alignas(16) char data[];              /* at 32, aligned as malloc'ed accumulators */
 };
 
@@ -423,6 +427,7 @@ int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, const char *fn,
 		if (atomic_exchange(&cl->claimed, k) != k) {
 			cl->root = root;
 			cl->len = (uint32_t)bytes;
+			cl->seq = (uint32_t)seq;
 			shl_dt_copy(cl->data, NULL, buf, type, bytes);
 			/* Through with round k as soon as it is published: with stamps, one
 			 * scan wakes its readers and any writer waiting on the root's stamp. */
@@ -438,6 +443,8 @@ int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, const char *fn,
 	int werr = ring_wait(r, g, c, &cl->ready, k, tag_of(READY, 0, k), root, seq);
 	if (werr != 0)
 		return werr;  /* the ring is out of step for good (shl_coll_check) */
+	if (cl->seq != (uint32_t)seq)  /* the root's call was another collective of ours */
+		return shl_coll_stray(c, seq, cl->root, cl->seq);
 	if (cl->root != root) {
 		err = MPI_ERR_ROOT;
 	} else {
@@ -456,16 +463,21 @@ int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, const char *fn,
 
 /* ---- reductions ---- */
 
-/* Check that the members' segments agree, then fold them in rank order into `out` (packed,
+/* Check that the members' segments agree (the same collective number `seq`: else the
+ * communicator is broken, see shl_coll_stray; roots, ops, sizes), then fold them in rank
+ * order into `out` (packed,
  * g->seg bytes) with the caller's op and type (a user function runs in its thread with
  * its handles, as in the meeting path). Returns 0 or an error class. */
-static int fold(struct shl_coll_ring *g, struct cell *cl, int n, struct shl_op *op,
-		MPI_Datatype type, int count, bool rooted, void *out)
+static int fold(struct shl_comm *c, struct shl_coll_ring *g, struct cell *cl, int n,
+		struct shl_op *op, MPI_Datatype type, int count, uint64_t seq, void *out)
 {
 	struct seg *s0 = seg_at(g, cl, 0);
 	struct shl_fold f;
 	char why[SHL_OP_WHY];
 
+	for (int i = 0; i < n; i++)
+		if (seg_at(g, cl, i)->seq != (uint32_t)seq)
+			return shl_coll_stray(c, seq, i, seg_at(g, cl, i)->seq);
 	for (int i = 1; i < n; i++) {
 		struct seg *s = seg_at(g, cl, i);
 		/* An Allreduce (root -1) meeting a Reduce is a different call. */
@@ -518,7 +530,7 @@ free_bufs:
  * in the segments already), else through a stack buffer when it fits. */
 static int fold_all(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
 		    struct cell *cl, uint64_t k, void *rbuf, int count, MPI_Datatype type,
-		    struct shl_op *op, bool rooted, uint64_t seq)
+		    struct shl_op *op, uint64_t seq)
 {
 	size_t bytes = (size_t)count * type->size;
 	alignas(64) char local[4096];
@@ -531,7 +543,7 @@ static int fold_all(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm
 			return err;
 	if (out == NULL && (out = malloc(bytes)) == NULL)
 		return MPI_ERR_NO_MEM;
-	err = fold(g, cl, c->size, op, type, count, rooted, out);
+	err = fold(c, g, cl, c->size, op, type, count, seq, out);
 	if (err == 0 && out != rbuf)
 		shl_dt_copy(rbuf, type, out, NULL, bytes);
 	if (out != rbuf && out != local)
@@ -560,12 +572,13 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 	s->bytes = (uint32_t)bytes;
 	s->kind = (int32_t)op->kind;
 	s->root = root;
+	s->seq = (uint32_t)seq;
 	shl_dt_copy(s->data, NULL, sbuf == MPI_IN_PLACE ? rbuf : sbuf, type, bytes);
 	if (n <= SHL_COLL_FOLD_ALL) {
 		atomic_store(&s->stamp, k);  /* seq_cst store: see wake */
 		wake(g, c, tag_of(SEG, c->rank, k), 0);
 		if (reads)
-			err = fold_all(r, g, c, cl, k, rbuf, count, type, op, rooted, seq);
+			err = fold_all(r, g, c, cl, k, rbuf, count, type, op, seq);
 		if (err == MPI_ERR_NOT_SAME && shl_coll_check(c, seq) != 0)
 			return err;  /* cut short by a broken communicator: leave the ring alone */
 		finish(g, c, cl, k, 0);
@@ -575,7 +588,7 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 	bool last = atomic_fetch_add(arrived_at(g, cl), 1) + 1 == n;
 	if (last) {
 		atomic_store_explicit(arrived_at(g, cl), 0, memory_order_relaxed);  /* by `open` */
-		cl->err = fold(g, cl, n, op, type, count, rooted, cl->data);
+		cl->err = fold(c, g, cl, n, op, type, count, seq, cl->data);
 		/* Who reads: every Allreduce member (root -1) and whoever believes it is the
 		 * root of a Reduce, all of them if they differ; and the caller, if it does not. */
 		int need = !reads;

@@ -188,7 +188,8 @@ struct shl_comm_shared {
 	struct shl_coll_bad {
 		uint64_t k;
 		int member[2];
-		const char *fn[2];
+		const char *fn[2];    /* fn[1] NULL: member[1]'s call at k is not known */
+		uint64_t their_k;     /* stray: the number member[1]'s data came with, or 0 */
 	} bad;
 };
 

@@ -1,4 +1,4 @@
-/* coll_mismatched_paths_fail_on_every_rank: different collectives at one point of a communicator whose fast paths cannot see each other (Barrier against a small Bcast, Allreduce or Ibarrier, small against large, Comm_dup against Barrier) fail with MPI_ERR_NOT_SAME on every rank instead of hanging */
+/* coll_mismatched_paths_fail_on_every_rank: different collectives at one point of a communicator whose fast paths cannot see each other (Barrier against a small Bcast, Allreduce or Ibarrier, small against large, Comm_dup against Barrier) fail with MPI_ERR_NOT_SAME on every rank instead of hanging, also when a non-waiting call lets the counters pair up out of step */
 /* ranks: 2 3 4 8 */
 /* Each case runs on its own duplicate of MPI_COMM_WORLD with MPI_ERRORS_RETURN. When the
  * paths differ their counters are out of step for good, so every later collective on that
@@ -102,6 +102,44 @@ int main(int argc, char **argv)
 	else
 		CHECK_CLASS(MPI_Barrier(c), MPI_ERR_NOT_SAME);
 	CHECK(d == MPI_COMM_NULL);
+	broken(c);
+
+	/* Out of step: a small Bcast's root returns at once and its next call, a Barrier,
+	 * completes the others' Barrier; their Bcast then gets the root's data of an earlier
+	 * collective, which its number shows. Every other rank's Bcast fails (at entry, if
+	 * its Barrier already found the mismatch). */
+	c = fresh();
+	if (rank == 0) {
+		CHECK_MPI(MPI_Bcast(a, 1, MPI_INT, 0, c));
+		int rc = MPI_Barrier(c);
+		if (rc != MPI_SUCCESS)
+			CHECK_CLASS(rc, MPI_ERR_NOT_SAME);
+	} else {
+		int rc = MPI_Barrier(c);
+		if (rc != MPI_SUCCESS)
+			CHECK_CLASS(rc, MPI_ERR_NOT_SAME);
+		CHECK_CLASS(MPI_Bcast(a, 1, MPI_INT, 0, c), MPI_ERR_NOT_SAME);
+	}
+	others_first();
+	broken(c);
+
+	/* The same with a small Reduce, whose non-roots return at once: the root's Reduce
+	 * finds segments of another collective number. */
+	c = fresh();
+	if (rank == 0) {
+		int rc = MPI_Barrier(c);
+		if (rc != MPI_SUCCESS)
+			CHECK_CLASS(rc, MPI_ERR_NOT_SAME);
+		CHECK_CLASS(MPI_Reduce(a, b, 1, MPI_INT, MPI_SUM, 0, c), MPI_ERR_NOT_SAME);
+	} else {
+		int rc = MPI_Reduce(a, b, 1, MPI_INT, MPI_SUM, 0, c);
+		if (rc != MPI_SUCCESS)
+			CHECK_CLASS(rc, MPI_ERR_NOT_SAME);
+		rc = MPI_Barrier(c);
+		if (rc != MPI_SUCCESS)
+			CHECK_CLASS(rc, MPI_ERR_NOT_SAME);
+	}
+	others_first();
 	broken(c);
 
 	/* One ring, two calls: a Reduce to 0 against an Allreduce. Whoever reads a result
