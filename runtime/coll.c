@@ -220,6 +220,9 @@ int shl_coll_fail(struct shl_comm *c, const char *fn, int err)
 	case MPI_ERR_OP:
 		why = "the members passed different operations";
 		break;
+	case MPI_ERR_TYPE:
+		why = "the members passed datatypes of different basic types";
+		break;
 	case MPI_ERR_NO_MEM:
 		why = "out of memory";
 		break;

@@ -90,6 +90,7 @@ struct seg {
 	int32_t kind;                         /* enum shl_op_kind */
 	int32_t root;
 	uint32_t seq;                         /* the member's collective number, low bits */
+	uint32_t sig;                         /* type_sig of its datatype */
 	alignas(16) char data[];              /* at 32, aligned as malloc'ed accumulators */
 };
 
@@ -463,6 +464,18 @@ int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, const char *fn,
 
 /* ---- reductions ---- */
 
+/* What a member's datatype says about its basic elements, for a reduction's members to
+ * compare: for a predefined type its representation (kind, components, size), so MPI_INT
+ * against MPI_FLOAT is caught while MPI_INT against MPI_INT32_T is not; 0 for a derived
+ * type (not compared: finding its basic type costs a walk). */
+static uint32_t type_sig(const struct shl_datatype *t)
+{
+	if (!t->predefined)
+		return 0;
+	return 0x80000000u | (uint32_t)t->kind << 24 | (uint32_t)t->ncomp << 16 |
+	       (uint32_t)(t->size & 0xffff);
+}
+
 /* Check that the members' segments agree (the same collective number `seq`: else the
  * communicator is broken, see shl_coll_stray; roots, ops, sizes), then fold them in rank
  * order into `out` (packed,
@@ -487,6 +500,8 @@ static int fold(struct shl_comm *c, struct shl_coll_ring *g, struct cell *cl, in
 			return MPI_ERR_OP;
 		if (s->bytes != s0->bytes)
 			return MPI_ERR_COUNT;
+		if (s->sig != s0->sig && s->sig != 0 && s0->sig != 0)
+			return MPI_ERR_TYPE;
 	}
 	if (shl_fold_init(&f, op, type, count, false, why) != 0)
 		return MPI_ERR_OP;  /* each member checked its own op and type: a mismatch */
@@ -573,6 +588,7 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 	s->kind = (int32_t)op->kind;
 	s->root = root;
 	s->seq = (uint32_t)seq;
+	s->sig = type_sig(type);
 	shl_dt_copy(s->data, NULL, sbuf == MPI_IN_PLACE ? rbuf : sbuf, type, bytes);
 	if (n <= SHL_COLL_FOLD_ALL) {
 		atomic_store(&s->stamp, k);  /* seq_cst store: see wake */
