@@ -80,7 +80,8 @@ static int join(struct shl_comm *c, shl_meet_fn *run, const struct shl_cargs *x,
 	*h = *x;
 	h->a = (struct shl_arrival){ .req = q, .heap = true, .drop = drop_holds };
 	hold(h);
-	if (shl_comm_meet(sh, ++c->seq, sh->nmembers, c->member, run, &h->a) < 0) {
+	uint64_t k = shl_coll_next(c, x->fn, SHL_COLL_MEET);
+	if (shl_comm_meet(sh, k, sh->nmembers, c->member, run, &h->a) < 0) {
 		drop_holds(&h->a);
 		free(h);
 		return MPI_ERR_NO_MEM;
@@ -102,7 +103,7 @@ static bool blocked_done(void *arg)
 	return req_done(w->req);
 }
 
-int shl_coll_start(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
+int shl_coll_start(struct shl_rank *r, struct shl_comm *c, const char *fn, shl_meet_fn *run,
 		   const struct shl_cargs *x, MPI_Request *request, enum shl_coll_mode mode)
 {
 	struct shl_comm_shared *sh = c->sh;
@@ -114,11 +115,16 @@ int shl_coll_start(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
 		struct shl_req sq = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_DONE, .owner = r };
 		struct shl_cargs a = *x;
 		a.a = (struct shl_arrival){ .req = &sq };
-		if (shl_comm_meet(sh, ++c->seq, sh->nmembers, c->member, run, &a.a) < 0)
+		uint64_t k = shl_coll_next(c, fn, SHL_COLL_MEET);
+		if (shl_comm_meet(sh, k, sh->nmembers, c->member, run, &a.a) < 0)
 			return MPI_ERR_NO_MEM;
 		struct blocked w = { &sq, sh };
 		shl_rank_lock(r);
-		shl_wait(r, blocked_done, &w);
+		/* A mismatch found fails this meeting too: wait for it in any case. */
+		for (bool poll = true;
+		     !shl_wait_once(r, blocked_done, &w, SHL_COLL_CHECK_NS, poll);
+		     poll = false)
+			shl_coll_check(c, k);
 		shl_rank_unlock(r);
 		return a.a.err;
 	}
@@ -129,13 +135,15 @@ int shl_coll_start(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
 			return MPI_ERR_NO_MEM;
 		*t = *x;
 		t->a = (struct shl_arrival){ 0 };
+		t->fn = fn;
 	}
 	shl_rank_lock(r);
 	q = shl_req_new(r, SHL_REQ_DONE);
 	shl_rank_unlock(r);
 	if (q == NULL)
 		goto free_t;
-	q->comm = c;
+	q->comm = shl_comm_hold(c);
+	q->holds_comm = true;
 	if (t != NULL) {
 		hold(t);
 		q->persistent = true;
@@ -144,7 +152,9 @@ int shl_coll_start(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
 		*request = q;
 		return MPI_SUCCESS;
 	}
-	err = join(c, run, x, q);
+	struct shl_cargs named = *x;
+	named.fn = fn;
+	err = join(c, run, &named, q);
 	if (err == 0) {
 		*request = q;
 		return MPI_SUCCESS;
@@ -188,11 +198,15 @@ int shl_coll_info(struct shl_rank *r, MPI_Comm comm, const char *fn, MPI_Info in
 int shl_coll_fail(struct shl_comm *c, const char *fn, int err)
 {
 	const char *why;
+	char named[400];
 
 	switch (err) {
 	case MPI_ERR_NOT_SAME:
-		why = "the members called different collective operations (or were in a different "
-		      "order)";
+		if (shl_coll_describe(c, named, sizeof(named)))
+			why = named;
+		else
+			why = "the members called different collective operations (or were in a "
+			      "different order)";
 		break;
 	case MPI_ERR_ROOT:
 		why = "the members passed different roots";
@@ -205,6 +219,9 @@ int shl_coll_fail(struct shl_comm *c, const char *fn, int err)
 		break;
 	case MPI_ERR_OP:
 		why = "the members passed different operations";
+		break;
+	case MPI_ERR_TYPE:
+		why = "the members passed datatypes of different basic types";
 		break;
 	case MPI_ERR_NO_MEM:
 		why = "out of memory";
@@ -265,6 +282,9 @@ int shl_coll_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, bool nb,
 		return shl_err(NULL, MPI_ERR_COMM, fn, "invalid communicator argument comm%s",
 			       comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
 	shl_comm_local_or_die(*c, fn);
+	/* One load of a word on the shared object's read-mostly line. */
+	if (unlikely(atomic_load_explicit(&(*c)->sh->broken, memory_order_relaxed)))
+		return shl_coll_usable(*c, fn);
 	if (nb && request == NULL)
 		return shl_err(*c, MPI_ERR_REQUEST, fn, "request is NULL");
 	return MPI_SUCCESS;
@@ -397,22 +417,28 @@ static bool barrier_done(void *arg)
  * reach m * nmembers, sleeping on their own futex. No allocation, no lock and one word: at
  * 2 ranks a barrier is the counter's line moving twice (a separate release word cost a
  * third transfer: 0.26 us against 0.19 us, bench/barrier -i 5000, 2 ranks, medians of 3). */
-static void flag_barrier(struct shl_rank *r, struct shl_comm *c)
+static int flag_barrier(struct shl_rank *r, struct shl_comm *c)
 {
 	struct shl_comm_shared *sh = c->sh;
 	struct barrier_wait x = { sh, ++c->barriers * (uint64_t)sh->nmembers };
+	uint64_t k = shl_coll_next(c, "MPI_Barrier", SHL_COLL_FLAG);
+	int err = MPI_SUCCESS;
 
-	c->seq++;  /* keep every member's collective numbering aligned */
 	/* seq_cst RMW: the event shl_rank_wake announces. */
 	if (atomic_fetch_add(&sh->arrived, 1) + 1 == x.target) {
 		for (int i = 0; i < sh->nmembers; i++)
 			if (i != c->member)
 				shl_rank_wake(shl_job.ranks[sh->world[i]]);
-		return;
+		return MPI_SUCCESS;
 	}
 	shl_rank_lock(r);
-	shl_wait(r, barrier_done, &x);
+	for (bool poll = true;
+	     !shl_wait_once(r, barrier_done, &x, SHL_COLL_CHECK_NS, poll);
+	     poll = false)
+		if ((err = shl_coll_check(c, k)) != 0)
+			break;
 	shl_rank_unlock(r);
+	return err;
 }
 
 static int barrier(const char *fn, MPI_Comm comm, MPI_Request *request, enum shl_coll_mode mode)
@@ -426,10 +452,10 @@ static int barrier(const char *fn, MPI_Comm comm, MPI_Request *request, enum shl
 	if (err != MPI_SUCCESS)
 		return err;
 	if (!nb) {
-		flag_barrier(r, c);
-		return MPI_SUCCESS;
+		err = flag_barrier(r, c);
+		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 	}
-	err = shl_coll_start(r, c, barrier_run, &x, request, mode);
+	err = shl_coll_start(r, c, fn, barrier_run, &x, request, mode);
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
 
@@ -484,12 +510,12 @@ static int bcast(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, 
 		return err;
 	if (!nb && count <= INT_MAX &&
 	    shl_coll_small_ok(c, SHL_RING_BCAST, (size_t)count * type->size)) {
-		err = shl_coll_small_bcast(r, c, buf, count, type, root);
+		err = shl_coll_small_bcast(r, c, fn, buf, count, type, root);
 		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 	}
 	struct shl_cargs x = { .rbuf = buf, .rcount = count, .rtype = type, .root = root,
 			       .keep_r = active };
-	err = shl_coll_start(r, c, bcast_run, &x, request, mode);
+	err = shl_coll_start(r, c, fn, bcast_run, &x, request, mode);
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
 
@@ -617,7 +643,7 @@ static int rooted(const char *fn, bool scatter, bool vec, bool wide, const void 
 	/* Non-roots of an intercommunicator's root group take no part in the data. */
 	if (c->inter && root == MPI_PROC_NULL)
 		x.keep_s = x.keep_r = false;
-	err = shl_coll_start(r, c, scatter ? scatter_run : gather_run, &x, request, mode);
+	err = shl_coll_start(r, c, fn, scatter ? scatter_run : gather_run, &x, request, mode);
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
 
@@ -751,7 +777,7 @@ static int allgather(const char *fn, bool vec, bool wide, const void *sbuf, MPI_
 	if (sbuf == rbuf && scount > 0)
 		return shl_err(c, MPI_ERR_BUFFER, fn,
 			       "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
-	err = shl_coll_start(r, c, allgather_run, &x, request, mode);
+	err = shl_coll_start(r, c, fn, allgather_run, &x, request, mode);
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
 
@@ -892,7 +918,7 @@ static int alltoall(const char *fn, enum shl_coll_vec vec, bool wide, const void
 	if (sbuf == rbuf && n > 0)
 		return shl_err(c, MPI_ERR_BUFFER, fn,
 			       "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
-	err = shl_coll_start(r, c, alltoall_run, &x, request, mode);
+	err = shl_coll_start(r, c, fn, alltoall_run, &x, request, mode);
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
 

@@ -33,6 +33,7 @@ struct shl_cargs {
 	struct shl_op *op;
 	bool keep_s, keep_r;          /* stype(s) / rtype(s) significant: held when nonblocking */
 	int nv;                       /* entries of the …w type arrays */
+	const char *fn;               /* the call, for the mismatch check (shl_coll_next) */
 };
 
 /* Entry k of a counts array and of a displacements array of `x`. */
@@ -57,7 +58,7 @@ enum shl_coll_mode { SHL_COLL_BLOCKING, SHL_COLL_NONBLOCKING, SHL_COLL_PERSISTEN
  * *request to an inactive request holding a copy of `x` (and its types and op) until
  * freed; MPI_Start joins as the nonblocking call does (shl_coll_restart). Errors are
  * returned as classes; the caller reports them through shl_err. */
-int shl_coll_start(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
+int shl_coll_start(struct shl_rank *r, struct shl_comm *c, const char *fn, shl_meet_fn *run,
 		   const struct shl_cargs *x, MPI_Request *request, enum shl_coll_mode mode);
 
 /* Check the info argument of an MPI_…_init call (MPI_INFO_NULL or valid; no hint is
@@ -71,17 +72,25 @@ int shl_coll_info(struct shl_rank *r, MPI_Comm comm, const char *fn, MPI_Info in
 bool shl_coll_small_ok(const struct shl_comm *c, enum shl_ring_kind kind, size_t bytes);
 
 /* Owner thread, rank unlocked, arguments checked, shl_coll_small_ok true: MPI_Bcast of
- * (buf, count, type) from rank `root`. The root returns once its data is in the ring.
- * Returns 0 or an error class (MPI_ERR_ROOT / MPI_ERR_TRUNCATE on the members that see the
- * mismatch, MPI_ERR_NO_MEM). */
-int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, void *buf, int count,
-			 MPI_Datatype type, int root);
+ * (buf, count, type) from rank `root`, called as `fn`. The root returns once its data is
+ * in the ring. Returns 0 or an error class (MPI_ERR_ROOT / MPI_ERR_TRUNCATE /
+ * MPI_ERR_COUNT on the members that see the mismatch, MPI_ERR_NOT_SAME when another
+ * member's call took another path (shl_coll_check), MPI_ERR_NO_MEM). */
+int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, const char *fn, void *buf,
+			 int count, MPI_Datatype type, int root);
 
 /* The same for MPI_Reduce to rank `root` (root >= 0) or MPI_Allreduce (root < 0). A
  * non-root of Reduce returns once its input is in the ring; a mismatch (roots, ops,
  * counts) is reported to the members that read the result. */
-int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const void *sbuf, void *rbuf,
-			  int count, MPI_Datatype type, struct shl_op *op, int root);
+int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn,
+			  const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+			  struct shl_op *op, int root);
+
+/* Owner thread, in ring call `k` on `c`: the data of member `other` in this round came
+ * from its collective number `their` (low 32 bits), not `k`: the members' collectives are
+ * out of step since some earlier call (a Bcast root, say, whose next call completed the
+ * others' Barrier). Mark `c` broken as shl_coll_check does; returns MPI_ERR_NOT_SAME. */
+int shl_coll_stray(struct shl_comm *c, uint64_t k, int other, uint32_t their);
 
 /* ---- copies shared with blocked members (coll_share.c) ---- */
 

@@ -256,10 +256,10 @@ static int reduce(const char *fn, const void *sbuf, void *rbuf, MPI_Count count,
 	}
 	if (!nb && active && count <= INT_MAX &&
 	    shl_coll_small_ok(c, SHL_RING_REDUCE, (size_t)count * type->size)) {
-		err = shl_coll_small_reduce(r, c, sbuf, rbuf, count, type, op, root);
+		err = shl_coll_small_reduce(r, c, fn, sbuf, rbuf, count, type, op, root);
 		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 	}
-	err = shl_coll_start(r, c, reduce_run, &x, request, mode);
+	err = shl_coll_start(r, c, fn, reduce_run, &x, request, mode);
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
 
@@ -299,13 +299,13 @@ static int symmetric(const char *fn, shl_meet_fn *run, bool intra_only, const vo
 		return err;
 	if (!nb && run == allreduce_run && count <= INT_MAX &&
 	    shl_coll_small_ok(c, SHL_RING_REDUCE, (size_t)count * type->size)) {
-		err = shl_coll_small_reduce(r, c, sbuf, rbuf, count, type, op, -1);
+		err = shl_coll_small_reduce(r, c, fn, sbuf, rbuf, count, type, op, -1);
 		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 	}
 	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .scount = count, .rcount = count,
 			       .stype = type, .rtype = type, .op = op, .keep_s = true,
 			       .keep_r = true };
-	err = shl_coll_start(r, c, run, &x, request, mode);
+	err = shl_coll_start(r, c, fn, run, &x, request, mode);
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
 
@@ -491,7 +491,7 @@ static int reduce_scatter(const char *fn, bool wide, const void *sbuf, void *rbu
 		err = shl_check_layout(c, fn, "", mine, type);
 	if (err != MPI_SUCCESS)
 		return err;
-	err = shl_coll_start(r, c, reduce_scatter_run, &x, request, mode);
+	err = shl_coll_start(r, c, fn, reduce_scatter_run, &x, request, mode);
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
 

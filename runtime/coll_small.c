@@ -38,7 +38,10 @@
  * satisfies back to 0 (a CAS, so a rank woken once is not woken again before it runs) and
  * wakes that rank (shl_rank_wake: each rank sleeps on its own futex). The orders pair as
  * in shl_wait: either the waiter sees the publication in its last look, or the publisher
- * sees its `want`. */
+ * sees its `want`. A member asleep also wakes every SHL_COLL_CHECK_NS to see whether
+ * another member's call at the same number took another path (shl_coll_check): then its
+ * call can never complete, and it returns MPI_ERR_NOT_SAME leaving the ring as it is (the
+ * communicator takes no further collectives). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +75,10 @@ struct cell {
 	_Atomic uint64_t claimed;             /* bcast: the last round a root claimed */
 	uint32_t len;                         /* bcast: bytes packed (<= 1 MiB) */
 	int32_t root;                         /* bcast: the root's rank */
-	int32_t err;                          /* reduce: the round's error class, or 0 */
+	union {
+		int32_t err;                  /* reduce: the round's error class, or 0 */
+		uint32_t seq;                 /* bcast: the root's collective number, low bits */
+	};
 	int32_t need;                         /* reduce, large: members counting `finished` */
 	char data[];                          /* at HEAD */
 };
@@ -83,6 +89,8 @@ struct seg {
 	uint32_t bytes;
 	int32_t kind;                         /* enum shl_op_kind */
 	int32_t root;
+	uint32_t seq;                         /* the member's collective number, low bits */
+	uint32_t sig;                         /* type_sig of its datatype */
 	alignas(16) char data[];              /* at 32, aligned as malloc'ed accumulators */
 };
 
@@ -269,24 +277,32 @@ static bool spin(const struct shl_comm *c, struct until *u, int producer)
 
 /* Owner thread, rank unlocked: wait until *word >= k, the event `tag`, polling (longer
  * for the one member `producer` that will publish it, see spin; -1: unknown or many),
- * then sleeping. */
-static void ring_wait(struct shl_rank *r, struct shl_coll_ring *g, const struct shl_comm *c,
-		      _Atomic uint64_t *word, uint64_t k, uint64_t tag, int producer)
+ * then sleeping, and now and then checking that collective `seq` can complete at all
+ * (shl_coll_check). Returns 0 or MPI_ERR_NOT_SAME. */
+static int ring_wait(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
+		     _Atomic uint64_t *word, uint64_t k, uint64_t tag, int producer, uint64_t seq)
 {
 	struct until u = { word, k, &g->want[c->member].v, tag };
 	/* Every member stamps every round: those stamps check a counter of their own. */
 	_Atomic int *count = (tag & 3) == DONE || (tag & 3) == OPEN ? &g->free_sleepers
 								    : &g->sleepers;
 
+	int err = 0;
+
 	if (reached(&u))
-		return;
+		return 0;
 	shl_rank_lock(r);
 	if (!shl_poll(r, reached, &u) && !spin(c, &u, producer)) {
 		atomic_fetch_add(count, 1);
-		shl_wait(r, armed, &u);
+		for (bool poll = true;
+		     !shl_wait_once(r, armed, &u, SHL_COLL_CHECK_NS, poll);
+		     poll = false)
+			if ((err = shl_coll_check(c, seq)) != 0)
+				break;
 		atomic_fetch_sub(count, 1);
 	}
 	shl_rank_unlock(r);
+	return err;
 }
 
 /* After publishing events (seq_cst): wake the members asleep for them: those waiting for
@@ -345,24 +361,26 @@ static void finish(struct shl_coll_ring *g, const struct shl_comm *c, struct cel
  * polling for the one cell kept the word the slowest member stores every round bouncing
  * between the two (a root streaming 4-32 B broadcasts at 2 ranks, bench/bcast -i 20000,
  * 3 runs: 0.12-0.20 us per call, against 0.10-0.12 us with the half-ring wait). */
-static void wait_free(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
-		      enum shl_ring_kind kind, struct cell *cl, uint64_t k, int producer)
+static int wait_free(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
+		     enum shl_ring_kind kind, struct cell *cl, uint64_t k, int producer, uint64_t seq)
 {
 	uint64_t n = (uint64_t)g->ncells, need = k - n, more = need + n / 2;
+	int err = 0;
 
 	if (k <= n)
-		return;
+		return 0;
 	if (c->size > SHL_COLL_FOLD_ALL) {
 		_Atomic uint64_t *open = &reuse_at(g, cl)->open;
 		if (atomic_load(open) < k) {
 			/* Round k + n/2 - 1 may write once round k - n/2 - 1 is through, which
 			 * every reader reaches after k - n: then most of the ring is free. */
 			uint64_t far = k + n / 2 - 1;
-			ring_wait(r, g, c, &reuse_at(g, cell_at(g, far))->open, far,
-				  tag_of(OPEN, 0, far), producer);
+			err = ring_wait(r, g, c, &reuse_at(g, cell_at(g, far))->open, far,
+					tag_of(OPEN, 0, far), producer, seq);
+			if (err != 0)
+				return err;
 		}
-		ring_wait(r, g, c, open, k, tag_of(OPEN, 0, k), producer);
-		return;
+		return ring_wait(r, g, c, open, k, tag_of(OPEN, 0, k), producer, seq);
 	}
 	while (c->ring_free[kind] < need) {
 		uint64_t low = UINT64_MAX;
@@ -378,33 +396,39 @@ static void wait_free(struct shl_rank *r, struct shl_coll_ring *g, struct shl_co
 		if (low < need) {
 			/* Rounds up to k - 1 have been written: wait for more only that far. */
 			uint64_t to = more < k - 1 ? more : k - 1;
-			ring_wait(r, g, c, &g->done[lag].v, to, tag_of(DONE, lag, to), lag);
+			err = ring_wait(r, g, c, &g->done[lag].v, to, tag_of(DONE, lag, to), lag,
+					seq);
+			if (err != 0)
+				return err;
 		}
 	}
+	return 0;
 }
 
 /* ---- broadcast ---- */
 
-int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, void *buf, int count,
-			 MPI_Datatype type, int root)
+int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, const char *fn, void *buf,
+			 int count, MPI_Datatype type, int root)
 {
 	size_t bytes = (size_t)count * type->size;
 	uint64_t k = ++c->rounds[SHL_RING_BCAST];
+	uint64_t seq = shl_coll_next(c, fn, SHL_COLL_RING_BCAST);
 	struct shl_coll_ring *g;
 	struct cell *cl;
 	int err = MPI_SUCCESS;
 
-	c->seq++;  /* keep every member's collective numbering aligned */
 	if (c->size == 1)
 		return MPI_SUCCESS;
 	if ((g = ring_get(c->sh, SHL_RING_BCAST)) == NULL)
 		return MPI_ERR_NO_MEM;
 	cl = cell_at(g, k);
 	if (root == c->rank) {
-		wait_free(r, g, c, SHL_RING_BCAST, cl, k, -1);
+		if ((err = wait_free(r, g, c, SHL_RING_BCAST, cl, k, -1, seq)) != 0)
+			return err;
 		if (atomic_exchange(&cl->claimed, k) != k) {
 			cl->root = root;
 			cl->len = (uint32_t)bytes;
+			cl->seq = (uint32_t)seq;
 			shl_dt_copy(cl->data, NULL, buf, type, bytes);
 			/* Through with round k as soon as it is published: with stamps, one
 			 * scan wakes its readers and any writer waiting on the root's stamp. */
@@ -417,7 +441,11 @@ int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, void *buf, int 
 		}
 		err = MPI_ERR_ROOT;  /* another member claimed this round as its root */
 	}
-	ring_wait(r, g, c, &cl->ready, k, tag_of(READY, 0, k), root);
+	int werr = ring_wait(r, g, c, &cl->ready, k, tag_of(READY, 0, k), root, seq);
+	if (werr != 0)
+		return werr;  /* the ring is out of step for good (shl_coll_check) */
+	if (cl->seq != (uint32_t)seq)  /* the root's call was another collective of ours */
+		return shl_coll_stray(c, seq, cl->root, cl->seq);
 	if (cl->root != root) {
 		err = MPI_ERR_ROOT;
 	} else {
@@ -425,6 +453,8 @@ int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, void *buf, int 
 		if (n > bytes) {
 			err = MPI_ERR_TRUNCATE;
 			n = bytes;
+		} else if (n < bytes) {
+			err = MPI_ERR_COUNT;  /* the root sent less than this member expects */
 		}
 		shl_dt_copy(buf, type, cl->data, NULL, n);
 	}
@@ -434,24 +464,44 @@ int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, void *buf, int 
 
 /* ---- reductions ---- */
 
-/* Check that the members' segments agree, then fold them in rank order into `out` (packed,
+/* What a member's datatype says about its basic elements, for a reduction's members to
+ * compare: for a predefined type its representation (kind, components, size), so MPI_INT
+ * against MPI_FLOAT is caught while MPI_INT against MPI_INT32_T is not; 0 for a derived
+ * type (not compared: finding its basic type costs a walk). */
+static uint32_t type_sig(const struct shl_datatype *t)
+{
+	if (!t->predefined)
+		return 0;
+	return 0x80000000u | (uint32_t)t->kind << 24 | (uint32_t)t->ncomp << 16 |
+	       (uint32_t)(t->size & 0xffff);
+}
+
+/* Check that the members' segments agree (the same collective number `seq`: else the
+ * communicator is broken, see shl_coll_stray; roots, ops, sizes), then fold them in rank
+ * order into `out` (packed,
  * g->seg bytes) with the caller's op and type (a user function runs in its thread with
  * its handles, as in the meeting path). Returns 0 or an error class. */
-static int fold(struct shl_coll_ring *g, struct cell *cl, int n, struct shl_op *op,
-		MPI_Datatype type, int count, bool rooted, void *out)
+static int fold(struct shl_comm *c, struct shl_coll_ring *g, struct cell *cl, int n,
+		struct shl_op *op, MPI_Datatype type, int count, uint64_t seq, void *out)
 {
 	struct seg *s0 = seg_at(g, cl, 0);
 	struct shl_fold f;
 	char why[SHL_OP_WHY];
 
+	for (int i = 0; i < n; i++)
+		if (seg_at(g, cl, i)->seq != (uint32_t)seq)
+			return shl_coll_stray(c, seq, i, seg_at(g, cl, i)->seq);
 	for (int i = 1; i < n; i++) {
 		struct seg *s = seg_at(g, cl, i);
-		if (rooted && s->root != s0->root)
-			return MPI_ERR_ROOT;
+		/* An Allreduce (root -1) meeting a Reduce is a different call. */
+		if (s->root != s0->root)
+			return s->root < 0 || s0->root < 0 ? MPI_ERR_NOT_SAME : MPI_ERR_ROOT;
 		if (s->kind != s0->kind)
 			return MPI_ERR_OP;
 		if (s->bytes != s0->bytes)
 			return MPI_ERR_COUNT;
+		if (s->sig != s0->sig && s->sig != 0 && s0->sig != 0)
+			return MPI_ERR_TYPE;
 	}
 	if (shl_fold_init(&f, op, type, count, false, why) != 0)
 		return MPI_ERR_OP;  /* each member checked its own op and type: a mismatch */
@@ -495,7 +545,7 @@ free_bufs:
  * in the segments already), else through a stack buffer when it fits. */
 static int fold_all(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
 		    struct cell *cl, uint64_t k, void *rbuf, int count, MPI_Datatype type,
-		    struct shl_op *op, bool rooted)
+		    struct shl_op *op, uint64_t seq)
 {
 	size_t bytes = (size_t)count * type->size;
 	alignas(64) char local[4096];
@@ -503,10 +553,12 @@ static int fold_all(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm
 	int err;
 
 	for (int j = 0; j < c->size; j++)
-		ring_wait(r, g, c, &seg_at(g, cl, j)->stamp, k, tag_of(SEG, j, k), -1);
+		if ((err = ring_wait(r, g, c, &seg_at(g, cl, j)->stamp, k, tag_of(SEG, j, k), -1,
+				     seq)) != 0)
+			return err;
 	if (out == NULL && (out = malloc(bytes)) == NULL)
 		return MPI_ERR_NO_MEM;
-	err = fold(g, cl, c->size, op, type, count, rooted, out);
+	err = fold(c, g, cl, c->size, op, type, count, seq, out);
 	if (err == 0 && out != rbuf)
 		shl_dt_copy(rbuf, type, out, NULL, bytes);
 	if (out != rbuf && out != local)
@@ -514,8 +566,9 @@ static int fold_all(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm
 	return err;
 }
 
-int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const void *sbuf, void *rbuf,
-			  int count, MPI_Datatype type, struct shl_op *op, int root)
+int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn,
+			  const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+			  struct shl_op *op, int root)
 {
 	size_t bytes = (size_t)count * type->size;
 	uint64_t k = ++c->rounds[SHL_RING_REDUCE];
@@ -524,21 +577,26 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const void *sb
 	struct shl_coll_ring *g;
 	struct cell *cl;
 
-	c->seq++;  /* keep every member's collective numbering aligned */
+	uint64_t seq = shl_coll_next(c, fn, SHL_COLL_RING_REDUCE);
 	if ((g = ring_get(c->sh, SHL_RING_REDUCE)) == NULL)
 		return MPI_ERR_NO_MEM;
 	cl = cell_at(g, k);
-	wait_free(r, g, c, SHL_RING_REDUCE, cl, k, root);
+	if ((err = wait_free(r, g, c, SHL_RING_REDUCE, cl, k, root, seq)) != 0)
+		return err;
 	struct seg *s = seg_at(g, cl, c->rank);
 	s->bytes = (uint32_t)bytes;
 	s->kind = (int32_t)op->kind;
 	s->root = root;
+	s->seq = (uint32_t)seq;
+	s->sig = type_sig(type);
 	shl_dt_copy(s->data, NULL, sbuf == MPI_IN_PLACE ? rbuf : sbuf, type, bytes);
 	if (n <= SHL_COLL_FOLD_ALL) {
 		atomic_store(&s->stamp, k);  /* seq_cst store: see wake */
 		wake(g, c, tag_of(SEG, c->rank, k), 0);
 		if (reads)
-			err = fold_all(r, g, c, cl, k, rbuf, count, type, op, rooted);
+			err = fold_all(r, g, c, cl, k, rbuf, count, type, op, seq);
+		if (err == MPI_ERR_NOT_SAME && shl_coll_check(c, seq) != 0)
+			return err;  /* cut short by a broken communicator: leave the ring alone */
 		finish(g, c, cl, k, 0);
 		return err;
 	}
@@ -546,13 +604,13 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const void *sb
 	bool last = atomic_fetch_add(arrived_at(g, cl), 1) + 1 == n;
 	if (last) {
 		atomic_store_explicit(arrived_at(g, cl), 0, memory_order_relaxed);  /* by `open` */
-		cl->err = fold(g, cl, n, op, type, count, rooted, cl->data);
-		int need = n;
-		if (rooted) {
-			/* Whoever believes it is the root reads; all of them, if they differ. */
-			need = !reads;
-			for (int i = 0; i < n; i++)
-				need += seg_at(g, cl, i)->root == i;
+		cl->err = fold(c, g, cl, n, op, type, count, seq, cl->data);
+		/* Who reads: every Allreduce member (root -1) and whoever believes it is the
+		 * root of a Reduce, all of them if they differ; and the caller, if it does not. */
+		int need = !reads;
+		for (int i = 0; i < n; i++) {
+			int32_t sr = seg_at(g, cl, i)->root;
+			need += sr < 0 || sr == i;
 		}
 		cl->need = need;
 		atomic_exchange(&cl->ready, k);  /* seq_cst RMW: see wake */
@@ -564,7 +622,8 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const void *sb
 	}
 	if (!reads)
 		return MPI_SUCCESS;
-	ring_wait(r, g, c, &cl->ready, k, tag_of(READY, 0, k), -1);
+	if ((err = ring_wait(r, g, c, &cl->ready, k, tag_of(READY, 0, k), -1, seq)) != 0)
+		return err;
 	err = cl->err;
 	int need = cl->need;  /* before finish: the cell may be reused after it */
 	if (err == MPI_SUCCESS)

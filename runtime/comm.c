@@ -73,10 +73,15 @@ static struct shl_comm_shared *shared_new(int n0, int n1, bool inter)
 		return NULL;
 	memset(sh, 0, bytes);
 	sh->world = malloc((size_t)(n ? n : 1) * sizeof(int));
-	if (sh->world == NULL) {
+	size_t hist = (size_t)(n ? n : 1) * SHL_COLL_HIST * sizeof(sh->hist[0]);
+	sh->hist = aligned_alloc(64, hist);
+	if (sh->world == NULL || sh->hist == NULL) {
+		free(sh->world);
+		free(sh->hist);
 		free(sh);
 		return NULL;
 	}
+	memset(sh->hist, 0, hist);  /* entry 0 names no call: collectives are numbered from 1 */
 	sh->inter = inter;
 	sh->nmembers = n;
 	sh->gsize[0] = n0;
@@ -91,6 +96,7 @@ static void shared_free(struct shl_comm_shared *sh)
 	for (int k = 0; k < SHL_RING_KINDS; k++)
 		shl_coll_ring_free(sh->ring[k]);
 	pthread_mutex_destroy(&sh->lock);
+	free(sh->hist);
 	free(sh->world);
 	free(sh);
 }
@@ -186,6 +192,19 @@ int shl_comm_meet(struct shl_comm_shared *sh, uint64_t key, int n, int member, s
 
 	a->err = MPI_SUCCESS;
 	pthread_mutex_lock(&sh->lock);
+	if (atomic_load_explicit(&sh->broken, memory_order_relaxed) && !(key >> 63)) {
+		/* Its members' collectives are out of step (shl_coll_check): fail at once. */
+		pthread_mutex_unlock(&sh->lock);
+		a->err = MPI_ERR_NOT_SAME;
+		if (a->heap && a->drop != NULL)
+			a->drop(a);
+		a->req->status.MPI_ERROR = MPI_ERR_NOT_SAME;
+		struct shl_req *q = a->req;
+		if (a->heap)
+			free(a);
+		shl_req_complete(q);
+		return 0;
+	}
 	for (link = &sh->meetings; (m = *link) != NULL; link = &m->next)
 		if (m->key == key)
 			break;
@@ -256,11 +275,25 @@ int shl_comm_meet_wait(struct shl_rank *r, struct shl_comm_shared *sh, uint64_t 
 	return a.err;
 }
 
-/* Join the next collective of `c` (all members) and wait for it. */
-static int meet_all(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *fn, const void *in,
-		    void *out)
+/* Join the next collective of `c` (all members), call `name`, and wait for it, checking
+ * now and then that every member called something that meets (shl_coll_check). */
+static int meet_all(struct shl_rank *r, struct shl_comm *c, const char *name, shl_meet_fn *fn,
+		    const void *in, void *out)
 {
-	return shl_comm_meet_wait(r, c->sh, ++c->seq, c->sh->nmembers, c->member, fn, in, out);
+	struct shl_req q = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_DONE, .owner = r };
+	struct shl_arrival a = { .req = &q, .in = in, .out = out };
+	uint64_t k = shl_coll_next(c, name, SHL_COLL_MEET);
+
+	if (shl_comm_meet(c->sh, k, c->sh->nmembers, c->member, fn, &a) < 0)
+		return MPI_ERR_NO_MEM;
+	shl_rank_lock(r);
+	/* A mismatch found fails this meeting too: wait for it in any case. */
+	for (bool poll = true;
+	     !shl_wait_once(r, req_done, &q, SHL_COLL_CHECK_NS, poll);
+	     poll = false)
+		shl_coll_check(c, k);
+	shl_rank_unlock(r);
+	return a.err;
 }
 
 /* ---- per-rank objects ---- */
@@ -292,20 +325,39 @@ static struct shl_comm *comm_alloc(struct shl_comm *parent)
 	if (c == NULL)
 		return NULL;
 	c->magic = SHL_COMM_MAGIC;
+	atomic_init(&c->refs, 1);
 	c->errh = parent->errh;
 	shl_errh_hold(c->errh);
 	return c;
 }
 
-/* Undo comm_alloc (and view): the caller has deleted the attributes. */
-static void comm_release(struct shl_comm *c)
+struct shl_comm *shl_comm_hold(struct shl_comm *c)
 {
+	if (c->predef == SHL_COMM_NOT_PREDEF)
+		atomic_fetch_add_explicit(&c->refs, 1, memory_order_relaxed);
+	return c;
+}
+
+void shl_comm_drop(struct shl_comm *c)
+{
+	if (c->predef != SHL_COMM_NOT_PREDEF)
+		return;
+	/* acq_rel: the last drop sees every use by the requests dropped before. */
+	if (atomic_fetch_sub_explicit(&c->refs, 1, memory_order_acq_rel) != 1)
+		return;
 	shl_errh_drop(c->errh);
 	shl_info_free(c->info);
 	if (c->sh != NULL)
 		shared_drop(c->sh);
-	c->magic = 0;
 	free(c);
+}
+
+/* Undo comm_alloc (and view), or free the user's handle: the caller has deleted the
+ * attributes. The handle is invalid at once; the object lives on while requests hold it. */
+static void comm_release(struct shl_comm *c)
+{
+	c->magic = 0;
+	shl_comm_drop(c);
 }
 
 /* What the last arriver hands a member: its place in a new shared object, or none. */
@@ -383,6 +435,8 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 	if (err != MPI_SUCCESS)
 		return err;
 	shl_comm_local_or_die(p, fn);
+	if ((err = shl_coll_usable(p, fn)) != MPI_SUCCESS)
+		return err;
 	if (newcomm == NULL)
 		return shl_err(p, MPI_ERR_ARG, fn, "newcomm is NULL");
 	if (with_info && info != MPI_INFO_NULL && (hints = shl_info_get(r, info)) == NULL)
@@ -404,7 +458,7 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 		return shl_err(p, err, fn, "an attribute copy callback failed");
 	}
 	if (request == NULL) {
-		err = meet_all(r, p, dup_run, NULL, c);
+		err = meet_all(r, p, fn, dup_run, NULL, c);
 		if (err != MPI_SUCCESS) {
 			shl_attr_delete_all(r, c);
 			comm_release(c);
@@ -422,9 +476,11 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 		shl_rank_unlock(r);
 	}
 	if (q != NULL) {
-		q->comm = p;
+		q->comm = shl_comm_hold(p);
+		q->holds_comm = true;
 		*a = (struct shl_arrival){ .req = q, .out = c, .heap = true };
-		if (shl_comm_meet(p->sh, ++p->seq, p->sh->nmembers, p->member, dup_run, a) == 0) {
+		uint64_t k = shl_coll_next(p, fn, SHL_COLL_MEET);
+		if (shl_comm_meet(p->sh, k, p->sh->nmembers, p->member, dup_run, a) == 0) {
 			*newcomm = c;
 			*request = q;
 			return MPI_SUCCESS;
@@ -551,7 +607,7 @@ static int split(const char *fn, struct shl_rank *r, struct shl_comm *p, int col
 	if (color < 0 && color != MPI_UNDEFINED)
 		return shl_err(p, MPI_ERR_ARG, fn, "color %d is negative (and not MPI_UNDEFINED)",
 			       color);
-	err = meet_all(r, p, split_run, &in, &md);
+	err = meet_all(r, p, fn, split_run, &in, &md);
 	if (err != MPI_SUCCESS)
 		return shl_err(p, err, fn, "the members could not create the communicators");
 	return adopt(p, &md, newcomm, fn);
@@ -566,6 +622,8 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 	if (err != MPI_SUCCESS)
 		return err;
 	shl_comm_local_or_die(p, "MPI_Comm_split");
+	if ((err = shl_coll_usable(p, "MPI_Comm_split")) != MPI_SUCCESS)
+		return err;
 	return split("MPI_Comm_split", r, p, color, key, newcomm);
 }
 SHL_WEAK_ALIAS(Comm_split);
@@ -593,6 +651,8 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
 	if (err != MPI_SUCCESS)
 		return err;
 	shl_comm_local_or_die(p, "MPI_Comm_split_type");
+	if ((err = shl_coll_usable(p, "MPI_Comm_split_type")) != MPI_SUCCESS)
+		return err;
 	switch (split_type) {
 	case MPI_COMM_TYPE_SHARED:
 		/* Every rank of a node process shares its memory: the node is the color. */
@@ -736,6 +796,8 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 	if (err != MPI_SUCCESS)
 		return err;
 	shl_comm_local_or_die(p, "MPI_Comm_create");
+	if ((err = shl_coll_usable(p, "MPI_Comm_create")) != MPI_SUCCESS)
+		return err;
 	if (newcomm == NULL)
 		return shl_err(p, MPI_ERR_ARG, "MPI_Comm_create", "newcomm is NULL");
 	if (!shl_group_ok(group))
@@ -743,7 +805,8 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 	if (!subgroup(p, group))
 		return shl_err(p, MPI_ERR_GROUP, "MPI_Comm_create",
 			       "group has a member that is not in comm");
-	err = meet_all(r, p, p->inter ? create_inter_run : create_run, group, &md);
+	err = meet_all(r, p, "MPI_Comm_create", p->inter ? create_inter_run : create_run, group,
+		       &md);
 	if (err != MPI_SUCCESS)
 		return shl_err(p, err, "MPI_Comm_create", "the members could not agree%s",
 			       err != MPI_ERR_GROUP ? ""
@@ -896,6 +959,8 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
 	if (err != MPI_SUCCESS)
 		return err;
 	shl_comm_local_or_die(lc, fn);
+	if ((err = shl_coll_usable(lc, fn)) != MPI_SUCCESS)
+		return err;
 	if (newintercomm == NULL)
 		return shl_err(lc, MPI_ERR_ARG, fn, "newintercomm is NULL");
 	if (local_leader < 0 || local_leader >= lc->size)
@@ -920,7 +985,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
 				      "(docs/offnode.md)", r->world_rank, fn);
 		ic_lead(r, lc, peer_comm, pc, remote_leader, tag, &lead);
 	}
-	err = meet_all(r, lc, ic_run, lc->rank == local_leader ? &lead : NULL, &md);
+	err = meet_all(r, lc, fn, ic_run, lc->rank == local_leader ? &lead : NULL, &md);
 	if (err != MPI_SUCCESS)
 		return shl_err(lc, err, fn, "the leaders could not exchange the groups");
 	return adopt(lc, &md, newintercomm, fn);
@@ -962,11 +1027,13 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 	if (err != MPI_SUCCESS)
 		return err;
 	shl_comm_local_or_die(p, fn);
+	if ((err = shl_coll_usable(p, fn)) != MPI_SUCCESS)
+		return err;
 	if (!p->inter)
 		return shl_err(p, MPI_ERR_COMM, fn, "intercomm is not an intercommunicator");
 	if (newintracomm == NULL)
 		return shl_err(p, MPI_ERR_ARG, fn, "newintracomm is NULL");
-	err = meet_all(r, p, merge_run, &h, &md);
+	err = meet_all(r, p, fn, merge_run, &h, &md);
 	if (err != MPI_SUCCESS)
 		return shl_err(p, err, fn, "the groups could not merge");
 	return adopt(p, &md, newintracomm, fn);

@@ -141,8 +141,11 @@ void shl_coll_ring_free(struct shl_coll_ring *g);
  * member j is rank shl_job.ranks[world[j]], which is whom to shl_rank_wake.
  *
  * How a collective uses it. Every collective call on a communicator, creation included,
- * takes the next number k = ++c->seq; MPI orders collectives per communicator, so all
- * members agree on k even with nonblocking ones outstanding.
+ * takes the next number k (shl_coll_next, which also notes the call in the member's row
+ * of `hist`); MPI orders collectives per communicator, so all members agree on k even
+ * with nonblocking ones outstanding. A member blocked in any path looks at the others'
+ * rows now and then (shl_coll_check): calls at one number on different paths can never
+ * complete.
  *  - General path (any operation, blocking or not, overlapping allowed): each member joins
  *    meeting k with shl_comm_meet (its buffers as `in`/`out`); the last arriver's `fn` does
  *    the data movement for everyone (it may read and write every member's buffers: they
@@ -164,6 +167,13 @@ struct shl_comm_shared {
 	/* Some member is a rank of another node. Only MPI_COMM_WORLD of a multi-node job
 	 * can be so (creation on such a communicator is refused: shl_comm_local_or_die). */
 	bool offnode;
+	/* What each member called at its last SHL_COLL_HIST collectives, a row of entries
+	 * per member that only it writes (shl_coll_next), read by a member blocked too long
+	 * (shl_coll_check); and whether two members' calls at one number took different
+	 * paths, which leaves the paths' counters out of step: then every collective on the
+	 * communicator fails at entry. Set once under `lock`, after `bad` (release). */
+	_Atomic uint64_t *hist;
+	_Atomic bool broken;
 	_Atomic int refs;             /* per-rank objects still referring to this one */
 	pthread_mutex_t lock;         /* guards `meetings` and each meeting's bookkeeping */
 	struct shl_meeting *meetings; /* meetings not everyone has joined yet */
@@ -174,14 +184,59 @@ struct shl_comm_shared {
 	 * are looking at the offer (coll_share.c). */
 	alignas(64) struct shl_coll_share *_Atomic share;
 	_Atomic int share_users;
+	/* The two calls found not to match when `broken` was set (under `lock`). */
+	struct shl_coll_bad {
+		uint64_t k;
+		int member[2];
+		const char *fn[2];    /* fn[1] NULL: member[1]'s call at k is not known */
+		uint64_t their_k;     /* stray: the number member[1]'s data came with, or 0 */
+	} bad;
 };
+
+/* How a collective call runs, as the mismatch check compares members' calls: paths that
+ * cannot see each other's members must not meet at one collective number. */
+enum shl_coll_path { SHL_COLL_MEET, SHL_COLL_FLAG, SHL_COLL_RING_BCAST, SHL_COLL_RING_REDUCE };
+
+/* Collectives kept in each member's history: a member blocked in collective k finds what
+ * the others called at k while none is this many calls ahead (a small Bcast's root runs up
+ * to 64 rounds ahead of its readers: coll_small.c). */
+#define SHL_COLL_HIST 128
+
+/* A history entry: the number's low 15 bits, the path, and the name's address (user space
+ * addresses fit in 47 bits on x86-64). */
+static inline uint64_t shl_coll_entry(uint64_t k, enum shl_coll_path path, const char *fn)
+{
+	return (k & 0x7fff) << 49 | (uint64_t)path << 47 | (uint64_t)(uintptr_t)fn;
+}
+
+/* Owner thread, blocked in its collective `k` on `c` for a while (or woken): whether that
+ * call cannot complete because some member's call `k` took another path, or `c` is broken
+ * already. The first member to find it marks `c` broken, fails the meetings still waiting
+ * for members and wakes every member. Returns 0 or MPI_ERR_NOT_SAME. (coll_check.c) */
+struct shl_comm;
+int shl_coll_check(struct shl_comm *c, uint64_t k);
+
+/* Owner thread, at the entry of every collective and creation call on `c`: MPI_SUCCESS,
+ * or (c broken) MPI_ERR_NOT_SAME reported through c's handler, naming the two calls. */
+int shl_coll_usable(struct shl_comm *c, const char *fn);
+
+/* Owner thread: write into `buf` which calls did not match, when `c` is broken or its
+ * history shows the rank's last collective differed from another member's. Returns
+ * whether it could. */
+bool shl_coll_describe(struct shl_comm *c, char *buf, size_t len);
+
+/* How long a member blocked in a collective sleeps before it runs shl_coll_check: a
+ * mismatch is reported within about this long; a blocked rank wakes 10 times a second
+ * (with its poll of SHOAL_SPIN_US, 200 us: 0.2 % of a core). */
+#define SHL_COLL_CHECK_NS 100000000u
 
 /* Any rank thread: join the meeting `key` of `sh` as member `member` of `n`, running `fn`
  * when everyone has joined (in the last arriver's thread). Keys 1..2^63-1 are collective
  * operations numbered by each member's c->seq (all members number them alike: MPI orders
  * collectives per communicator); keys with bit 63 set are rendezvous of a subset
  * (MPI_Comm_create_group). Never blocks; `a` must stay valid until a->req completes.
- * Returns 0 or -ENOMEM. Members arriving with different `fn` all get MPI_ERR_NOT_SAME. */
+ * Returns 0 or -ENOMEM. Members arriving with different `fn` all get MPI_ERR_NOT_SAME,
+ * and so does a numbered meeting on a broken communicator, at once. */
 int shl_comm_meet(struct shl_comm_shared *sh, uint64_t key, int n, int member, shl_meet_fn *fn,
 		  struct shl_arrival *a);
 
@@ -228,6 +283,10 @@ struct shl_comm {
 	struct shl_comm_shared *sh;
 	int member;                   /* this rank's index in sh */
 	uint64_t seq;                 /* collective operations this rank started on it */
+	/* The user's handle (until MPI_Comm_free) plus each request that uses the object
+	 * (shl_comm_hold): the object outlives MPI_Comm_free while operations are pending
+	 * (MPI 4.1, 7.4.3). Not counted on the predefined communicators. */
+	_Atomic int refs;
 	uint64_t barriers;            /* flag-path barriers this rank entered on it (coll.c) */
 	uint64_t rounds[SHL_RING_KINDS];  /* ring-path collectives it entered, by ring */
 	uint64_t ring_free[SHL_RING_KINDS];  /* rounds every member was seen through with */
@@ -262,6 +321,26 @@ static inline MPI_Comm shl_comm_handle(struct shl_comm *c)
 		return MPI_COMM_SELF;
 	return c;
 }
+
+/* Owner thread: take the number of the rank's next collective on `c` (MPI orders them per
+ * communicator, so every member numbers a call alike) and note it as `fn` on `path` in the
+ * rank's own row of the history: one store to a line no other member writes. */
+static inline uint64_t shl_coll_next(struct shl_comm *c, const char *fn, enum shl_coll_path path)
+{
+	uint64_t k = ++c->seq;
+	_Atomic uint64_t *row = c->sh->hist + (size_t)c->member * SHL_COLL_HIST;
+
+	/* Relaxed: a checker reads it long after, and looks again if it missed it. */
+	atomic_store_explicit(&row[k % SHL_COLL_HIST], shl_coll_entry(k, path, fn),
+			      memory_order_relaxed);
+	return k;
+}
+
+/* Any thread of the owning rank: take a reference on `c` for a request that uses it, and
+ * return `c`; drop it when the request is released. The last drop after MPI_Comm_free
+ * frees the object. No-ops on MPI_COMM_WORLD and MPI_COMM_SELF. */
+struct shl_comm *shl_comm_hold(struct shl_comm *c);
+void shl_comm_drop(struct shl_comm *c);
 
 /* ---- per-rank object tables (comm.c, attr.c, errors.c) ---- */
 struct shl_user_error {

@@ -849,6 +849,7 @@ static int make_request(const char *fn, enum shl_req_kind kind, bool persistent,
 	if (q != NULL) {
 		fill_request(q, c, buf, count, type, peer, tag, mode);
 		shl_dt_hold(type);  /* MPI_Type_free may come before completion */
+		q->holds_comm = shl_comm_hold(c) != NULL;  /* and MPI_Comm_free */
 		q->persistent = persistent;
 		if (!persistent)
 			rc = shl_p2p_start(r, q);

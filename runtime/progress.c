@@ -117,29 +117,48 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 	}
 }
 
+/* Sleep once on the rank's futex unless `done` or an arrival shows up first; `limit`
+ * (NULL: none) bounds the sleep. */
+static void sleep_once(struct shl_rank *r, bool (*done)(void *arg), void *arg,
+		       const struct timespec *limit)
+{
+	uint32_t seq = atomic_load(&r->wake_seq);
+	/* Pairs with shl_rank_wake: after this increment either we see the waker's
+	 * event below, or the waker sees us and bumps wake_seq past `seq`. The last
+	 * look must cover every event a waker announces: arrivals (the inbox) and
+	 * completions, including those only progress turns into progress of `done`
+	 * (a detached request's completion frees a buffered-send block). */
+	atomic_fetch_add(&r->sleepers, 1);
+	/* A fastbox sender that published without a barrier (sleeper_fences) and
+	 * then read sleepers as 0 is ordered by this one: we see its cell. */
+	if (shl_job.sleeper_fences)
+		fence_everyone();
+	shl_progress(r);
+	if (shl_inbox_empty(&r->inbox) && !done(arg)) {
+		shl_rank_unlock(r);
+		long rc = syscall(SYS_futex, (uint32_t *)&r->wake_seq, FUTEX_WAIT_PRIVATE, seq,
+				  limit, NULL, 0);
+		if (rc < 0 && errno != EAGAIN && errno != EINTR && errno != ETIMEDOUT)
+			shl_panic("shl_wait", errno, "futex wait failed");
+		shl_rank_lock(r);
+	}
+	atomic_fetch_sub(&r->sleepers, 1);
+}
+
 void shl_wait(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 {
 	/* Woken, poll (or yield) again before sleeping: more events tend to follow. */
-	while (!shl_poll(r, done, arg)) {
-		uint32_t seq = atomic_load(&r->wake_seq);
-		/* Pairs with shl_rank_wake: after this increment either we see the waker's
-		 * event below, or the waker sees us and bumps wake_seq past `seq`. The last
-		 * look must cover every event a waker announces: arrivals (the inbox) and
-		 * completions, including those only progress turns into progress of `done`
-		 * (a detached request's completion frees a buffered-send block). */
-		atomic_fetch_add(&r->sleepers, 1);
-		/* A fastbox sender that published without a barrier (sleeper_fences) and
-		 * then read sleepers as 0 is ordered by this one: we see its cell. */
-		if (shl_job.sleeper_fences)
-			fence_everyone();
-		shl_progress(r);
-		if (shl_inbox_empty(&r->inbox) && !done(arg)) {
-			shl_rank_unlock(r);
-			long rc = futex(&r->wake_seq, FUTEX_WAIT_PRIVATE, seq);
-			if (rc < 0 && errno != EAGAIN && errno != EINTR)
-				shl_panic("shl_wait", errno, "futex wait failed");
-			shl_rank_lock(r);
-		}
-		atomic_fetch_sub(&r->sleepers, 1);
-	}
+	while (!shl_poll(r, done, arg))
+		sleep_once(r, done, arg, NULL);
+}
+
+bool shl_wait_once(struct shl_rank *r, bool (*done)(void *arg), void *arg, uint64_t ns,
+		   bool poll)
+{
+	struct timespec limit = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+
+	if (poll ? shl_poll(r, done, arg) : done(arg))
+		return true;
+	sleep_once(r, done, arg, &limit);
+	return done(arg);
 }

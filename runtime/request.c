@@ -32,6 +32,9 @@ void shl_req_release(struct shl_rank *r, struct shl_req *q)
 	q->magic = 0;  /* a stale handle now fails validation */
 	if (q->cargs != NULL)
 		shl_coll_persist_free(q);
+	if (q->holds_comm)
+		shl_comm_drop(q->comm);  /* may free a communicator MPI_Comm_free let go of */
+	q->holds_comm = false;
 	shl_dt_release(q->type);  /* held by make_request; NULL for internal requests */
 	q->type = NULL;
 	q->next = r->free_reqs;

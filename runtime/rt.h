@@ -92,6 +92,7 @@ struct shl_req {
 	enum shl_send_mode mode;
 	struct shl_rank *owner;
 	struct shl_comm *comm;
+	bool holds_comm;              /* a reference on `comm` (shl_comm_hold) to drop at release */
 	void *buf;
 	MPI_Count count;              /* elements; count * type->size <= PTRDIFF_MAX (checked
 				       * at the MPI boundary, for int and _c callers alike) */
@@ -203,6 +204,13 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg);
 /* Owner, rank locked: progress until `done(arg)` is true, spinning briefly, then sleeping
  * on the rank's futex (the lock is released while asleep). */
 void shl_wait(struct shl_rank *r, bool (*done)(void *arg), void *arg);
+
+/* Owner, rank locked: like shl_wait, but return after sleeping once, woken or after
+ * `ns` nanoseconds; returns whether `done(arg)` is true. For waits that look at something
+ * else now and then (shl_coll_check). With `poll` false it sleeps at once: a rank that
+ * keeps sleeping stays counted as asleep for the deadlock watchdog. */
+bool shl_wait_once(struct shl_rank *r, bool (*done)(void *arg), void *arg, uint64_t ns,
+		   bool poll);
 
 /* Any thread: mark `req` complete and wake its owner if it sleeps. */
 void shl_req_complete(struct shl_req *req);

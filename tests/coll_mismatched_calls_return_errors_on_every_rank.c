@@ -4,7 +4,8 @@
  * the type, blocking and nonblocking (MPI_ERR_OP), different roots on every rooted
  * collective (MPI_ERR_ROOT on every rank, also through MPI_Wait; on the ranks that can see it,
  * at least one, for the small Bcast and Reduce whose roots do not wait), reduction counts that
- * differ (MPI_ERR_COUNT on every rank), a block larger than its receive slot
+ * differ (MPI_ERR_COUNT on every rank), a small reduction's basic types that differ
+ * (MPI_ERR_TYPE on every rank), a block larger than its receive slot
  * (MPI_ERR_TRUNCATE), and nonblocking calls that do not match while holding a freed derived
  * type (MPI_ERR_NOT_SAME from MPI_Wait). Afterwards the communicators still work. */
 #include "check.h"
@@ -78,6 +79,14 @@ int main(int argc, char **argv)
 		CHECK_INT(b[0], -7);
 		CHECK_MPI(MPI_Iallreduce(a, b, rank == size - 1 ? 2 : 1, MPI_INT, MPI_SUM, w, &q));
 		CHECK_CLASS(MPI_Wait(&q, MPI_STATUS_IGNORE), MPI_ERR_COUNT);
+		/* Datatypes of one size but different basic types (a small Allreduce):
+		 * MPI_ERR_TYPE everywhere, nothing written. */
+		float f = 1.0f;
+		b[0] = -7;
+		CHECK_CLASS(MPI_Allreduce(rank == 0 ? (void *)a : (void *)&f, b, 1,
+					  rank == 0 ? MPI_INT : MPI_FLOAT, MPI_SUM, w),
+			    MPI_ERR_TYPE);
+		CHECK_INT(b[0], -7);
 		/* Rank 0 sends two ints into everyone's one-int slot: every rank receives from it,
 		 * so every rank is told its data was cut. */
 		a[0] = a[1] = rank;
