@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "runtime/rt.h"
+#include "runtime/coll_net.h"
 
 /* Process-wide: context ids and MPI_COMM_WORLD's shared object. */
 static struct {
@@ -90,6 +91,7 @@ static void shared_free(struct shl_comm_shared *sh)
 {
 	for (int k = 0; k < SHL_RING_KINDS; k++)
 		shl_coll_ring_free(sh->ring[k]);
+	shl_coll_net_free(sh->net);
 	pthread_mutex_destroy(&sh->lock);
 	free(sh->world);
 	free(sh);

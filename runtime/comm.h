@@ -32,6 +32,7 @@
 
 struct shl_rank;
 struct shl_req;
+struct shl_coll_net;
 
 /* ---- error handlers ---- */
 enum shl_errh_kind { SHL_ERRH_FATAL, SHL_ERRH_RETURN, SHL_ERRH_ABORT, SHL_ERRH_USER };
@@ -164,6 +165,7 @@ struct shl_comm_shared {
 	/* Some member is a rank of another node. Only MPI_COMM_WORLD of a multi-node job
 	 * can be so (creation on such a communicator is refused: shl_comm_local_or_die). */
 	bool offnode;
+	struct shl_coll_net *_Atomic net;  /* offnode: coll_net.c's state, made on first use */
 	_Atomic int refs;             /* per-rank objects still referring to this one */
 	pthread_mutex_t lock;         /* guards `meetings` and each meeting's bookkeeping */
 	struct shl_meeting *meetings; /* meetings not everyone has joined yet */

@@ -10,6 +10,7 @@
 #include "io/mesh.h"
 #include "runtime/rt.h"
 #include "runtime/p2p_internal.h"
+#include "runtime/coll_net.h"
 
 /* Completion thread: an EAGER message for local world rank `dst`. Only MPI_COMM_WORLD
  * spans nodes (creation on it is refused, shl_comm_local_or_die), so its context is the
@@ -56,8 +57,9 @@ static void received(struct shl_io_recv *rv)
 int shl_job_connect(const struct shl_io_config *cfg)
 {
 	static const struct shl_io_hooks hooks = { deliver, sent, received };
+	int err = shl_coll_net_init(cfg->world_size, cfg->node_of);
 
-	return shl_io_start(cfg, &hooks);
+	return err < 0 ? err : shl_io_start(cfg, &hooks);
 }
 
 void shl_p2p_recv_remote(struct shl_rank *r, struct shl_req *q, struct shl_envelope *env,

@@ -1,0 +1,857 @@
+/* Collectives on a communicator whose members live on several nodes: a node-local meeting,
+ * one exchange between node leaders over the mesh, then the on-node run function.
+ * Entered by rank threads (arrivals) and by each node leader's progress engine (network
+ * phase, run, completion). Never touches another node's memory; messages go through the
+ * internal context (context | SHL_CTX_INTERNAL), which no user receive can match.
+ *
+ * Algorithm (docs/offnode.md, "Collectives across nodes"): the members of a node meet
+ * (keyed by the collective's number, as on one node). When the last local member arrives,
+ * the node's leader (its member of lowest index) packs, for each local member, what the
+ * collective reads from it — its arguments' shape, and its input data — into one blob and
+ * sends that blob once to every other node's leader, receiving theirs. Each node then
+ * holds every member's input exactly once, and runs the collective's on-node run function
+ * on a meeting where the members of other nodes are stand-ins built from the blobs (their
+ * buffers are scratch, their types dense bytes, or for reductions the leader's own type):
+ * every node computes the same result in the same rank order, keeps its own members'
+ * part, and completes their requests. Non-commutative and user ops fold in rank order
+ * because the run sees every input. The exchange is a schedule the leader advances from
+ * shl_progress, so nonblocking collectives interleave with point-to-point freely. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/coll_internal.h"
+#include "runtime/coll_net.h"
+#include "runtime/p2p_internal.h"
+
+bool shl_coll_net_on;
+
+static struct {
+	int size;
+	uint32_t *node_of;
+	struct duty *duty;            /* by world rank: the network phases it leads */
+	pthread_mutex_t lock;         /* creation of communicators' network state */
+} net = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* The collectives a rank leads: queued by the last local arriver (any thread, under
+ * `lock`), then advanced by the leader's own threads under its rank lock (`active`). */
+struct duty {
+	pthread_mutex_t lock;
+	struct netop *queue, **tail;
+	_Atomic int queued;
+	struct netop *active;         /* leader's threads, rank locked */
+	bool busy;                    /* a progress call is advancing `active` */
+};
+
+/* A communicator's network state: who leads each node, and the local meetings. */
+struct shl_coll_net {
+	pthread_mutex_t lock;         /* guards `pending` */
+	int nlocal;                   /* members on this node */
+	int leader;                   /* member index of this node's leader */
+	int npeers;                   /* other nodes with members */
+	int *peer_world;              /* world rank of each other node's leader */
+	struct shl_comm icomm;        /* internal context; world ranks as ranks */
+	struct netop *pending;        /* local meetings not complete yet */
+};
+
+struct peer {
+	struct shl_req *ssize, *sdata, *rsize, *rdata;
+	uint64_t rlen;
+	char *rbuf;
+};
+
+/* One collective as this node sees it. */
+struct netop {
+	uint64_t key;
+	shl_meet_fn *run;
+	bool mismatch;
+	int arrived;
+	struct shl_comm_shared *sh;
+	struct shl_coll_net *nc;
+	int state;                    /* 0: queued, 1: exchanging */
+	uint64_t blen;
+	char *blob;
+	struct peer *peer;
+	struct netop *next;
+	struct shl_cargs *arg[];      /* by member index; NULL for other nodes' members */
+};
+
+int shl_coll_net_init(int size, const uint32_t *node_of)
+{
+	net.size = size;
+	net.node_of = malloc((size_t)size * sizeof(*net.node_of));
+	net.duty = calloc((size_t)size, sizeof(*net.duty));
+	if (net.node_of == NULL || net.duty == NULL)
+		return -ENOMEM;
+	memcpy(net.node_of, node_of, (size_t)size * sizeof(*net.node_of));
+	for (int i = 0; i < size; i++) {
+		pthread_mutex_init(&net.duty[i].lock, NULL);
+		net.duty[i].tail = &net.duty[i].queue;
+	}
+	shl_coll_net_on = true;
+	return 0;
+}
+
+bool shl_coll_net_same_node(int a, int b)
+{
+	return net.node_of == NULL || net.node_of[a] == net.node_of[b];
+}
+
+void shl_coll_net_free(struct shl_coll_net *n)
+{
+	if (n == NULL)
+		return;
+	pthread_mutex_destroy(&n->lock);
+	free(n->peer_world);
+	free(n);
+}
+
+/* The network state of `sh`, made by its first collective. */
+static struct shl_coll_net *net_of(struct shl_comm_shared *sh)
+{
+	struct shl_coll_net *n = atomic_load_explicit(&sh->net, memory_order_acquire);
+	uint32_t here = UINT32_MAX;
+
+	if (n != NULL)
+		return n;
+	pthread_mutex_lock(&net.lock);
+	n = atomic_load_explicit(&sh->net, memory_order_relaxed);
+	if (n != NULL)
+		goto out;
+	n = calloc(1, sizeof(*n));
+	if (n == NULL || (n->peer_world = calloc((size_t)sh->nmembers, sizeof(int))) == NULL) {
+		free(n);
+		n = NULL;
+		goto out;
+	}
+	pthread_mutex_init(&n->lock, NULL);
+	n->leader = -1;
+	for (int j = 0; j < sh->nmembers; j++) {
+		if (shl_job.ranks[sh->world[j]] == NULL)
+			continue;
+		if (n->leader < 0) {
+			n->leader = j;
+			here = net.node_of[sh->world[j]];
+		}
+		n->nlocal++;
+	}
+	/* Each other node's leader: its member of lowest index. */
+	for (int j = 0; j < sh->nmembers; j++) {
+		uint32_t node = net.node_of[sh->world[j]];
+		bool seen = node == here;
+		for (int k = 0; k < j && !seen; k++)
+			seen = net.node_of[sh->world[k]] == node;
+		if (!seen)
+			n->peer_world[n->npeers++] = sh->world[j];
+	}
+	n->icomm = (struct shl_comm){ .magic = SHL_COMM_MAGIC,
+				      .context = sh->context | SHL_CTX_INTERNAL,
+				      .rank = sh->world[n->leader], .size = net.size, .sh = sh };
+	atomic_store_explicit(&sh->net, n, memory_order_release);
+out:
+	pthread_mutex_unlock(&net.lock);
+	return n;
+}
+
+/* ---- holding a nonblocking member's types and op ---- */
+
+static void each_type(const struct shl_cargs *x, void (*f)(struct shl_datatype *))
+{
+	if (x->keep_s) {
+		if (x->svec == SHL_VEC_W)
+			for (int i = 0; i < x->nv; i++)
+				f(x->stypes[i]);
+		else
+			f(x->stype);
+	}
+	if (x->keep_r) {
+		if (x->rvec == SHL_VEC_W)
+			for (int i = 0; i < x->nv; i++)
+				f(x->rtypes[i]);
+		else
+			f(x->rtype);
+	}
+}
+
+static void drop_holds(struct shl_arrival *a)
+{
+	struct shl_cargs *x = (struct shl_cargs *)a;
+
+	each_type(x, shl_dt_release);
+	if (x->op != NULL)
+		shl_op_drop(x->op);
+}
+
+/* ---- the local meeting ---- */
+
+/* Hand `op` (complete on this node) to its leader and wake it. */
+static void to_leader(struct netop *op)
+{
+	int w = op->sh->world[op->nc->leader];
+	struct duty *d = &net.duty[w];
+	struct shl_rank *lr = shl_job.ranks[w];
+
+	op->next = NULL;
+	pthread_mutex_lock(&d->lock);
+	*d->tail = op;
+	d->tail = &op->next;
+	pthread_mutex_unlock(&d->lock);
+	atomic_fetch_add(&d->queued, 1);  /* seq_cst RMW: the event shl_rank_wake announces */
+	shl_rank_wake(lr);
+	if (shl_self == lr) {
+		/* Start the exchange now rather than at the leader's next MPI call. */
+		shl_rank_lock(lr);
+		shl_progress(lr);
+		shl_rank_unlock(lr);
+	}
+}
+
+/* Join this rank's next collective on `c` with `a` (its a.req set). */
+static int arrive(struct shl_comm *c, shl_meet_fn *run, struct shl_cargs *a)
+{
+	struct shl_comm_shared *sh = c->sh;
+	struct shl_coll_net *nc = net_of(sh);
+	uint64_t key = ++c->seq;
+	struct netop **link, *op;
+	bool last;
+
+	if (nc == NULL)
+		return MPI_ERR_NO_MEM;
+	a->a.err = MPI_SUCCESS;
+	pthread_mutex_lock(&nc->lock);
+	for (link = &nc->pending; (op = *link) != NULL; link = &op->next)
+		if (op->key == key)
+			break;
+	if (op == NULL) {
+		op = calloc(1, sizeof(*op) + (size_t)sh->nmembers * sizeof(op->arg[0]));
+		if (op == NULL) {
+			pthread_mutex_unlock(&nc->lock);
+			return MPI_ERR_NO_MEM;
+		}
+		op->key = key;
+		op->run = run;
+		op->sh = sh;
+		op->nc = nc;
+		op->next = nc->pending;
+		nc->pending = op;
+		link = &nc->pending;
+	}
+	if (op->run != run)
+		op->mismatch = true;
+	op->arg[c->member] = a;
+	last = ++op->arrived == nc->nlocal;
+	if (last)
+		*link = op->next;
+	pthread_mutex_unlock(&nc->lock);
+	if (last)
+		to_leader(op);
+	return 0;
+}
+
+struct blocked {
+	struct shl_req *req;
+	struct shl_comm_shared *sh;
+};
+
+static bool blocked_done(void *arg)
+{
+	struct blocked *w = arg;
+
+	shl_coll_share_help(w->sh);
+	return atomic_load_explicit(&w->req->done, memory_order_acquire);
+}
+
+int shl_coll_net_block(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
+		       const struct shl_cargs *x)
+{
+	struct shl_req sq = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_DONE, .owner = r };
+	struct shl_cargs a = *x;
+	struct blocked w = { &sq, c->sh };
+	int err;
+
+	a.a = (struct shl_arrival){ .req = &sq };
+	if ((err = arrive(c, run, &a)) != 0)
+		return err;
+	shl_rank_lock(r);
+	shl_wait(r, blocked_done, &w);
+	shl_rank_unlock(r);
+	return a.a.err;
+}
+
+int shl_coll_net_join(struct shl_comm *c, shl_meet_fn *run, const struct shl_cargs *x,
+		      struct shl_req *q)
+{
+	struct shl_cargs *h = malloc(sizeof(*h));
+
+	if (h == NULL)
+		return MPI_ERR_NO_MEM;
+	*h = *x;
+	h->a = (struct shl_arrival){ .req = q, .heap = true, .drop = drop_holds };
+	each_type(h, shl_dt_hold);
+	if (h->op != NULL)
+		shl_op_hold(h->op);
+	if (arrive(c, run, h) != 0) {
+		drop_holds(&h->a);
+		free(h);
+		return MPI_ERR_NO_MEM;
+	}
+	return 0;
+}
+
+/* ---- what a member ships ---- */
+
+/* MPI_Finalize's barrier on MPI_COMM_WORLD: everyone has arrived, nothing to move. */
+static void finalize_run(struct shl_meeting *m)
+{
+}
+
+static enum shl_coll_kind kind_of(shl_meet_fn *run)
+{
+	enum shl_coll_kind k = run == finalize_run ? SHL_KIND_BARRIER : shl_coll_kind_move(run);
+
+	return k != SHL_KIND_UNKNOWN ? k : shl_coll_kind_reduce(run);
+}
+
+static bool reducing(enum shl_coll_kind k)
+{
+	return k >= SHL_KIND_REDUCE;
+}
+
+struct blk {
+	const char *p;
+	MPI_Count count;
+	const struct shl_datatype *t;
+};
+
+static struct blk sblock(const struct shl_cargs *x, int k)
+{
+	const char *b = x->sbuf;
+
+	switch (x->svec) {
+	case SHL_VEC_V:
+		return (struct blk){ b + shl_coll_displ(x, x->sdispls, k) * x->stype->extent,
+				     shl_coll_count(x, x->scounts, k), x->stype };
+	case SHL_VEC_W:
+		return (struct blk){ b + shl_coll_displ(x, x->sdispls, k),
+				     shl_coll_count(x, x->scounts, k), x->stypes[k] };
+	default:
+		return (struct blk){ b + (ptrdiff_t)k * x->scount * x->stype->extent, x->scount,
+				     x->stype };
+	}
+}
+
+static struct blk rblock(const struct shl_cargs *x, int k)
+{
+	const char *b = x->rbuf;
+
+	switch (x->rvec) {
+	case SHL_VEC_V:
+		return (struct blk){ b + shl_coll_displ(x, x->rdispls, k) * x->rtype->extent,
+				     shl_coll_count(x, x->rcounts, k), x->rtype };
+	case SHL_VEC_W:
+		return (struct blk){ b + shl_coll_displ(x, x->rdispls, k),
+				     shl_coll_count(x, x->rcounts, k), x->rtypes[k] };
+	default:
+		return (struct blk){ b + (ptrdiff_t)k * x->rcount * x->rtype->extent, x->rcount,
+				     x->rtype };
+	}
+}
+
+static uint64_t blk_bytes(struct blk b)
+{
+	return (uint64_t)b.count * b.t->size;
+}
+
+/* Elements of a reduction's input vector (a reduce-scatter's is every block). */
+static uint64_t red_count(enum shl_coll_kind k, const struct shl_cargs *x, int n)
+{
+	uint64_t total = 0;
+
+	if (k != SHL_KIND_REDUCE_SCATTER)
+		return (uint64_t)x->scount;
+	for (int i = 0; i < n; i++)
+		total += (uint64_t)(x->rvec == SHL_VEC_V ? shl_coll_count(x, x->rcounts, i)
+							 : x->rcount);
+	return total;
+}
+
+enum {
+	F_SIN = 1,        /* sbuf is MPI_IN_PLACE */
+	F_RIN = 2,        /* rbuf is MPI_IN_PLACE */
+	F_SVEC = 4,       /* send blocks are per peer (v or w) */
+	F_RVEC = 8,
+	F_RDATA = 16,     /* the receive blocks' contents are input, and shipped */
+};
+
+/* A member's entry: header, block sizes, then the send blocks' data and, with F_RDATA,
+ * the receive blocks'. */
+struct ent {
+	int32_t member, root;
+	uint32_t flags, ns, nr;
+};
+
+/* Send and receive blocks member `x` ships, and whether its receive blocks are input. */
+static void shape(enum shl_coll_kind k, const struct shl_cargs *x, int member, int n,
+		  uint32_t *ns, uint32_t *nr, uint32_t *flags)
+{
+	*flags = (x->sbuf == MPI_IN_PLACE ? F_SIN : 0) | (x->rbuf == MPI_IN_PLACE ? F_RIN : 0);
+	if (reducing(k)) {
+		*ns = 1;
+		*nr = 0;
+		return;
+	}
+	if (!x->keep_s || x->sbuf == MPI_IN_PLACE)
+		*ns = 0;
+	else if (x->svec != SHL_VEC_NONE || k == SHL_KIND_SCATTER || k == SHL_KIND_ALLTOALL)
+		*ns = (uint32_t)n;
+	else
+		*ns = 1;
+	if (!x->keep_r || x->rbuf == MPI_IN_PLACE)
+		*nr = 0;
+	else if (x->rvec != SHL_VEC_NONE || k == SHL_KIND_GATHER || k == SHL_KIND_ALLGATHER ||
+		 k == SHL_KIND_ALLTOALL)
+		*nr = (uint32_t)n;
+	else
+		*nr = 1;
+	if (x->svec != SHL_VEC_NONE)
+		*flags |= F_SVEC;
+	if (x->rvec != SHL_VEC_NONE)
+		*flags |= F_RVEC;
+	if (*nr > 0 && ((k == SHL_KIND_BCAST && x->root == member) ||
+			(x->sbuf == MPI_IN_PLACE &&
+			 (k == SHL_KIND_ALLGATHER || k == SHL_KIND_ALLTOALL))))
+		*flags |= F_RDATA;
+}
+
+/* Bytes of member `x`'s entry; with `out`, write it there. */
+static uint64_t entry(enum shl_coll_kind k, const struct shl_cargs *x, int member, int n,
+		      char *out)
+{
+	uint32_t ns, nr, flags;
+	uint64_t len, data = 0;
+
+	shape(k, x, member, n, &ns, &nr, &flags);
+	len = sizeof(struct ent) + 8ull * (ns + nr);
+	if (out != NULL) {
+		struct ent e = { member, x->root, flags, ns, nr };
+		memcpy(out, &e, sizeof(e));
+	}
+	char *sizes = out ? out + sizeof(struct ent) : NULL;
+	for (uint32_t b = 0; b < ns + nr; b++) {
+		uint64_t bytes;
+		struct blk s;
+		bool ship = b < ns || (flags & F_RDATA);
+		if (reducing(k)) {
+			const void *in = x->sbuf == MPI_IN_PLACE ? x->rbuf : x->sbuf;
+			s = (struct blk){ in, (MPI_Count)red_count(k, x, n), x->stype };
+		} else {
+			s = b < ns ? sblock(x, (int)b) : rblock(x, (int)(b - ns));
+			/* One block of a non-vector call: its whole buffer. */
+			if (b < ns && ns == 1)
+				s = (struct blk){ x->sbuf, x->scount, x->stype };
+			if (b >= ns && nr == 1)
+				s = (struct blk){ x->rbuf, x->rcount, x->rtype };
+		}
+		bytes = blk_bytes(s);
+		if (sizes != NULL)
+			memcpy(sizes + 8 * b, &bytes, 8);
+		if (ship) {
+			if (out != NULL && bytes > 0)
+				shl_dt_copy(out + len + data, NULL, s.p, s.t, bytes);
+			data += bytes;
+		}
+	}
+	return len + data;
+}
+
+/* ---- stand-ins for other nodes' members ---- */
+
+/* Scratch for `cnt` elements of `t` (laid out as t says), zeroed; the block to free is
+ * kept in *mem. */
+static char *scratch(const struct shl_datatype *t, uint64_t cnt, void **mem)
+{
+	size_t ext = (size_t)(t->extent < 0 ? -t->extent : t->extent);
+	size_t lb = (size_t)(t->true_lb < 0 ? -t->true_lb : t->true_lb);
+	size_t pad = lb + (t->extent < 0 && cnt > 0 ? (cnt - 1) * ext : 0);
+	size_t bytes = pad + cnt * ext + (size_t)t->true_extent + lb + 64;
+	char *p = calloc(1, bytes);
+
+	*mem = p;
+	return p ? p + pad : NULL;
+}
+
+/* A stand-in's memory: its arguments, arrays and buffers, freed together. */
+struct fake {
+	struct shl_cargs x;
+	void *mem[4];
+	struct fake *next;
+};
+
+static void fake_free(struct fake *f)
+{
+	while (f != NULL) {
+		struct fake *nx = f->next;
+		for (int i = 0; i < 4; i++)
+			free(f->mem[i]);
+		free(f);
+		f = nx;
+	}
+}
+
+/* Build the stand-in of entry `e` (at `p`, `avail` bytes) into `f`. Returns the entry's
+ * length, or 0 if it is malformed. */
+static uint64_t fake_make(enum shl_coll_kind k, const struct shl_cargs *tmpl, int n,
+			  const char *p, uint64_t avail, struct fake *f)
+{
+	struct ent e;
+	uint64_t len, sum_s = 0, sum_r = 0;
+	const char *sizes;
+
+	if (avail < sizeof(e))
+		return 0;
+	memcpy(&e, p, sizeof(e));
+	if ((e.ns != 0 && e.ns != 1 && e.ns != (uint32_t)n) ||
+	    (e.nr != 0 && e.nr != 1 && e.nr != (uint32_t)n))
+		return 0;
+	len = sizeof(e) + 8ull * (e.ns + e.nr);
+	if (avail < len)
+		return 0;
+	sizes = p + sizeof(e);
+	for (uint32_t b = 0; b < e.ns + e.nr; b++) {
+		uint64_t v;
+		memcpy(&v, sizes + 8 * b, 8);
+		if (v > (1ull << 47))  /* no buffer is larger; keeps the sums from wrapping */
+			return 0;
+		*(b < e.ns ? &sum_s : &sum_r) += v;
+	}
+	uint64_t data = sum_s + ((e.flags & F_RDATA) ? sum_r : 0);
+	if (avail - len < data)
+		return 0;
+	const char *sdata = p + len, *rdata = sdata + sum_s;
+	struct shl_cargs *x = &f->x;
+
+	if (reducing(k)) {
+		/* The leader's own arguments, with this member's input unpacked into its
+		 * layout and a scratch result. */
+		const struct shl_datatype *t = tmpl->stype;
+		uint64_t cnt = t->size ? sum_s / t->size : 0;
+		*x = *tmpl;
+		x->a = (struct shl_arrival){ 0 };
+		x->root = e.root;
+		char *in = scratch(t, cnt, &f->mem[0]);
+		char *out = scratch(t, cnt, &f->mem[1]);
+		if (in == NULL || out == NULL)
+			return 0;
+		if (sum_s > 0)
+			shl_dt_copy(in, t, sdata, NULL, sum_s);
+		x->sbuf = in;
+		x->rbuf = out;
+		x->rtype = tmpl->stype;
+		return len + data;
+	}
+	*x = (struct shl_cargs){ .root = e.root, .wide = true, .nv = n };
+	/* Per-peer arrays: counts (bytes), byte displacements and MPI_BYTE types. */
+	size_t arr = (size_t)n * (sizeof(MPI_Count) * 2 + sizeof(MPI_Aint) * 2 +
+				  sizeof(MPI_Datatype));
+	char *a = calloc(1, arr ? arr : 1);
+	if ((f->mem[0] = a) == NULL)
+		return 0;
+	MPI_Count *sc = (MPI_Count *)a, *rc = sc + n;
+	MPI_Aint *sd = (MPI_Aint *)(rc + n), *rd = sd + n;
+	MPI_Datatype *bt = (MPI_Datatype *)(rd + n);
+	for (int i = 0; i < n; i++)
+		bt[i] = MPI_BYTE;
+	x->stypes = x->rtypes = bt;
+	x->stype = x->rtype = MPI_BYTE;
+	uint64_t off = 0;
+	for (uint32_t b = 0; b < e.ns; b++) {
+		memcpy(&sc[b], sizes + 8 * b, 8);
+		sd[b] = (MPI_Aint)off;
+		off += (uint64_t)sc[b];
+	}
+	x->sbuf = (e.flags & F_SIN) ? MPI_IN_PLACE : e.ns ? sdata : NULL;
+	if (e.ns > 0) {
+		x->scount = sc[0];
+		if (e.flags & F_SVEC) {
+			x->svec = SHL_VEC_W;
+			x->scounts = sc;
+			x->sdispls = sd;
+		}
+	}
+	off = 0;
+	for (uint32_t b = 0; b < e.nr; b++) {
+		memcpy(&rc[b], sizes + 8 * (e.ns + b), 8);
+		rd[b] = (MPI_Aint)off;
+		off += (uint64_t)rc[b];
+	}
+	if (e.flags & F_RIN) {
+		x->rbuf = MPI_IN_PLACE;
+	} else if (e.nr > 0) {
+		char *rb = calloc(1, sum_r ? sum_r : 1);
+		if ((f->mem[1] = rb) == NULL)
+			return 0;
+		if (e.flags & F_RDATA)
+			memcpy(rb, rdata, sum_r);
+		x->rbuf = rb;
+		x->rcount = rc[0];
+		if (e.flags & F_RVEC) {
+			x->rvec = SHL_VEC_W;
+			x->rcounts = rc;
+			x->rdispls = rd;
+		}
+	}
+	return len + data;
+}
+
+/* ---- the leader's schedule ---- */
+
+struct blob_head {
+	int64_t fn;                   /* the run function, relative to shl_coll_start */
+	uint64_t key;
+	uint32_t nent;
+	uint32_t pad;
+};
+
+static int64_t fn_id(shl_meet_fn *run)
+{
+	return (int64_t)((uintptr_t)run - (uintptr_t)&shl_coll_start);
+}
+
+static int tag_of(uint64_t key, int which)
+{
+	return (int)((key & 0x1fffffffu) << 1) | which;
+}
+
+static struct shl_req *post(struct shl_rank *r, struct netop *op, enum shl_req_kind kind,
+			    void *buf, uint64_t bytes, int peer, int tag)
+{
+	struct shl_req *q = shl_req_new(r, kind);
+
+	if (q == NULL)
+		shl_panic("collective across nodes", ENOMEM, "no request for the network phase");
+	q->comm = &op->nc->icomm;
+	q->buf = buf;
+	q->count = (MPI_Count)bytes;
+	q->type = NULL;
+	q->peer = peer;
+	q->tag = tag;
+	q->mode = SHL_MODE_STANDARD;
+	/* shl_p2p_start reads the type: MPI_BYTE, never held or released. */
+	q->type = MPI_BYTE;
+	if (shl_p2p_start(r, q) < 0)
+		shl_panic("collective across nodes", ENOMEM, "no memory for the network phase");
+	return q;
+}
+
+static bool done(struct shl_req *q)
+{
+	return q != NULL && atomic_load_explicit(&q->done, memory_order_acquire);
+}
+
+static void release(struct shl_rank *r, struct shl_req **q)
+{
+	if (*q != NULL) {
+		(*q)->type = NULL;
+		shl_req_release(r, *q);
+		*q = NULL;
+	}
+}
+
+/* Pack this node's entries and start the exchange with every other leader. */
+static void start(struct shl_rank *r, struct netop *op)
+{
+	struct shl_coll_net *nc = op->nc;
+	enum shl_coll_kind k = kind_of(op->run);
+	int n = op->sh->nmembers;
+	struct blob_head h = { fn_id(op->run), op->key, (uint32_t)nc->nlocal, 0 };
+	uint64_t len = sizeof(h), at;
+
+	for (int j = 0; j < n; j++)
+		if (op->arg[j] != NULL)
+			len += entry(k, op->arg[j], j, n, NULL);
+	op->blob = malloc(len);
+	op->peer = calloc((size_t)nc->npeers, sizeof(*op->peer));
+	if (op->blob == NULL || op->peer == NULL)
+		shl_panic("collective across nodes", ENOMEM, "no memory for the network phase");
+	memcpy(op->blob, &h, sizeof(h));
+	at = sizeof(h);
+	for (int j = 0; j < n; j++)
+		if (op->arg[j] != NULL)
+			at += entry(k, op->arg[j], j, n, op->blob + at);
+	op->blen = len;
+	for (int p = 0; p < nc->npeers; p++) {
+		struct peer *x = &op->peer[p];
+		int w = nc->peer_world[p];
+		x->rsize = post(r, op, SHL_REQ_RECV, &x->rlen, 8, w, tag_of(op->key, 0));
+		x->ssize = post(r, op, SHL_REQ_SEND, &op->blen, 8, w, tag_of(op->key, 0));
+		x->sdata = post(r, op, SHL_REQ_SEND, op->blob, len, w, tag_of(op->key, 1));
+	}
+	op->state = 1;
+}
+
+/* Complete every local member of `op`, as shl_comm_meet does. */
+static void finish_members(struct netop *op)
+{
+	for (int j = 0; j < op->sh->nmembers; j++) {
+		struct shl_cargs *x = op->arg[j];
+		if (x == NULL)
+			continue;
+		struct shl_req *q = x->a.req;
+		bool heap = x->a.heap;
+		if (heap && x->a.drop != NULL)
+			x->a.drop(&x->a);
+		if (x->a.err != MPI_SUCCESS)
+			q->status.MPI_ERROR = x->a.err;
+		shl_req_complete(q);
+		if (heap)
+			free(x);
+	}
+}
+
+/* Every blob is in: run the collective on every member's data. */
+static void compute(struct netop *op)
+{
+	struct shl_coll_net *nc = op->nc;
+	enum shl_coll_kind k = kind_of(op->run);
+	int n = op->sh->nmembers;
+	struct shl_meeting *m = calloc(1, sizeof(*m) + (size_t)n * sizeof(m->arrival[0]));
+	struct fake *fakes = NULL;
+	int err = op->mismatch ? MPI_ERR_NOT_SAME : 0;
+
+	if (m == NULL)
+		err = MPI_ERR_NO_MEM;
+	if (err == 0 && k == SHL_KIND_UNKNOWN)
+		err = MPI_ERR_INTERN;
+	for (int j = 0; err == 0 && j < n; j++)
+		if (op->arg[j] != NULL)
+			m->arrival[j] = &op->arg[j]->a;
+	for (int p = 0; err == 0 && p < nc->npeers; p++) {
+		struct peer *x = &op->peer[p];
+		struct blob_head h;
+		uint64_t at = sizeof(h);
+		if (x->rlen < sizeof(h)) {
+			err = MPI_ERR_INTERN;
+			break;
+		}
+		memcpy(&h, x->rbuf, sizeof(h));
+		if (h.fn != fn_id(op->run) || h.key != op->key) {
+			err = MPI_ERR_NOT_SAME;
+			break;
+		}
+		for (uint32_t i = 0; err == 0 && i < h.nent; i++) {
+			struct fake *f = calloc(1, sizeof(*f));
+			struct ent e;
+			uint64_t used = 0;
+			if (f != NULL) {
+				f->next = fakes;
+				fakes = f;
+				used = fake_make(k, op->arg[nc->leader], n, x->rbuf + at,
+						 x->rlen - at, f);
+			}
+			if (used == 0) {
+				err = f ? MPI_ERR_INTERN : MPI_ERR_NO_MEM;
+				break;
+			}
+			memcpy(&e, x->rbuf + at, sizeof(e));
+			if (e.member < 0 || e.member >= n || m->arrival[e.member] != NULL) {
+				err = MPI_ERR_INTERN;
+				break;
+			}
+			f->x.a.heap = true;  /* never waits in a blocking call here */
+			m->arrival[e.member] = &f->x.a;
+			at += used;
+		}
+	}
+	for (int j = 0; err == 0 && j < n; j++)
+		if (m->arrival[j] == NULL)
+			err = MPI_ERR_INTERN;
+	if (err == 0) {
+		*m = (struct shl_meeting){ .key = op->key, .fn = op->run, .n = n, .sh = op->sh };
+		op->run(m);
+		shl_coll_share_run(m);
+	} else {
+		for (int j = 0; j < n; j++)
+			if (op->arg[j] != NULL)
+				op->arg[j]->a.err = err;
+	}
+	finish_members(op);
+	fake_free(fakes);
+	free(m);
+}
+
+/* Advance `op`; true once it is done (its members completed). */
+static bool step(struct shl_rank *r, struct netop *op)
+{
+	struct shl_coll_net *nc = op->nc;
+	bool all = true;
+
+	if (op->state == 0)
+		start(r, op);
+	for (int p = 0; p < nc->npeers; p++) {
+		struct peer *x = &op->peer[p];
+		if (x->rdata == NULL && done(x->rsize)) {
+			if (x->rlen > (1ull << 47))
+				shl_panic("collective across nodes", EPROTO, "impossible size");
+			x->rbuf = malloc(x->rlen ? x->rlen : 1);
+			if (x->rbuf == NULL)
+				shl_panic("collective across nodes", ENOMEM,
+					  "no memory for the network phase");
+			x->rdata = post(r, op, SHL_REQ_RECV, x->rbuf, x->rlen, nc->peer_world[p],
+					tag_of(op->key, 1));
+		}
+		all = all && done(x->rdata) && done(x->ssize) && done(x->sdata);
+	}
+	if (!all)
+		return false;
+	compute(op);
+	for (int p = 0; p < nc->npeers; p++) {
+		struct peer *x = &op->peer[p];
+		release(r, &x->rsize);
+		release(r, &x->rdata);
+		release(r, &x->ssize);
+		release(r, &x->sdata);
+		free(x->rbuf);
+	}
+	free(op->peer);
+	free(op->blob);
+	free(op);
+	return true;
+}
+
+void shl_coll_net_progress(struct shl_rank *r)
+{
+	struct duty *d = &net.duty[r->world_rank];
+	struct netop **link, *op;
+
+	if (d->busy || (d->active == NULL && atomic_load_explicit(&d->queued,
+								memory_order_relaxed) == 0))
+		return;
+	d->busy = true;
+	if (atomic_load(&d->queued) != 0) {
+		pthread_mutex_lock(&d->lock);
+		op = d->queue;
+		d->queue = NULL;
+		d->tail = &d->queue;
+		atomic_store(&d->queued, 0);
+		pthread_mutex_unlock(&d->lock);
+		for (link = &d->active; *link != NULL; link = &(*link)->next)
+			;
+		*link = op;
+	}
+	for (link = &d->active; (op = *link) != NULL;) {
+		struct netop *nx = op->next;
+		if (step(r, op))
+			*link = nx;
+		else
+			link = &op->next;
+	}
+	d->busy = false;
+}
+
+void shl_coll_net_finalize(struct shl_rank *r)
+{
+	struct shl_cargs x = { 0 };
+
+	if (r->world.sh->offnode && shl_coll_net_block(r, &r->world, finalize_run, &x) != 0)
+		shl_panic("MPI_Finalize", ENOMEM, "the barrier with the other nodes failed");
+}
