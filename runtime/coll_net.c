@@ -26,6 +26,9 @@
 
 bool shl_coll_net_on;
 
+struct ctxmap;
+static struct ctxmap *_Atomic *maps;  /* by context id (communicator creation, below) */
+
 static struct {
 	int size;
 	uint32_t *node_of;
@@ -69,6 +72,8 @@ struct netop {
 	struct shl_comm_shared *sh;
 	struct shl_coll_net *nc;
 	int state;                    /* 0: queued, 1: exchanging */
+	int round;                    /* exchanges done so far (creation takes several) */
+	struct cre *cre;              /* communicator creation: what the rounds agreed */
 	uint64_t blen;
 	char *blob;
 	struct peer *peer;
@@ -84,6 +89,9 @@ int shl_coll_net_init(int size, const uint32_t *node_of)
 	if (net.node_of == NULL || net.duty == NULL)
 		return -ENOMEM;
 	memcpy(net.node_of, node_of, (size_t)size * sizeof(*net.node_of));
+	/* 8 MiB of address space, touched only where a context spans nodes. */
+	if ((maps = calloc(SHL_CTX_MAX, sizeof(*maps))) == NULL)
+		return -ENOMEM;
 	for (int i = 0; i < size; i++) {
 		pthread_mutex_init(&net.duty[i].lock, NULL);
 		net.duty[i].tail = &net.duty[i].queue;
@@ -92,13 +100,18 @@ int shl_coll_net_init(int size, const uint32_t *node_of)
 	return 0;
 }
 
-bool shl_coll_net_same_node(int a, int b)
+int shl_coll_net_node_of(int w)
 {
-	return net.node_of == NULL || net.node_of[a] == net.node_of[b];
+	return net.node_of == NULL ? 0 : (int)net.node_of[w];
 }
 
-void shl_coll_net_free(struct shl_coll_net *n)
+void shl_coll_net_free(struct shl_comm_shared *sh)
 {
+	struct shl_coll_net *n = sh->net;
+
+	/* Unlinked, never freed: the completion thread may be reading it (see ctxmap). */
+	if (sh->offnode && maps != NULL && sh->context != SHL_CTX_WORLD)
+		atomic_store_explicit(&maps[sh->context], NULL, memory_order_release);
 	if (n == NULL)
 		return;
 	pthread_mutex_destroy(&n->lock);
@@ -305,16 +318,22 @@ static void finalize_run(struct shl_meeting *m)
 {
 }
 
+/* Communicator creation's mark (never run: create_round does the work). */
+static void create_run(struct shl_meeting *m)
+{
+}
+
 static enum shl_coll_kind kind_of(shl_meet_fn *run)
 {
-	enum shl_coll_kind k = run == finalize_run ? SHL_KIND_BARRIER : shl_coll_kind_move(run);
+	enum shl_coll_kind k = run == finalize_run ? SHL_KIND_BARRIER
+			       : run == create_run ? SHL_KIND_CREATE : shl_coll_kind_move(run);
 
 	return k != SHL_KIND_UNKNOWN ? k : shl_coll_kind_reduce(run);
 }
 
 static bool reducing(enum shl_coll_kind k)
 {
-	return k >= SHL_KIND_REDUCE;
+	return k >= SHL_KIND_REDUCE && k <= SHL_KIND_REDUCE_SCATTER;
 }
 
 struct blk {
@@ -388,6 +407,7 @@ enum {
 struct ent {
 	int32_t member, root;
 	uint32_t flags, ns, nr;
+	int32_t aux;                  /* communicator creation: the key */
 };
 
 /* Send and receive blocks member `x` ships, and whether its receive blocks are input. */
@@ -395,6 +415,11 @@ static void shape(enum shl_coll_kind k, const struct shl_cargs *x, int member, i
 		  uint32_t *ns, uint32_t *nr, uint32_t *flags)
 {
 	*flags = (x->sbuf == MPI_IN_PLACE ? F_SIN : 0) | (x->rbuf == MPI_IN_PLACE ? F_RIN : 0);
+	if (k == SHL_KIND_CREATE) {
+		*flags = 0;
+		*ns = *nr = 0;
+		return;
+	}
 	if (reducing(k)) {
 		*ns = 1;
 		*nr = 0;
@@ -433,7 +458,7 @@ static uint64_t entry(enum shl_coll_kind k, const struct shl_cargs *x, int membe
 	shape(k, x, member, n, &ns, &nr, &flags);
 	len = sizeof(struct ent) + 8ull * (ns + nr);
 	if (out != NULL) {
-		struct ent e = { member, x->root, flags, ns, nr };
+		struct ent e = { member, x->root, flags, ns, nr, (int32_t)x->scount };
 		memcpy(out, &e, sizeof(e));
 	}
 	char *sizes = out ? out + sizeof(struct ent) : NULL;
@@ -609,7 +634,7 @@ struct blob_head {
 	int64_t fn;                   /* the run function, relative to shl_coll_start */
 	uint64_t key;
 	uint32_t nent;
-	uint32_t pad;
+	uint32_t lo;                  /* creation, round 0: the node's lowest free context id */
 };
 
 static int64_t fn_id(shl_meet_fn *run)
@@ -617,9 +642,10 @@ static int64_t fn_id(shl_meet_fn *run)
 	return (int64_t)((uintptr_t)run - (uintptr_t)&shl_coll_start);
 }
 
-static int tag_of(uint64_t key, int which)
+/* A node is never more than one round ahead of another, so rounds modulo 4 suffice. */
+static int tag_of(uint64_t key, int round, int which)
 {
-	return (int)((key & 0x1fffffffu) << 1) | which;
+	return (int)((key & 0x3ffffffu) << 3) | ((round & 3) << 1) | which;
 }
 
 static struct shl_req *post(struct shl_rank *r, struct netop *op, enum shl_req_kind kind,
@@ -657,6 +683,39 @@ static void release(struct shl_rank *r, struct shl_req **q)
 	}
 }
 
+/* Send op->blob to every other leader and post the receives of theirs, for this round. */
+static void exchange(struct shl_rank *r, struct netop *op)
+{
+	struct shl_coll_net *nc = op->nc;
+
+	for (int p = 0; p < nc->npeers; p++) {
+		struct peer *x = &op->peer[p];
+		int w = nc->peer_world[p];
+		x->rsize = post(r, op, SHL_REQ_RECV, &x->rlen, 8, w, tag_of(op->key, op->round, 0));
+		x->ssize = post(r, op, SHL_REQ_SEND, &op->blen, 8, w, tag_of(op->key, op->round, 0));
+		x->sdata = post(r, op, SHL_REQ_SEND, op->blob, op->blen, w,
+				tag_of(op->key, op->round, 1));
+	}
+}
+
+/* Let go of this round's requests and received blobs. */
+static void round_free(struct shl_rank *r, struct netop *op)
+{
+	for (int p = 0; p < op->nc->npeers; p++) {
+		struct peer *x = &op->peer[p];
+		release(r, &x->rsize);
+		release(r, &x->rdata);
+		release(r, &x->ssize);
+		release(r, &x->sdata);
+		free(x->rbuf);
+		x->rbuf = NULL;
+	}
+	free(op->blob);
+	op->blob = NULL;
+}
+
+static bool create_round(struct shl_rank *r, struct netop *op);
+
 /* Pack this node's entries and start the exchange with every other leader. */
 static void start(struct shl_rank *r, struct netop *op)
 {
@@ -679,13 +738,9 @@ static void start(struct shl_rank *r, struct netop *op)
 		if (op->arg[j] != NULL)
 			at += entry(k, op->arg[j], j, n, op->blob + at);
 	op->blen = len;
-	for (int p = 0; p < nc->npeers; p++) {
-		struct peer *x = &op->peer[p];
-		int w = nc->peer_world[p];
-		x->rsize = post(r, op, SHL_REQ_RECV, &x->rlen, 8, w, tag_of(op->key, 0));
-		x->ssize = post(r, op, SHL_REQ_SEND, &op->blen, 8, w, tag_of(op->key, 0));
-		x->sdata = post(r, op, SHL_REQ_SEND, op->blob, len, w, tag_of(op->key, 1));
-	}
+	if (k == SHL_KIND_CREATE)
+		((struct blob_head *)op->blob)->lo = shl_ctx_lowest_free();
+	exchange(r, op);
 	op->state = 1;
 }
 
@@ -797,23 +852,20 @@ static bool step(struct shl_rank *r, struct netop *op)
 				shl_panic("collective across nodes", ENOMEM,
 					  "no memory for the network phase");
 			x->rdata = post(r, op, SHL_REQ_RECV, x->rbuf, x->rlen, nc->peer_world[p],
-					tag_of(op->key, 1));
+					tag_of(op->key, op->round, 1));
 		}
 		all = all && done(x->rdata) && done(x->ssize) && done(x->sdata);
 	}
 	if (!all)
 		return false;
-	compute(op);
-	for (int p = 0; p < nc->npeers; p++) {
-		struct peer *x = &op->peer[p];
-		release(r, &x->rsize);
-		release(r, &x->rdata);
-		release(r, &x->ssize);
-		release(r, &x->sdata);
-		free(x->rbuf);
+	if (kind_of(op->run) == SHL_KIND_CREATE) {
+		if (!create_round(r, op))
+			return false;
+	} else {
+		compute(op);
+		round_free(r, op);
 	}
 	free(op->peer);
-	free(op->blob);
 	free(op);
 	return true;
 }
@@ -854,4 +906,345 @@ void shl_coll_net_finalize(struct shl_rank *r)
 
 	if (r->world.sh->offnode && shl_coll_net_block(r, &r->world, finalize_run, &x) != 0)
 		shl_panic("MPI_Finalize", ENOMEM, "the barrier with the other nodes failed");
+}
+
+/* ---- communicator creation ---- */
+
+/* Process-wide: for each context id of a communicator of this node that spans nodes, the
+ * comm rank of each world rank (-1: not a member). Written by creation, read by the
+ * completion thread for arriving frames; a map is never freed (a frame may still be
+ * reading it when its communicator goes), only unlinked. */
+struct ctxmap {
+	int rank_of[1];               /* by world rank */
+};
+
+/* Frames that arrived for a context this node reserved but has not built yet: another
+ * node finished the creation first. Guarded by park.lock, with the maps' stores. */
+struct parked {
+	struct shl_rank *to;
+	struct shl_envelope *env;
+	struct parked *next;
+};
+static struct {
+	pthread_mutex_t lock;
+	struct parked *head, **tail;
+} park = { .lock = PTHREAD_MUTEX_INITIALIZER, .tail = &park.head };
+
+/* Hand `env` to `to` with its source as a rank of the communicator of map `m`. */
+static int push(struct shl_rank *to, struct shl_envelope *env, const struct ctxmap *m)
+{
+	if (env->src < 0 || env->src >= net.size || m->rank_of[env->src] < 0 ||
+	    m->rank_of[to->world_rank] < 0)
+		return -EPROTO;
+	if (!(env->context & SHL_CTX_INTERNAL))
+		env->src = m->rank_of[env->src];
+	shl_inbox_push(&to->inbox, env);
+	shl_rank_wake(to);
+	return 0;
+}
+
+int shl_coll_net_deliver(struct shl_rank *to, struct shl_envelope *env)
+{
+	uint32_t ctx = env->context & ~SHL_CTX_INTERNAL;
+	struct ctxmap *m;
+	struct parked *p;
+
+	if (ctx >= SHL_CTX_MAX || maps == NULL)
+		return -EPROTO;
+	pthread_mutex_lock(&park.lock);
+	m = atomic_load_explicit(&maps[ctx], memory_order_acquire);
+	if (m == NULL) {
+		/* Only an id this node offered (reserved) can have been agreed. */
+		if (!shl_ctx_in_use(ctx) || (p = malloc(sizeof(*p))) == NULL) {
+			pthread_mutex_unlock(&park.lock);
+			return -EPROTO;
+		}
+		*p = (struct parked){ to, env, NULL };
+		*park.tail = p;
+		park.tail = &p->next;
+		pthread_mutex_unlock(&park.lock);
+		return 0;
+	}
+	pthread_mutex_unlock(&park.lock);
+	return push(to, env, m);
+}
+
+static void map_add(const struct shl_comm_shared *sh)
+{
+	struct ctxmap *m = malloc((size_t)net.size * sizeof(int));
+
+	if (maps == NULL || m == NULL)
+		shl_panic("MPI_Comm_split", ENOMEM, "no memory for a communicator across nodes");
+	for (int w = 0; w < net.size; w++)
+		m->rank_of[w] = -1;
+	for (int j = 0; j < sh->nmembers; j++)
+		m->rank_of[sh->world[j]] = j;
+	pthread_mutex_lock(&park.lock);
+	atomic_store_explicit(&maps[sh->context], m, memory_order_release);
+	for (struct parked **link = &park.head, *p; (p = *link) != NULL;) {
+		if ((p->env->context & ~SHL_CTX_INTERNAL) != sh->context) {
+			link = &p->next;
+			continue;
+		}
+		if (push(p->to, p->env, m) < 0)
+			shl_panic("MPI_Comm_split", EPROTO, "a frame from another node names a "
+				  "rank that is not a member of its communicator");
+		*link = p->next;
+		if (park.tail == &p->next)
+			park.tail = link;
+		free(p);
+	}
+	pthread_mutex_unlock(&park.lock);
+}
+
+/* What the rounds of one creation agreed. */
+struct cre {
+	int *color, *key;             /* by member */
+	int need;                     /* new communicators (distinct colors) */
+	uint32_t base;                /* the window of context ids being tried */
+	uint64_t mine[4];             /* ids of the window reserved on this node */
+	uint64_t both[4];             /* ... and free on every node */
+};
+
+struct cre_arg {
+	struct shl_cargs x;           /* first: finish_members frees it by this address */
+	struct shl_net_made md;
+};
+
+static int cre_cmp(const void *a, const void *b, void *arg)
+{
+	const struct cre *c = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+
+	if (c->color[x] != c->color[y])
+		return c->color[x] < c->color[y] ? -1 : 1;
+	if (c->key[x] != c->key[y])
+		return c->key[x] < c->key[y] ? -1 : 1;
+	return x - y;
+}
+
+/* The ids are agreed: build this node's part of each new communicator. */
+static void create_build(struct netop *op, const uint32_t *ids)
+{
+	struct cre *c = op->cre;
+	struct shl_comm_shared *p = op->sh;
+	int n = p->nmembers, nm = 0, *order = malloc((size_t)n * sizeof(int));
+
+	if (order == NULL)
+		shl_panic("MPI_Comm_split", ENOMEM, "no memory for a communicator across nodes");
+	for (int j = 0; j < n; j++)
+		if (c->color[j] != MPI_UNDEFINED)
+			order[nm++] = j;
+	qsort_r(order, (size_t)nm, sizeof(int), cre_cmp, c);
+	for (int i = 0, e, ci = 0; i < nm; i = e, ci++) {
+		int nloc = 0;
+		bool off = false;
+		for (e = i; e < nm && c->color[order[e]] == c->color[order[i]]; e++) {
+			bool here = op->arg[order[e]] != NULL;
+			nloc += here;
+			off = off || !here;
+		}
+		if (nloc == 0) {
+			shl_ctx_unmark(ids[ci]);  /* in use only on other nodes */
+			continue;
+		}
+		struct shl_comm_shared *sh = shl_comm_shared_for(e - i, ids[ci], nloc);
+		if (sh == NULL)
+			shl_panic("MPI_Comm_split", ENOMEM, "no memory for a communicator");
+		for (int j = i; j < e; j++)
+			sh->world[j - i] = p->world[order[j]];
+		sh->offnode = off;
+		if (off)
+			map_add(sh);
+		for (int j = i; j < e; j++) {
+			struct cre_arg *a = (struct cre_arg *)op->arg[order[j]];
+			if (a == NULL)
+				continue;
+			a->md.sh = sh;
+			a->md.member = j - i;
+			if (a->md.view != NULL)
+				shl_comm_view(a->md.view, sh, j - i);
+		}
+	}
+	free(order);
+}
+
+static void create_fail(struct netop *op, int err)
+{
+	for (int j = 0; j < op->sh->nmembers; j++)
+		if (op->arg[j] != NULL)
+			op->arg[j]->a.err = err;
+}
+
+/* A creation's round is complete: read it, then either start the next round (false) or
+ * build the communicators and complete the members (true). Round 0 exchanged the members'
+ * colors and keys and each node's lowest free id; each later round, each node's free ids
+ * of the window [base, base + 256), reserved meanwhile. */
+static bool create_round(struct shl_rank *r, struct netop *op)
+{
+	struct shl_coll_net *nc = op->nc;
+	int n = op->sh->nmembers, err = 0;
+	struct cre *c = op->cre;
+
+	if (op->round == 0) {
+		c = op->cre = calloc(1, sizeof(*c));
+		if (c != NULL) {
+			c->color = malloc((size_t)n * sizeof(int));
+			c->key = malloc((size_t)n * sizeof(int));
+		}
+		if (c == NULL || c->color == NULL || c->key == NULL)
+			shl_panic("MPI_Comm_split", ENOMEM, "no memory for a communicator");
+		for (int j = 0; j < n; j++)
+			c->color[j] = INT32_MIN;
+		for (int p = -1; p < nc->npeers && err == 0; p++) {
+			const char *b = p < 0 ? op->blob : op->peer[p].rbuf;
+			uint64_t len = p < 0 ? op->blen : op->peer[p].rlen, at = sizeof(struct blob_head);
+			struct blob_head h;
+			if (len < sizeof(h)) {
+				err = MPI_ERR_INTERN;
+				break;
+			}
+			memcpy(&h, b, sizeof(h));
+			if (h.fn != fn_id(op->run) || h.key != op->key) {
+				err = MPI_ERR_NOT_SAME;
+				break;
+			}
+			if (h.lo > c->base)
+				c->base = h.lo;
+			for (uint32_t i = 0; i < h.nent; i++, at += sizeof(struct ent)) {
+				struct ent e;
+				if (len - at < sizeof(e)) {
+					err = MPI_ERR_INTERN;
+					break;
+				}
+				memcpy(&e, b + at, sizeof(e));
+				if (e.member < 0 || e.member >= n || c->color[e.member] != INT32_MIN) {
+					err = MPI_ERR_INTERN;
+					break;
+				}
+				c->color[e.member] = e.root;
+				c->key[e.member] = e.aux;
+			}
+		}
+		for (int j = 0; j < n && err == 0; j++)
+			if (c->color[j] == INT32_MIN)
+				err = MPI_ERR_INTERN;
+		if (err == 0 && op->mismatch)
+			err = MPI_ERR_NOT_SAME;
+		/* Distinct colors: sort a copy. */
+		if (err == 0) {
+			int *s = malloc((size_t)n * sizeof(int)), k = 0;
+			if (s == NULL)
+				shl_panic("MPI_Comm_split", ENOMEM, "no memory for a communicator");
+			for (int j = 0; j < n; j++)
+				if (c->color[j] != MPI_UNDEFINED)
+					s[k++] = c->color[j];
+			for (int i = 1; i < k; i++)
+				for (int j = i; j > 0 && s[j - 1] > s[j]; j--) {
+					int t = s[j];
+					s[j] = s[j - 1];
+					s[j - 1] = t;
+				}
+			for (int i = 0; i < k; i++)
+				c->need += i == 0 || s[i] != s[i - 1];
+			free(s);
+		}
+	} else {
+		/* Ids free on every node: the AND of every node's reserved window. */
+		memcpy(c->both, c->mine, sizeof(c->both));
+		for (int p = 0; p < nc->npeers; p++) {
+			uint64_t m[4];
+			if (op->peer[p].rlen != sizeof(struct blob_head) + sizeof(m)) {
+				err = MPI_ERR_INTERN;
+				break;
+			}
+			memcpy(m, op->peer[p].rbuf + sizeof(struct blob_head), sizeof(m));
+			for (int w = 0; w < 4; w++)
+				c->both[w] &= m[w];
+		}
+		int have = 0;
+		for (int w = 0; w < 4; w++)
+			have += __builtin_popcountll(c->both[w]);
+		uint32_t *ids = malloc(((size_t)c->need + 1) * sizeof(*ids));
+		if (ids == NULL)
+			shl_panic("MPI_Comm_split", ENOMEM, "no memory for a communicator");
+		int got = 0;
+		/* Keep the lowest `need` common ids; give back the rest of the window. */
+		for (uint32_t i = 0; i < 256; i++) {
+			bool mine = c->mine[i / 64] & (1ull << (i % 64));
+			bool common = c->both[i / 64] & (1ull << (i % 64));
+			if (err == 0 && have >= c->need && common && got < c->need)
+				ids[got++] = c->base + i;
+			else if (mine)
+				shl_ctx_unmark(c->base + i);
+		}
+		memset(c->mine, 0, sizeof(c->mine));
+		if (err == 0 && got == c->need) {
+			create_build(op, ids);
+			free(ids);
+			goto done;
+		}
+		free(ids);
+		c->base += 256;
+	}
+	round_free(r, op);
+	if (err == 0 && c->need == 0)
+		goto done;
+	if (err == 0 && c->base + 256 > SHL_CTX_MAX)
+		err = MPI_ERR_OTHER;  /* no context id is free on every node */
+	if (err != 0) {
+		create_fail(op, err);
+		goto done;
+	}
+	/* Next round: reserve the window, send which of its ids are free here. */
+	shl_ctx_reserve(c->base, c->mine);
+	struct blob_head h = { fn_id(op->run), op->key, 0, 0 };
+	op->blen = sizeof(h) + sizeof(c->mine);
+	op->blob = malloc(op->blen);
+	if (op->blob == NULL)
+		shl_panic("MPI_Comm_split", ENOMEM, "no memory for a communicator");
+	memcpy(op->blob, &h, sizeof(h));
+	memcpy(op->blob + sizeof(h), c->mine, sizeof(c->mine));
+	op->round++;
+	exchange(r, op);
+	return false;
+done:
+	round_free(r, op);
+	finish_members(op);
+	if (c != NULL) {
+		free(c->color);
+		free(c->key);
+		free(c);
+	}
+	return true;
+}
+
+int shl_comm_net_split(struct shl_rank *r, struct shl_comm *p, int color, int key,
+		       struct shl_net_made *md, struct shl_req *q)
+{
+	if (q == NULL) {
+		struct shl_req sq = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_DONE, .owner = r };
+		struct cre_arg a = { .x = { .root = color, .scount = key }, .md = *md };
+		struct blocked w = { &sq, p->sh };
+		int err;
+		a.x.a = (struct shl_arrival){ .req = &sq };
+		if ((err = arrive(p, create_run, &a.x)) != 0)
+			return err;
+		shl_rank_lock(r);
+		shl_wait(r, blocked_done, &w);
+		shl_rank_unlock(r);
+		*md = a.md;
+		return a.x.a.err;
+	}
+	struct cre_arg *h = calloc(1, sizeof(*h));
+	if (h == NULL)
+		return MPI_ERR_NO_MEM;
+	h->x = (struct shl_cargs){ .root = color, .scount = key };
+	h->x.a = (struct shl_arrival){ .req = q, .heap = true };
+	h->md = *md;
+	if (arrive(p, create_run, &h->x) != 0) {
+		free(h);
+		return MPI_ERR_NO_MEM;
+	}
+	return 0;
 }

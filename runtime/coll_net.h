@@ -18,6 +18,7 @@ enum shl_coll_kind {
 	/* Reductions: every member contributes one input vector. */
 	SHL_KIND_REDUCE, SHL_KIND_ALLREDUCE, SHL_KIND_SCAN, SHL_KIND_EXSCAN,
 	SHL_KIND_REDUCE_SCATTER,
+	SHL_KIND_CREATE,              /* communicator creation (comm split, dup) */
 };
 
 /* Which collective `run` is: coll.c answers for those that move data, coll_reduce.c for
@@ -55,10 +56,39 @@ void shl_coll_net_progress(struct shl_rank *r);
  * MPI_COMM_WORLD), so no node process ends while another still needs one of its ranks. */
 void shl_coll_net_finalize(struct shl_rank *r);
 
-/* Whether world ranks a and b live on the same node (true on a one-node job). */
-bool shl_coll_net_same_node(int a, int b);
+/* The node index of world rank `w` (0 on a one-node job). */
+int shl_coll_net_node_of(int w);
 
-/* A communicator's network state, freed with its shared object (comm.c). */
-void shl_coll_net_free(struct shl_coll_net *n);
+/* ---- communicator creation across nodes ---- */
+
+/* What a member of a creation gets: its place in a new shared object (sh NULL: none, i.e.
+ * MPI_COMM_NULL), and, when `view` is set, that object made the view of it at completion
+ * (MPI_Comm_idup's new communicator). */
+struct shl_net_made {
+	struct shl_comm_shared *sh;
+	int member;
+	struct shl_comm *view;
+};
+
+/* Owner thread, rank unlocked, p->sh->offnode (an intracommunicator): MPI_Comm_split of
+ * `p` (color may be MPI_UNDEFINED) as this rank's next collective on it. The nodes' leaders
+ * agree on a context id for each new communicator that is free on every node of `p`
+ * (shl_ctx_lowest_free, shl_ctx_reserve). Blocking (q NULL): waits, fills *md and returns 0
+ * or an error class. Nonblocking: `q` completes once done (md copied: only md->view is
+ * used), returns 0 or MPI_ERR_NO_MEM. */
+int shl_comm_net_split(struct shl_rank *r, struct shl_comm *p, int color, int key,
+		       struct shl_net_made *md, struct shl_req *q);
+
+/* Completion thread: an arriving message (EAGER or RTS envelope, env->src a world rank)
+ * for local rank `to` on a context other than MPI_COMM_WORLD's: into `to`'s inbox with its
+ * source as a rank of that communicator (internal contexts keep world ranks), or parked
+ * until this node has built the communicator when its id is reserved here but not built
+ * yet. Returns 0, or -EPROTO when no communicator of this node spanning nodes has that
+ * context or either rank is not a member (the caller drops the connection). */
+int shl_coll_net_deliver(struct shl_rank *to, struct shl_envelope *env);
+
+/* Any rank thread, when `sh` is freed (comm.c): free its network state and forget its
+ * context for arriving frames. */
+void shl_coll_net_free(struct shl_comm_shared *sh);
 
 #endif

@@ -60,6 +60,46 @@ static void ctx_release(uint32_t id)
 	pthread_mutex_unlock(&comms.lock);
 }
 
+uint32_t shl_ctx_lowest_free(void)
+{
+	uint32_t id = SHL_CTX_MAX;
+
+	pthread_mutex_lock(&comms.lock);
+	for (uint32_t w = 0; w < SHL_CTX_MAX / 64 && id == SHL_CTX_MAX; w++)
+		if (~comms.bits[w] != 0)
+			id = w * 64 + (uint32_t)__builtin_ctzll(~comms.bits[w]);
+	pthread_mutex_unlock(&comms.lock);
+	return id;
+}
+
+bool shl_ctx_in_use(uint32_t id)
+{
+	bool used;
+
+	pthread_mutex_lock(&comms.lock);
+	used = id < SHL_CTX_MAX && (comms.bits[id / 64] & (1ull << (id % 64)));
+	pthread_mutex_unlock(&comms.lock);
+	return used;
+}
+
+void shl_ctx_reserve(uint32_t base, uint64_t mask[4])
+{
+	pthread_mutex_lock(&comms.lock);
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t id = base + i;
+		if (id < SHL_CTX_MAX && !(comms.bits[id / 64] & (1ull << (id % 64)))) {
+			ctx_mark(id);
+			mask[i / 64] |= 1ull << (i % 64);
+		}
+	}
+	pthread_mutex_unlock(&comms.lock);
+}
+
+void shl_ctx_unmark(uint32_t id)
+{
+	ctx_release(id);
+}
+
 /* ---- shared objects ---- */
 
 /* A shared object for groups of n0 and n1 members (n1 > 0 only for an intercommunicator),
@@ -91,7 +131,7 @@ static void shared_free(struct shl_comm_shared *sh)
 {
 	for (int k = 0; k < SHL_RING_KINDS; k++)
 		shl_coll_ring_free(sh->ring[k]);
-	shl_coll_net_free(sh->net);
+	shl_coll_net_free(sh);
 	pthread_mutex_destroy(&sh->lock);
 	free(sh->world);
 	free(sh);
@@ -110,6 +150,17 @@ static struct shl_comm_shared *shared_make(int n0, int n1, bool inter, int *err)
 		shared_free(sh);
 		*err = MPI_ERR_OTHER;  /* every context id is in use */
 		return NULL;
+	}
+	return sh;
+}
+
+struct shl_comm_shared *shl_comm_shared_for(int n, uint32_t ctx, int refs)
+{
+	struct shl_comm_shared *sh = shared_new(n, 0, false);
+
+	if (sh != NULL) {
+		sh->context = ctx;
+		atomic_store(&sh->refs, refs);
 	}
 	return sh;
 }
@@ -285,6 +336,11 @@ static void view(struct shl_comm *c, struct shl_comm_shared *sh, int member)
 	}
 }
 
+void shl_comm_view(struct shl_comm *c, struct shl_comm_shared *sh, int member)
+{
+	view(c, sh, member);
+}
+
 /* A rank's new object inheriting `parent`'s error handler; not yet a view. */
 static struct shl_comm *comm_alloc(struct shl_comm *parent)
 {
@@ -383,7 +439,6 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 
 	if (err != MPI_SUCCESS)
 		return err;
-	shl_comm_local_or_die(p, fn);
 	if (newcomm == NULL)
 		return shl_err(p, MPI_ERR_ARG, fn, "newcomm is NULL");
 	if (with_info && info != MPI_INFO_NULL && (hints = shl_info_get(r, info)) == NULL)
@@ -405,7 +460,9 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 		return shl_err(p, err, fn, "an attribute copy callback failed");
 	}
 	if (request == NULL) {
-		err = meet_all(r, p, dup_run, NULL, c);
+		struct shl_net_made nm = { .view = c };
+		err = p->sh->offnode ? shl_comm_net_split(r, p, 0, p->rank, &nm, NULL)
+				     : meet_all(r, p, dup_run, NULL, c);
 		if (err != MPI_SUCCESS) {
 			shl_attr_delete_all(r, c);
 			comm_release(c);
@@ -425,7 +482,12 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 	if (q != NULL) {
 		q->comm = p;
 		*a = (struct shl_arrival){ .req = q, .out = c, .heap = true };
-		if (shl_comm_meet(p->sh, ++p->seq, p->sh->nmembers, p->member, dup_run, a) == 0) {
+		struct shl_net_made nm = { .view = c };
+		if (p->sh->offnode ? shl_comm_net_split(r, p, 0, p->rank, &nm, q) == 0
+				   : shl_comm_meet(p->sh, ++p->seq, p->sh->nmembers, p->member,
+						   dup_run, a) == 0) {
+			if (p->sh->offnode)
+				free(a);
 			*newcomm = c;
 			*request = q;
 			return MPI_SUCCESS;
@@ -552,7 +614,13 @@ static int split(const char *fn, struct shl_rank *r, struct shl_comm *p, int col
 	if (color < 0 && color != MPI_UNDEFINED)
 		return shl_err(p, MPI_ERR_ARG, fn, "color %d is negative (and not MPI_UNDEFINED)",
 			       color);
-	err = meet_all(r, p, split_run, &in, &md);
+	if (p->sh->offnode) {
+		struct shl_net_made nm = { 0 };
+		err = shl_comm_net_split(r, p, color, key, &nm, NULL);
+		md = (struct made){ nm.sh, nm.member };
+	} else {
+		err = meet_all(r, p, split_run, &in, &md);
+	}
 	if (err != MPI_SUCCESS)
 		return shl_err(p, err, fn, "the members could not create the communicators");
 	return adopt(p, &md, newcomm, fn);
@@ -566,7 +634,6 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 
 	if (err != MPI_SUCCESS)
 		return err;
-	shl_comm_local_or_die(p, "MPI_Comm_split");
 	return split("MPI_Comm_split", r, p, color, key, newcomm);
 }
 SHL_WEAK_ALIAS(Comm_split);
@@ -593,15 +660,15 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
 
 	if (err != MPI_SUCCESS)
 		return err;
-	shl_comm_local_or_die(p, "MPI_Comm_split_type");
 	switch (split_type) {
 	case MPI_COMM_TYPE_SHARED:
 		/* Every rank of a node process shares its memory: the node is the color. */
-		color = 0;
+		color = p->sh->offnode ? shl_coll_net_node_of(r->world_rank) : 0;
 		break;
 	case MPI_COMM_TYPE_HW_GUIDED:
 	case MPI_COMM_TYPE_RESOURCE_GUIDED:
-		color = guided_shared(r, info) ? 0 : MPI_UNDEFINED;
+		color = !guided_shared(r, info) ? MPI_UNDEFINED
+			: p->sh->offnode ? shl_coll_net_node_of(r->world_rank) : 0;
 		break;
 	case MPI_COMM_TYPE_HW_UNGUIDED:
 		/* No hardware level strictly inside a node process is modelled (MPI 4.1,

@@ -200,8 +200,23 @@ int shl_comm_meet_wait(struct shl_rank *r, struct shl_comm_shared *sh, uint64_t 
  * node's ranks. Returns 0 and *ctx, or -ENOSPC. Off-node agreement grows here. */
 int shl_ctx_agree(uint32_t *ctx);
 
+/* For communicator creation across nodes (coll_net.c), process-wide, any rank thread:
+ * the lowest context id not in use on this node; mark in use every id of
+ * [base, base + 256) that is free, setting its bit in mask (4 words); mark id `id` free;
+ * a shared object of `n` members (world[] unfilled) with context `ctx` and `refs`
+ * references, or NULL. */
+uint32_t shl_ctx_lowest_free(void);
+/* Whether context id `id` is marked in use (a hint: read without the lock). */
+bool shl_ctx_in_use(uint32_t id);
+void shl_ctx_reserve(uint32_t base, uint64_t mask[4]);
+void shl_ctx_unmark(uint32_t id);
+struct shl_comm_shared *shl_comm_shared_for(int n, uint32_t ctx, int refs);
+
 /* ---- communicators ---- */
 struct shl_comm;
+
+/* Owner thread: make `c` the rank's view of member `member` of `sh` (creation). */
+void shl_comm_view(struct shl_comm *c, struct shl_comm_shared *sh, int member);
 
 /* Any rank thread, at the entry of every collective and communicator-creation call on
  * `c`: end the job with a message naming `fn` if `c` has members on another node, since
