@@ -803,7 +803,6 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 
 	if (err != MPI_SUCCESS)
 		return err;
-	shl_comm_local_or_die(p, "MPI_Comm_create");
 	if (newcomm == NULL)
 		return shl_err(p, MPI_ERR_ARG, "MPI_Comm_create", "newcomm is NULL");
 	if (!shl_group_ok(group))
@@ -811,6 +810,13 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 	if (!subgroup(p, group))
 		return shl_err(p, MPI_ERR_GROUP, "MPI_Comm_create",
 			       "group has a member that is not in comm");
+	if (p->sh->offnode) {
+		/* Across nodes, a split: the group (named by its first member) is the color,
+		 * the place in it the key. Overlapping groups are not detected there. */
+		int at = shl_group_find(group, r->world_rank);
+		return split("MPI_Comm_create", r, p, at == MPI_UNDEFINED ? MPI_UNDEFINED
+					       : group->world[0], at, newcomm);
+	}
 	err = meet_all(r, p, p->inter ? create_inter_run : create_run, group, &md);
 	if (err != MPI_SUCCESS)
 		return shl_err(p, err, "MPI_Comm_create", "the members could not agree%s",

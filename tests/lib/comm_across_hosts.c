@@ -1,6 +1,6 @@
 /* Helper program of comm_split_dup_across_hosts_carry_traffic.sh (compiled by the test,
  * not a test itself): communicators created from MPI_COMM_WORLD of a job on several hosts
- * (dup, idup, split, split_type) and traffic on them, values checked. Prints "ok RANK". */
+ * (dup, idup, split, split_type, create) and traffic on them, values checked. Prints "ok RANK". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +103,28 @@ int main(int argc, char **argv)
 		CHECK(n == k && w[r] == rank, "split: rank %d of %d", r, n);
 		traffic(split, w, "split");
 		MPI_Comm_free(&split);
+	}
+
+	/* Create from the group of even world ranks (the others get MPI_COMM_NULL). */
+	{
+		MPI_Group wg, eg;
+		MPI_Comm ec;
+		int ne = (size + 1) / 2;
+		for (int i = 0; i < ne; i++)
+			w[i] = 2 * i;
+		MPI_Comm_group(MPI_COMM_WORLD, &wg);
+		MPI_Group_incl(wg, ne, w, &eg);
+		MPI_Comm_create(MPI_COMM_WORLD, eg, &ec);
+		if (rank % 2) {
+			CHECK(ec == MPI_COMM_NULL, "create: odd rank got a communicator");
+		} else {
+			MPI_Comm_rank(ec, &r);
+			CHECK(r == rank / 2, "create: rank %d", r);
+			traffic(ec, w, "create");
+			MPI_Comm_free(&ec);
+		}
+		MPI_Group_free(&eg);
+		MPI_Group_free(&wg);
 	}
 
 	/* Split_type shared: the ranks of this host, in world order. */
