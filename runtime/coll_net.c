@@ -27,14 +27,21 @@
 bool shl_coll_net_on;
 
 struct ctxmap;
-static struct ctxmap *_Atomic *maps;  /* by context id (communicator creation, below) */
+struct parked;
 
+/* Process-wide; written by shl_coll_net_init before ranks run unless said otherwise. */
 static struct {
 	int size;
 	uint32_t *node_of;
 	struct duty *duty;            /* by world rank: the network phases it leads */
 	pthread_mutex_t lock;         /* creation of communicators' network state */
-} net = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	/* By context id: the communicators of this node that span nodes (creation, below);
+	 * entries stored under park_lock, read by the completion thread. */
+	struct ctxmap *_Atomic *maps;
+	pthread_mutex_t park_lock;    /* guards the parked list and the maps' stores */
+	struct parked *park, **park_tail;
+} net = { .lock = PTHREAD_MUTEX_INITIALIZER, .park_lock = PTHREAD_MUTEX_INITIALIZER,
+	  .park_tail = &net.park };
 
 /* The collectives a rank leads: queued by the last local arriver (any thread, under
  * `lock`), then advanced by the leader's own threads under its rank lock (`active`). */
@@ -90,7 +97,7 @@ int shl_coll_net_init(int size, const uint32_t *node_of)
 		return -ENOMEM;
 	memcpy(net.node_of, node_of, (size_t)size * sizeof(*net.node_of));
 	/* 8 MiB of address space, touched only where a context spans nodes. */
-	if ((maps = calloc(SHL_CTX_MAX, sizeof(*maps))) == NULL)
+	if ((net.maps = calloc(SHL_CTX_MAX, sizeof(*net.maps))) == NULL)
 		return -ENOMEM;
 	for (int i = 0; i < size; i++) {
 		pthread_mutex_init(&net.duty[i].lock, NULL);
@@ -110,8 +117,11 @@ void shl_coll_net_free(struct shl_comm_shared *sh)
 	struct shl_coll_net *n = sh->net;
 
 	/* Unlinked, never freed: the completion thread may be reading it (see ctxmap). */
-	if (sh->offnode && maps != NULL && sh->context != SHL_CTX_WORLD)
-		atomic_store_explicit(&maps[sh->context], NULL, memory_order_release);
+	if (sh->offnode && net.maps != NULL && sh->context != SHL_CTX_WORLD) {
+		pthread_mutex_lock(&net.park_lock);
+		atomic_store_explicit(&net.maps[sh->context], NULL, memory_order_release);
+		pthread_mutex_unlock(&net.park_lock);
+	}
 	if (n == NULL)
 		return;
 	pthread_mutex_destroy(&n->lock);
@@ -919,16 +929,12 @@ struct ctxmap {
 };
 
 /* Frames that arrived for a context this node reserved but has not built yet: another
- * node finished the creation first. Guarded by park.lock, with the maps' stores. */
+ * node finished the creation first. Guarded by net.park_lock. */
 struct parked {
 	struct shl_rank *to;
 	struct shl_envelope *env;
 	struct parked *next;
 };
-static struct {
-	pthread_mutex_t lock;
-	struct parked *head, **tail;
-} park = { .lock = PTHREAD_MUTEX_INITIALIZER, .tail = &park.head };
 
 /* Hand `env` to `to` with its source as a rank of the communicator of map `m`. */
 static int push(struct shl_rank *to, struct shl_envelope *env, const struct ctxmap *m)
@@ -949,23 +955,23 @@ int shl_coll_net_deliver(struct shl_rank *to, struct shl_envelope *env)
 	struct ctxmap *m;
 	struct parked *p;
 
-	if (ctx >= SHL_CTX_MAX || maps == NULL)
+	if (ctx >= SHL_CTX_MAX || net.maps == NULL)
 		return -EPROTO;
-	pthread_mutex_lock(&park.lock);
-	m = atomic_load_explicit(&maps[ctx], memory_order_acquire);
+	pthread_mutex_lock(&net.park_lock);
+	m = atomic_load_explicit(&net.maps[ctx], memory_order_acquire);
 	if (m == NULL) {
 		/* Only an id this node offered (reserved) can have been agreed. */
 		if (!shl_ctx_in_use(ctx) || (p = malloc(sizeof(*p))) == NULL) {
-			pthread_mutex_unlock(&park.lock);
+			pthread_mutex_unlock(&net.park_lock);
 			return -EPROTO;
 		}
 		*p = (struct parked){ to, env, NULL };
-		*park.tail = p;
-		park.tail = &p->next;
-		pthread_mutex_unlock(&park.lock);
+		*net.park_tail = p;
+		net.park_tail = &p->next;
+		pthread_mutex_unlock(&net.park_lock);
 		return 0;
 	}
-	pthread_mutex_unlock(&park.lock);
+	pthread_mutex_unlock(&net.park_lock);
 	return push(to, env, m);
 }
 
@@ -973,15 +979,15 @@ static void map_add(const struct shl_comm_shared *sh)
 {
 	struct ctxmap *m = malloc((size_t)net.size * sizeof(int));
 
-	if (maps == NULL || m == NULL)
+	if (net.maps == NULL || m == NULL)
 		shl_panic("MPI_Comm_split", ENOMEM, "no memory for a communicator across nodes");
 	for (int w = 0; w < net.size; w++)
 		m->rank_of[w] = -1;
 	for (int j = 0; j < sh->nmembers; j++)
 		m->rank_of[sh->world[j]] = j;
-	pthread_mutex_lock(&park.lock);
-	atomic_store_explicit(&maps[sh->context], m, memory_order_release);
-	for (struct parked **link = &park.head, *p; (p = *link) != NULL;) {
+	pthread_mutex_lock(&net.park_lock);
+	atomic_store_explicit(&net.maps[sh->context], m, memory_order_release);
+	for (struct parked **link = &net.park, *p; (p = *link) != NULL;) {
 		if ((p->env->context & ~SHL_CTX_INTERNAL) != sh->context) {
 			link = &p->next;
 			continue;
@@ -990,11 +996,11 @@ static void map_add(const struct shl_comm_shared *sh)
 			shl_panic("MPI_Comm_split", EPROTO, "a frame from another node names a "
 				  "rank that is not a member of its communicator");
 		*link = p->next;
-		if (park.tail == &p->next)
-			park.tail = link;
+		if (net.park_tail == &p->next)
+			net.park_tail = link;
 		free(p);
 	}
-	pthread_mutex_unlock(&park.lock);
+	pthread_mutex_unlock(&net.park_lock);
 }
 
 /* What the rounds of one creation agreed. */
