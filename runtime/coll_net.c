@@ -1,8 +1,10 @@
-/* Collectives on a communicator whose members live on several nodes: a node-local meeting,
- * one exchange between node leaders over the mesh, then the on-node run function.
- * Entered by rank threads (arrivals) and by each node leader's progress engine (network
- * phase, run, completion). Never touches another node's memory; messages go through the
- * internal context (context | SHL_CTX_INTERNAL), which no user receive can match.
+/* Collectives and communicator creation (dup, split, create) on a communicator whose
+ * members live on several nodes: a node-local meeting, exchanges between node leaders over
+ * the mesh, then the on-node run function (or the new communicators, with context ids the
+ * leaders agreed). Entered by rank threads (arrivals), each node leader's progress engine
+ * (network phase, run, completion) and the completion thread (shl_coll_net_deliver).
+ * Never touches another node's memory; messages go through the internal context
+ * (context | SHL_CTX_INTERNAL), which no user receive can match.
  *
  * Algorithm (docs/offnode.md, "Collectives across nodes"): the members of a node meet
  * (keyed by the collective's number, as on one node). When the last local member arrives,

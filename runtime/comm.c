@@ -36,8 +36,8 @@ int shl_ctx_agree(uint32_t *ctx)
 {
 	int rc = -ENOSPC;
 
-	/* One node for now: the node-wide bitmap is the whole agreement. Across nodes, the
-	 * node leaders will have to agree on an id free on every node here. */
+	/* The node's members only: the node-wide bitmap is the whole agreement. Across
+	 * nodes, the leaders agree on an id free on every node (coll_net.c). */
 	pthread_mutex_lock(&comms.lock);
 	for (uint32_t i = 0; i < SHL_CTX_MAX; i++) {
 		uint32_t id = (comms.next + i) % SHL_CTX_MAX;

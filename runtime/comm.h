@@ -162,8 +162,9 @@ struct shl_comm_shared {
 	int nmembers;
 	int gsize[2];                 /* group sizes; gsize[1] is 0 on an intracommunicator */
 	int *world;                   /* nmembers world ranks, group 0 then group 1 */
-	/* Some member is a rank of another node. Only MPI_COMM_WORLD of a multi-node job
-	 * can be so (creation on such a communicator is refused: shl_comm_local_or_die). */
+	/* Some member is a rank of another node: collectives go through coll_net.c
+	 * (MPI_COMM_WORLD of a multi-node job, and what dup/split/create make from such a
+	 * communicator; other creation calls are refused, shl_comm_local_or_die). */
 	bool offnode;
 	struct shl_coll_net *_Atomic net;  /* offnode: coll_net.c's state, made on first use */
 	_Atomic int refs;             /* per-rank objects still referring to this one */
@@ -197,7 +198,8 @@ int shl_comm_meet_wait(struct shl_rank *r, struct shl_comm_shared *sh, uint64_t 
 		       int member, shl_meet_fn *fn, const void *in, void *out);
 
 /* Last arriver of a meeting: agree on a fresh context id for a new communicator of the
- * node's ranks. Returns 0 and *ctx, or -ENOSPC. Off-node agreement grows here. */
+ * node's ranks. Returns 0 and *ctx, or -ENOSPC. Ids of communicators spanning nodes are
+ * agreed by the node leaders instead (coll_net.c, with shl_ctx_reserve below). */
 int shl_ctx_agree(uint32_t *ctx);
 
 /* For communicator creation across nodes (coll_net.c), process-wide, any rank thread:
@@ -218,10 +220,11 @@ struct shl_comm;
 /* Owner thread: make `c` the rank's view of member `member` of `sh` (creation). */
 void shl_comm_view(struct shl_comm *c, struct shl_comm_shared *sh, int member);
 
-/* Any rank thread, at the entry of every collective and communicator-creation call on
- * `c`: end the job with a message naming `fn` if `c` has members on another node, since
- * those calls meet in this process's memory and would wait forever for the others. One
- * load of a flag fixed at creation. (Off-node collectives: issue 7.) */
+/* Any rank thread, at the entry of the communicator-creation calls not written across
+ * nodes yet (create_group, Intercomm_create, Intercomm_merge) on `c`: end the job with a
+ * message naming `fn` if `c` has members on another node, since those calls meet in this
+ * process's memory and would wait forever for the others. One load of a flag fixed at
+ * creation. (Collectives, dup, split, create across nodes: coll_net.c.) */
 void shl_comm_local_or_die(const struct shl_comm *c, const char *fn);
 
 enum shl_predef_comm { SHL_COMM_NOT_PREDEF = 0, SHL_COMM_IS_WORLD, SHL_COMM_IS_SELF };
