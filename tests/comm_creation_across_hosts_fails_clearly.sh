@@ -4,6 +4,8 @@
 . "$SHOAL_TESTS/lib/common.bash"
 . "$SHOAL_TESTS/lib/netns.bash"
 
+# -ppn 2 by slot: ranks 0, 1 on the first host and 2, 3 on the second, so every
+# remote leader, (rank + 2) % 4, is on the other host.
 build comm <<'SRC'
 #include <stdio.h>
 #include <string.h>
@@ -22,7 +24,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "create_group") == 0)
 		MPI_Comm_create_group(MPI_COMM_WORLD, g, 0, &c);
 	else
-		MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, 1 - rank % 2, 0, &c);
+		MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, (rank + 2) % 4, 0, &c);
 	printf("returned\n");
 	MPI_Finalize();
 	return 0;
