@@ -68,8 +68,9 @@ struct shl_coll_net {
 
 struct peer {
 	struct shl_req *ssize, *sdata, *rsize, *rdata;
-	uint64_t rlen;
+	uint64_t rlen, slen;
 	char *rbuf;
+	char *sblob;                  /* this peer's own blob (targeted data), or NULL */
 };
 
 /* One collective as this node sees it. */
@@ -460,9 +461,35 @@ static void shape(enum shl_coll_kind k, const struct shl_cargs *x, int member, i
 		*flags |= F_RDATA;
 }
 
-/* Bytes of member `x`'s entry; with `out`, write it there. */
+/* A block size word with this bit: the block's data is not in the entry (the node it is
+ * for has no member that reads it). */
+#define SKIP (1ull << 63)
+
+/* Whether node `dest` (-1: every node) needs block b of member `member`'s entry: only the
+ * node of the member that reads it, for the collectives whose blocks each go to one
+ * member (Gather's to the root, Scatter's and Alltoall's block k to rank k). */
+static bool needed(enum shl_coll_kind k, const struct shl_cargs *x, const int *world,
+		   uint32_t ns, uint32_t b, int dest)
+{
+	int reader;
+
+	if (dest < 0)
+		return true;
+	if (k == SHL_KIND_GATHER && b < ns)
+		reader = x->root;
+	else if ((k == SHL_KIND_SCATTER && b < ns && ns > 1) || (k == SHL_KIND_ALLTOALL && ns > 1))
+		reader = (int)(b < ns ? b : b - ns);
+	else if (k == SHL_KIND_ALLTOALL && b >= ns)
+		reader = (int)(b - ns);
+	else
+		return true;
+	return reader < 0 || (int)net.node_of[world[reader]] == dest;
+}
+
+/* Bytes of member `x`'s entry for node `dest` (-1: all of it); with `out`, write it
+ * there. */
 static uint64_t entry(enum shl_coll_kind k, const struct shl_cargs *x, int member, int n,
-		      char *out)
+		      const int *world, int dest, char *out)
 {
 	uint32_t ns, nr, flags;
 	uint64_t len, data = 0;
@@ -490,6 +517,10 @@ static uint64_t entry(enum shl_coll_kind k, const struct shl_cargs *x, int membe
 				s = (struct blk){ x->rbuf, x->rcount, x->rtype };
 		}
 		bytes = blk_bytes(s);
+		if (ship && !needed(k, x, world, ns, b, dest)) {
+			ship = false;
+			bytes |= SKIP;
+		}
 		if (sizes != NULL)
 			memcpy(sizes + 8 * b, &bytes, 8);
 		if (ship) {
@@ -541,7 +572,7 @@ static uint64_t fake_make(enum shl_coll_kind k, const struct shl_cargs *tmpl, in
 			  const char *p, uint64_t avail, struct fake *f)
 {
 	struct ent e;
-	uint64_t len, sum_s = 0, sum_r = 0;
+	uint64_t len, sum_s = 0, sum_r = 0, data = 0;
 	const char *sizes;
 
 	if (avail < sizeof(e))
@@ -557,14 +588,15 @@ static uint64_t fake_make(enum shl_coll_kind k, const struct shl_cargs *tmpl, in
 	for (uint32_t b = 0; b < e.ns + e.nr; b++) {
 		uint64_t v;
 		memcpy(&v, sizes + 8 * b, 8);
-		if (v > (1ull << 47))  /* no buffer is larger; keeps the sums from wrapping */
+		if ((v & ~SKIP) > (1ull << 47))  /* no buffer is larger; sums cannot wrap */
 			return 0;
-		*(b < e.ns ? &sum_s : &sum_r) += v;
+		*(b < e.ns ? &sum_s : &sum_r) += v & ~SKIP;
+		if (!(v & SKIP) && (b < e.ns || (e.flags & F_RDATA)))
+			data += v;
 	}
-	uint64_t data = sum_s + ((e.flags & F_RDATA) ? sum_r : 0);
 	if (avail - len < data)
 		return 0;
-	const char *sdata = p + len, *rdata = sdata + sum_s;
+	const char *at = p + len;
 	struct shl_cargs *x = &f->x;
 
 	if (reducing(k)) {
@@ -580,7 +612,7 @@ static uint64_t fake_make(enum shl_coll_kind k, const struct shl_cargs *tmpl, in
 		if (in == NULL || out == NULL)
 			return 0;
 		if (sum_s > 0)
-			shl_dt_copy(in, t, sdata, NULL, sum_s);
+			shl_dt_copy(in, t, at, NULL, sum_s);
 		x->sbuf = in;
 		x->rbuf = out;
 		x->rtype = tmpl->stype;
@@ -600,13 +632,35 @@ static uint64_t fake_make(enum shl_coll_kind k, const struct shl_cargs *tmpl, in
 		bt[i] = MPI_BYTE;
 	x->stypes = x->rtypes = bt;
 	x->stype = x->rtype = MPI_BYTE;
+	/* Send and receive blocks dense, in order; a skipped block stays zero. */
+	char *sb = e.ns ? calloc(1, sum_s ? sum_s : 1) : NULL;
+	char *rb = e.nr && !(e.flags & F_RIN) ? calloc(1, sum_r ? sum_r : 1) : NULL;
+	f->mem[1] = rb;
+	f->mem[2] = sb;
+	if ((e.ns && sb == NULL) || (e.nr && !(e.flags & F_RIN) && rb == NULL))
+		return 0;
 	uint64_t off = 0;
-	for (uint32_t b = 0; b < e.ns; b++) {
-		memcpy(&sc[b], sizes + 8 * b, 8);
-		sd[b] = (MPI_Aint)off;
-		off += (uint64_t)sc[b];
+	for (uint32_t b = 0; b < e.ns + e.nr; b++) {
+		uint64_t v;
+		bool r = b >= e.ns;
+		memcpy(&v, sizes + 8 * b, 8);
+		if (b == e.ns)
+			off = 0;
+		if (!r) {
+			sc[b] = (MPI_Count)(v & ~SKIP);
+			sd[b] = (MPI_Aint)off;
+		} else {
+			rc[b - e.ns] = (MPI_Count)(v & ~SKIP);
+			rd[b - e.ns] = (MPI_Aint)off;
+		}
+		if (!(v & SKIP) && (!r || (e.flags & F_RDATA))) {
+			if (v > 0 && (r ? rb : sb) != NULL)
+				memcpy((r ? rb : sb) + off, at, v);
+			at += v;
+		}
+		off += v & ~SKIP;
 	}
-	x->sbuf = (e.flags & F_SIN) ? MPI_IN_PLACE : e.ns ? sdata : NULL;
+	x->sbuf = (e.flags & F_SIN) ? MPI_IN_PLACE : sb;
 	if (e.ns > 0) {
 		x->scount = sc[0];
 		if (e.flags & F_SVEC) {
@@ -615,20 +669,9 @@ static uint64_t fake_make(enum shl_coll_kind k, const struct shl_cargs *tmpl, in
 			x->sdispls = sd;
 		}
 	}
-	off = 0;
-	for (uint32_t b = 0; b < e.nr; b++) {
-		memcpy(&rc[b], sizes + 8 * (e.ns + b), 8);
-		rd[b] = (MPI_Aint)off;
-		off += (uint64_t)rc[b];
-	}
 	if (e.flags & F_RIN) {
 		x->rbuf = MPI_IN_PLACE;
 	} else if (e.nr > 0) {
-		char *rb = calloc(1, sum_r ? sum_r : 1);
-		if ((f->mem[1] = rb) == NULL)
-			return 0;
-		if (e.flags & F_RDATA)
-			memcpy(rb, rdata, sum_r);
 		x->rbuf = rb;
 		x->rcount = rc[0];
 		if (e.flags & F_RVEC) {
@@ -703,9 +746,11 @@ static void exchange(struct shl_rank *r, struct netop *op)
 	for (int p = 0; p < nc->npeers; p++) {
 		struct peer *x = &op->peer[p];
 		int w = nc->peer_world[p];
+		if (x->sblob == NULL)
+			x->slen = op->blen;
 		x->rsize = post(r, op, SHL_REQ_RECV, &x->rlen, 8, w, tag_of(op->key, op->round, 0));
-		x->ssize = post(r, op, SHL_REQ_SEND, &op->blen, 8, w, tag_of(op->key, op->round, 0));
-		x->sdata = post(r, op, SHL_REQ_SEND, op->blob, op->blen, w,
+		x->ssize = post(r, op, SHL_REQ_SEND, &x->slen, 8, w, tag_of(op->key, op->round, 0));
+		x->sdata = post(r, op, SHL_REQ_SEND, x->sblob ? x->sblob : op->blob, x->slen, w,
 				tag_of(op->key, op->round, 1));
 	}
 }
@@ -721,6 +766,8 @@ static void round_free(struct shl_rank *r, struct netop *op)
 		release(r, &x->sdata);
 		free(x->rbuf);
 		x->rbuf = NULL;
+		free(x->sblob);
+		x->sblob = NULL;
 	}
 	free(op->blob);
 	op->blob = NULL;
@@ -729,29 +776,46 @@ static void round_free(struct shl_rank *r, struct netop *op)
 static bool create_round(struct shl_rank *r, struct netop *op);
 
 /* Pack this node's entries and start the exchange with every other leader. */
+/* This node's blob for node `dest` (-1: for every node); its length in *len. */
+static char *pack(struct netop *op, enum shl_coll_kind k, int dest, uint64_t *len)
+{
+	int n = op->sh->nmembers;
+	struct blob_head h = { fn_id(op->run), op->key, (uint32_t)op->nc->nlocal, 0 };
+	uint64_t at = sizeof(h);
+	char *b;
+
+	*len = sizeof(h);
+	for (int j = 0; j < n; j++)
+		if (op->arg[j] != NULL)
+			*len += entry(k, op->arg[j], j, n, op->sh->world, dest, NULL);
+	if ((b = malloc(*len)) == NULL)
+		shl_panic("collective across nodes", ENOMEM, "no memory for the network phase");
+	if (k == SHL_KIND_CREATE)
+		h.lo = shl_ctx_lowest_free();
+	memcpy(b, &h, sizeof(h));
+	for (int j = 0; j < n; j++)
+		if (op->arg[j] != NULL)
+			at += entry(k, op->arg[j], j, n, op->sh->world, dest, b + at);
+	return b;
+}
+
+/* Pack this node's entries and start the exchange with every other leader: one blob for
+ * all, or for collectives whose blocks each go to one member, one per node with only the
+ * blocks its members read. */
 static void start(struct shl_rank *r, struct netop *op)
 {
 	struct shl_coll_net *nc = op->nc;
 	enum shl_coll_kind k = kind_of(op->run);
-	int n = op->sh->nmembers;
-	struct blob_head h = { fn_id(op->run), op->key, (uint32_t)nc->nlocal, 0 };
-	uint64_t len = sizeof(h), at;
+	bool targeted = k == SHL_KIND_GATHER || k == SHL_KIND_SCATTER || k == SHL_KIND_ALLTOALL;
 
-	for (int j = 0; j < n; j++)
-		if (op->arg[j] != NULL)
-			len += entry(k, op->arg[j], j, n, NULL);
-	op->blob = malloc(len);
 	op->peer = calloc((size_t)nc->npeers, sizeof(*op->peer));
-	if (op->blob == NULL || op->peer == NULL)
+	if (op->peer == NULL)
 		shl_panic("collective across nodes", ENOMEM, "no memory for the network phase");
-	memcpy(op->blob, &h, sizeof(h));
-	at = sizeof(h);
-	for (int j = 0; j < n; j++)
-		if (op->arg[j] != NULL)
-			at += entry(k, op->arg[j], j, n, op->blob + at);
-	op->blen = len;
-	if (k == SHL_KIND_CREATE)
-		((struct blob_head *)op->blob)->lo = shl_ctx_lowest_free();
+	if (!targeted)
+		op->blob = pack(op, k, -1, &op->blen);
+	for (int p = 0; targeted && p < nc->npeers; p++)
+		op->peer[p].sblob = pack(op, k, (int)net.node_of[nc->peer_world[p]],
+					 &op->peer[p].slen);
 	exchange(r, op);
 	op->state = 1;
 }
