@@ -467,7 +467,7 @@ static void shape(enum shl_coll_kind k, const struct shl_cargs *x, int member, i
 
 /* Whether node `dest` (-1: every node) needs block b of member `member`'s entry: only the
  * node of the member that reads it, for the collectives whose blocks each go to one
- * member (Gather's to the root, Scatter's and Alltoall's block k to rank k). */
+ * member (Gather's and Reduce's to the root, Scatter's and Alltoall's block k to rank k). */
 static bool needed(enum shl_coll_kind k, const struct shl_cargs *x, const int *world,
 		   uint32_t ns, uint32_t b, int dest)
 {
@@ -475,7 +475,7 @@ static bool needed(enum shl_coll_kind k, const struct shl_cargs *x, const int *w
 
 	if (dest < 0)
 		return true;
-	if (k == SHL_KIND_GATHER && b < ns)
+	if ((k == SHL_KIND_GATHER && b < ns) || k == SHL_KIND_REDUCE)
 		reader = x->root;
 	else if ((k == SHL_KIND_SCATTER && b < ns && ns > 1) || (k == SHL_KIND_ALLTOALL && ns > 1))
 		reader = (int)(b < ns ? b : b - ns);
@@ -611,7 +611,7 @@ static uint64_t fake_make(enum shl_coll_kind k, const struct shl_cargs *tmpl, in
 		char *out = scratch(t, cnt, &f->mem[1]);
 		if (in == NULL || out == NULL)
 			return 0;
-		if (sum_s > 0)
+		if (sum_s > 0 && data == sum_s)  /* not skipped: a Reduce's root is here */
 			shl_dt_copy(in, t, at, NULL, sum_s);
 		x->sbuf = in;
 		x->rbuf = out;
@@ -806,7 +806,8 @@ static void start(struct shl_rank *r, struct netop *op)
 {
 	struct shl_coll_net *nc = op->nc;
 	enum shl_coll_kind k = kind_of(op->run);
-	bool targeted = k == SHL_KIND_GATHER || k == SHL_KIND_SCATTER || k == SHL_KIND_ALLTOALL;
+	bool targeted = k == SHL_KIND_GATHER || k == SHL_KIND_SCATTER || k == SHL_KIND_ALLTOALL ||
+			k == SHL_KIND_REDUCE;
 
 	op->peer = calloc((size_t)nc->npeers, sizeof(*op->peer));
 	if (op->peer == NULL)
@@ -896,7 +897,18 @@ static void compute(struct netop *op)
 	for (int j = 0; err == 0 && j < n; j++)
 		if (m->arrival[j] == NULL)
 			err = MPI_ERR_INTERN;
-	if (err == 0) {
+	/* A Reduce whose root is on another node: the inputs were not sent here (only the
+	 * roots are checked); the root's node folds them. */
+	int root = k == SHL_KIND_REDUCE && err == 0 ? op->arg[nc->leader]->root : -1;
+	if (root >= 0 && root < n && op->arg[root] == NULL) {
+		for (int j = 0; j < n; j++)
+			if (((struct shl_cargs *)m->arrival[j])->root != root)
+				err = MPI_ERR_ROOT;
+		if (err != 0)
+			for (int j = 0; j < n; j++)
+				if (op->arg[j] != NULL)
+					op->arg[j]->a.err = err;
+	} else if (err == 0) {
 		*m = (struct shl_meeting){ .key = op->key, .fn = op->run, .n = n, .sh = op->sh };
 		op->run(m);
 		shl_coll_share_run(m);
