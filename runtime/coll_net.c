@@ -690,11 +690,147 @@ struct blob_head {
 	uint64_t key;
 	uint32_t nent;
 	uint32_t lo;                  /* creation, round 0: the node's lowest free context id */
+	uint32_t partial;             /* Allreduce: the body is the node's folded input */
+	uint32_t pad;
 };
 
 static int64_t fn_id(shl_meet_fn *run)
 {
 	return (int64_t)((uintptr_t)run - (uintptr_t)&shl_coll_start);
+}
+
+/* ---- Allreduce pre-reduced per node ---- */
+
+/* Whether this node may fold its members' inputs before the exchange: an op whose result
+ * does not depend on the order (a predefined one on integers or bytes: exact), every local
+ * member with the same predefined type and count. Any other case folds every member's
+ * input in rank order on every node. */
+static bool exact(struct netop *op)
+{
+	const struct shl_cargs *l = op->arg[op->nc->leader];
+	const struct shl_datatype *t = l->stype;
+
+	if (l->op == NULL || l->op->kind > SHL_OP_BXOR || !t->predefined ||
+	    (t->kind != SHL_DT_SIGNED && t->kind != SHL_DT_UNSIGNED && t->kind != SHL_DT_BYTES))
+		return false;
+	for (int j = 0; j < op->sh->nmembers; j++) {
+		const struct shl_cargs *x = op->arg[j];
+		if (x != NULL && (x->op == NULL || x->op->kind != l->op->kind || x->stype != t ||
+				  x->scount != l->scount))
+			return false;
+	}
+	return true;
+}
+
+static const void *input_of(const struct shl_cargs *x)
+{
+	return x->sbuf == MPI_IN_PLACE ? x->rbuf : x->sbuf;
+}
+
+/* The fold of this node's members' inputs (packed basic elements), for the blob. */
+static char *partial_blob(struct netop *op, uint64_t *len)
+{
+	const struct shl_cargs *l = op->arg[op->nc->leader];
+	struct blob_head h = { .fn = fn_id(op->run), .key = op->key, .partial = 1 };
+	struct shl_fold f;
+	char why[SHL_OP_WHY], *b;
+	void *acc, *tmp;
+	bool first = true;
+
+	if (shl_fold_init(&f, l->op, l->stype, l->scount, false, why) != 0 || f.k == NULL)
+		return NULL;
+	acc = shl_fold_buf(&f);
+	tmp = shl_fold_buf(&f);
+	*len = sizeof(h) + f.bytes;
+	b = malloc(*len);
+	if (acc == NULL || tmp == NULL || b == NULL)
+		shl_panic("collective across nodes", ENOMEM, "no memory for the network phase");
+	for (int j = 0; j < op->sh->nmembers; j++) {
+		const struct shl_cargs *x = op->arg[j];
+		if (x == NULL)
+			continue;
+		if (first)
+			shl_fold_load(&f, acc, input_of(x), x->stype);
+		else
+			shl_fold_step(&f, &acc, &tmp, input_of(x), x->stype);
+		first = false;
+	}
+	memcpy(b, &h, sizeof(h));
+	memcpy(b + sizeof(h), acc, f.bytes);
+	shl_fold_free(&f, acc);
+	shl_fold_free(&f, tmp);
+	return b;
+}
+
+/* Allreduce where some node sent its folded input (so the op is exact): fold this node's
+ * inputs, every other node's part (a fold, or its members' packed inputs), store. */
+static int combine(struct netop *op)
+{
+	const struct shl_cargs *l = op->arg[op->nc->leader];
+	struct shl_fold f;
+	char why[SHL_OP_WHY];
+	void *acc, *tmp;
+	bool first = true;
+	int err = 0;
+
+	if ((err = shl_fold_init(&f, l->op, l->stype, l->scount, false, why)) != 0)
+		return err;
+	if (f.k == NULL)
+		return MPI_ERR_OP;  /* a user op here, a predefined one on another node */
+	acc = shl_fold_buf(&f);
+	tmp = shl_fold_buf(&f);
+	if (acc == NULL || tmp == NULL) {
+		err = MPI_ERR_NO_MEM;
+		goto out;
+	}
+	for (int j = 0; j < op->sh->nmembers; j++) {
+		const struct shl_cargs *x = op->arg[j];
+		if (x == NULL)
+			continue;
+		if (first)
+			shl_fold_load(&f, acc, input_of(x), x->stype);
+		else
+			shl_fold_step(&f, &acc, &tmp, input_of(x), x->stype);
+		first = false;
+	}
+	for (int p = 0; p < op->nc->npeers && err == 0; p++) {
+		const struct peer *x = &op->peer[p];
+		struct blob_head h;
+		memcpy(&h, x->rbuf, sizeof(h));
+		if (h.partial) {
+			if (x->rlen != sizeof(h) + f.bytes)
+				err = MPI_ERR_COUNT;
+			else
+				f.k(x->rbuf + sizeof(h), acc, f.nbasic);
+			continue;
+		}
+		/* Entries: each a reduction's one input block, packed. */
+		uint64_t at = sizeof(h);
+		for (uint32_t i = 0; i < h.nent && err == 0; i++) {
+			struct ent e;
+			uint64_t v;
+			if (x->rlen - at < sizeof(e) + 8) {
+				err = MPI_ERR_INTERN;
+				break;
+			}
+			memcpy(&e, x->rbuf + at, sizeof(e));
+			memcpy(&v, x->rbuf + at + sizeof(e), 8);
+			at += sizeof(e) + 8ull * (e.ns + e.nr);
+			if (e.ns != 1 || e.nr != 0 || v != f.bytes || x->rlen - at < v) {
+				err = MPI_ERR_COUNT;
+				break;
+			}
+			f.k(x->rbuf + at, acc, f.nbasic);
+			at += v;
+		}
+	}
+	for (int j = 0; j < op->sh->nmembers && err == 0; j++)
+		if (op->arg[j] != NULL)
+			shl_fold_store(&f, op->arg[j]->rbuf, op->arg[j]->rtype, acc);
+out:
+	shl_fold_free(&f, acc);
+	shl_fold_free(&f, tmp);
+	return err;
 }
 
 /* A node is never more than one round ahead of another, so rounds modulo 4 suffice. */
@@ -780,7 +916,8 @@ static bool create_round(struct shl_rank *r, struct netop *op);
 static char *pack(struct netop *op, enum shl_coll_kind k, int dest, uint64_t *len)
 {
 	int n = op->sh->nmembers;
-	struct blob_head h = { fn_id(op->run), op->key, (uint32_t)op->nc->nlocal, 0 };
+	struct blob_head h = { .fn = fn_id(op->run), .key = op->key,
+				.nent = (uint32_t)op->nc->nlocal };
 	uint64_t at = sizeof(h);
 	char *b;
 
@@ -812,7 +949,9 @@ static void start(struct shl_rank *r, struct netop *op)
 	op->peer = calloc((size_t)nc->npeers, sizeof(*op->peer));
 	if (op->peer == NULL)
 		shl_panic("collective across nodes", ENOMEM, "no memory for the network phase");
-	if (!targeted)
+	if (k == SHL_KIND_ALLREDUCE && !op->mismatch && exact(op))
+		op->blob = partial_blob(op, &op->blen);
+	if (!targeted && op->blob == NULL)
 		op->blob = pack(op, k, -1, &op->blen);
 	for (int p = 0; targeted && p < nc->npeers; p++)
 		op->peer[p].sblob = pack(op, k, (int)net.node_of[nc->peer_world[p]],
@@ -854,6 +993,29 @@ static void compute(struct netop *op)
 		err = MPI_ERR_NO_MEM;
 	if (err == 0 && k == SHL_KIND_UNKNOWN)
 		err = MPI_ERR_INTERN;
+	/* Some node pre-reduced (an exact op): combine folds instead of running. */
+	bool folded = false;
+	for (int p = 0; err == 0 && k == SHL_KIND_ALLREDUCE && p < nc->npeers; p++) {
+		struct blob_head h;
+		if (op->peer[p].rlen < sizeof(h)) {
+			err = MPI_ERR_INTERN;
+			break;
+		}
+		memcpy(&h, op->peer[p].rbuf, sizeof(h));
+		if (h.fn != fn_id(op->run) || h.key != op->key)
+			err = MPI_ERR_NOT_SAME;
+		folded = folded || h.partial;
+	}
+	if (err == 0 && (folded || (op->blen >= sizeof(struct blob_head) &&
+				    ((struct blob_head *)op->blob)->partial))) {
+		err = combine(op);
+		for (int j = 0; err != 0 && j < n; j++)
+			if (op->arg[j] != NULL)
+				op->arg[j]->a.err = err;
+		finish_members(op);
+		free(m);
+		return;
+	}
 	for (int j = 0; err == 0 && j < n; j++)
 		if (op->arg[j] != NULL)
 			m->arrival[j] = &op->arg[j]->a;
@@ -1282,7 +1444,7 @@ static bool create_round(struct shl_rank *r, struct netop *op)
 	}
 	/* Next round: reserve the window, send which of its ids are free here. */
 	shl_ctx_reserve(c->base, c->mine);
-	struct blob_head h = { fn_id(op->run), op->key, 0, 0 };
+	struct blob_head h = { .fn = fn_id(op->run), .key = op->key };
 	op->blen = sizeof(h) + sizeof(c->mine);
 	op->blob = malloc(op->blen);
 	if (op->blob == NULL)
