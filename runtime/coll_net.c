@@ -9,9 +9,11 @@
  * Algorithm (docs/offnode.md, "Collectives across nodes"): the members of a node meet
  * (keyed by the collective's number, as on one node). When the last local member arrives,
  * the node's leader (its member of lowest index) packs, for each local member, what the
- * collective reads from it — its arguments' shape, and its input data — into one blob and
- * sends that blob once to every other node's leader, receiving theirs. Each node then
- * holds every member's input exactly once, and runs the collective's on-node run function
+ * collective reads from it — its arguments' shape, and its input data — into a blob and
+ * sends it once to every other node's leader, receiving theirs (a blob per node holding
+ * only the blocks its members read, for Gather, Scatter, Alltoall and Reduce; the node's
+ * folded input, for an Allreduce with an exact op). Each node then holds every input it
+ * needs exactly once, and runs the collective's on-node run function
  * on a meeting where the members of other nodes are stand-ins built from the blobs (their
  * buffers are scratch, their types dense bytes, or for reductions the leader's own type):
  * every node computes the same result in the same rank order, keeps its own members'
