@@ -1,4 +1,4 @@
-/* Collectives and communicator creation (dup, split, create) on a communicator whose
+/* Collectives and communicator creation (dup, split, create, create_group) on one whose
  * members live on several nodes: a node-local meeting, exchanges between node leaders over
  * the mesh, then the on-node run function (or the new communicators, with context ids the
  * leaders agreed). Entered by rank threads (arrivals), each node leader's progress engine
@@ -66,6 +66,8 @@ struct shl_coll_net {
 	int *peer_world;              /* world rank of each other node's leader */
 	struct shl_comm icomm;        /* internal context; world ranks as ranks */
 	struct netop *pending;        /* local meetings not complete yet */
+	int subset_tag;               /* a create_group's stand-in: its tag; else -1 */
+	struct sub *subs;             /* create_group calls in progress on this one */
 };
 
 struct peer {
@@ -89,6 +91,7 @@ struct netop {
 	uint64_t blen;
 	char *blob;
 	struct peer *peer;
+	int npeers;                   /* nc->npeers: nc may go once the members are completed */
 	struct netop *next;
 	struct shl_cargs *arg[];      /* by member index; NULL for other nodes' members */
 };
@@ -121,8 +124,10 @@ void shl_coll_net_free(struct shl_comm_shared *sh)
 {
 	struct shl_coll_net *n = sh->net;
 
-	/* Unlinked, never freed: the completion thread may be reading it (see ctxmap). */
-	if (sh->offnode && net.maps != NULL && sh->context != SHL_CTX_WORLD) {
+	/* Unlinked, never freed: the completion thread may be reading it (see ctxmap). A
+	 * create_group stand-in has its parent's context, which stays. */
+	if (sh->offnode && net.maps != NULL && sh->context != SHL_CTX_WORLD &&
+	    (n == NULL || n->subset_tag < 0)) {
 		pthread_mutex_lock(&net.park_lock);
 		atomic_store_explicit(&net.maps[sh->context], NULL, memory_order_release);
 		pthread_mutex_unlock(&net.park_lock);
@@ -154,6 +159,7 @@ static struct shl_coll_net *net_of(struct shl_comm_shared *sh)
 	}
 	pthread_mutex_init(&n->lock, NULL);
 	n->leader = -1;
+	n->subset_tag = -1;
 	for (int j = 0; j < sh->nmembers; j++) {
 		if (shl_job.ranks[sh->world[j]] == NULL)
 			continue;
@@ -836,9 +842,12 @@ out:
 }
 
 /* A node is never more than one round ahead of another, so rounds modulo 4 suffice. */
-static int tag_of(uint64_t key, int round, int which)
+static int tag_of(const struct netop *op, int which)
 {
-	return (int)((key & 0x3ffffffu) << 3) | ((round & 3) << 1) | which;
+	if (op->nc->subset_tag >= 0)  /* MPI_Comm_create_group: its tag, bit 30 */
+		return 1 << 30 | (op->nc->subset_tag & 0x7ffffff) << 3 | (op->round & 3) << 1 |
+		       which;
+	return (int)((op->key & 0x3ffffffu) << 3) | ((op->round & 3) << 1) | which;
 }
 
 static struct shl_req *post(struct shl_rank *r, struct netop *op, enum shl_req_kind kind,
@@ -886,17 +895,17 @@ static void exchange(struct shl_rank *r, struct netop *op)
 		int w = nc->peer_world[p];
 		if (x->sblob == NULL)
 			x->slen = op->blen;
-		x->rsize = post(r, op, SHL_REQ_RECV, &x->rlen, 8, w, tag_of(op->key, op->round, 0));
-		x->ssize = post(r, op, SHL_REQ_SEND, &x->slen, 8, w, tag_of(op->key, op->round, 0));
+		x->rsize = post(r, op, SHL_REQ_RECV, &x->rlen, 8, w, tag_of(op, 0));
+		x->ssize = post(r, op, SHL_REQ_SEND, &x->slen, 8, w, tag_of(op, 0));
 		x->sdata = post(r, op, SHL_REQ_SEND, x->sblob ? x->sblob : op->blob, x->slen, w,
-				tag_of(op->key, op->round, 1));
+				tag_of(op, 1));
 	}
 }
 
 /* Let go of this round's requests and received blobs. */
 static void round_free(struct shl_rank *r, struct netop *op)
 {
-	for (int p = 0; p < op->nc->npeers; p++) {
+	for (int p = 0; p < op->npeers; p++) {
 		struct peer *x = &op->peer[p];
 		release(r, &x->rsize);
 		release(r, &x->rdata);
@@ -948,6 +957,7 @@ static void start(struct shl_rank *r, struct netop *op)
 	bool targeted = k == SHL_KIND_GATHER || k == SHL_KIND_SCATTER || k == SHL_KIND_ALLTOALL ||
 			k == SHL_KIND_REDUCE;
 
+	op->npeers = nc->npeers;
 	op->peer = calloc((size_t)nc->npeers, sizeof(*op->peer));
 	if (op->peer == NULL)
 		shl_panic("collective across nodes", ENOMEM, "no memory for the network phase");
@@ -962,10 +972,13 @@ static void start(struct shl_rank *r, struct netop *op)
 	op->state = 1;
 }
 
-/* Complete every local member of `op`, as shl_comm_meet does. */
+/* Complete every local member of `op`, as shl_comm_meet does. The last one may free the
+ * communicator (op->sh, op->nc) at once: nothing of it is read after. */
 static void finish_members(struct netop *op)
 {
-	for (int j = 0; j < op->sh->nmembers; j++) {
+	int n = op->sh->nmembers;
+
+	for (int j = 0; j < n; j++) {
 		struct shl_cargs *x = op->arg[j];
 		if (x == NULL)
 			continue;
@@ -1104,7 +1117,7 @@ static bool step(struct shl_rank *r, struct netop *op)
 				shl_panic("collective across nodes", ENOMEM,
 					  "no memory for the network phase");
 			x->rdata = post(r, op, SHL_REQ_RECV, x->rbuf, x->rlen, nc->peer_world[p],
-					tag_of(op->key, op->round, 1));
+					tag_of(op, 1));
 		}
 		all = all && done(x->rdata) && done(x->ssize) && done(x->sdata);
 	}
@@ -1495,4 +1508,105 @@ int shl_comm_net_split(struct shl_rank *r, struct shl_comm *p, int color, int ke
 		return MPI_ERR_NO_MEM;
 	}
 	return 0;
+}
+
+/* ---- MPI_Comm_create_group across nodes ---- */
+
+/* One create_group call in progress on a parent: a stand-in shared object of the group's
+ * members (the parent's context, so its internal messages go on the parent's internal
+ * context, tagged apart), shared by the local members making the same call. */
+struct sub {
+	int tag;
+	struct shl_comm_shared *gsh;
+	int users;                    /* local members inside the call */
+	bool done;                    /* completed: a new call with the same group is another */
+	struct sub *next;
+};
+
+static struct sub *sub_join(struct shl_coll_net *pn, struct shl_comm_shared *p,
+			    const struct shl_group *g, int tag)
+{
+	struct sub *u;
+
+	pthread_mutex_lock(&pn->lock);
+	for (u = pn->subs; u != NULL; u = u->next)
+		if (!u->done && u->tag == tag && u->gsh->nmembers == g->size &&
+		    memcmp(u->gsh->world, g->world, (size_t)g->size * sizeof(int)) == 0)
+			break;
+	if (u == NULL && (u = calloc(1, sizeof(*u))) != NULL) {
+		size_t bytes = (sizeof(struct shl_comm_shared) + 63) / 64 * 64;
+		struct shl_comm_shared *gsh = aligned_alloc(64, bytes);
+		int *world = malloc((size_t)g->size * sizeof(int));
+		if (gsh == NULL || world == NULL) {
+			free(gsh);
+			free(world);
+			free(u);
+			u = NULL;
+			goto out;
+		}
+		memset(gsh, 0, bytes);
+		memcpy(world, g->world, (size_t)g->size * sizeof(int));
+		gsh->context = p->context;
+		gsh->nmembers = gsh->gsize[0] = g->size;
+		gsh->world = world;
+		gsh->offnode = true;  /* its leaders send to other nodes */
+		pthread_mutex_init(&gsh->lock, NULL);
+		struct shl_coll_net *gn = net_of(gsh);
+		if (gn == NULL) {
+			free(gsh);
+			free(world);
+			free(u);
+			u = NULL;
+			goto out;
+		}
+		gn->subset_tag = tag;  /* before any member can arrive */
+		u->tag = tag;
+		u->gsh = gsh;
+		u->next = pn->subs;
+		pn->subs = u;
+	}
+	if (u != NULL)
+		u->users++;
+out:
+	pthread_mutex_unlock(&pn->lock);
+	return u;
+}
+
+static void sub_leave(struct shl_coll_net *pn, struct sub *u)
+{
+	bool last;
+
+	pthread_mutex_lock(&pn->lock);
+	u->done = true;
+	last = --u->users == 0;
+	if (last) {
+		struct sub **link = &pn->subs;
+		while (*link != u)
+			link = &(*link)->next;
+		*link = u->next;
+	}
+	pthread_mutex_unlock(&pn->lock);
+	if (!last)
+		return;
+	shl_coll_net_free(u->gsh);  /* a stand-in: the parent's context stays */
+	pthread_mutex_destroy(&u->gsh->lock);
+	free(u->gsh->world);
+	free(u->gsh);
+	free(u);
+}
+
+int shl_comm_net_create_group(struct shl_rank *r, struct shl_comm *p, const struct shl_group *g,
+			      int tag, int at, struct shl_net_made *md)
+{
+	struct shl_coll_net *pn = net_of(p->sh);
+	struct sub *u = pn ? sub_join(pn, p->sh, g, tag) : NULL;
+	int err;
+
+	if (u == NULL)
+		return MPI_ERR_NO_MEM;
+	struct shl_comm v = { .magic = SHL_COMM_MAGIC, .context = p->context, .rank = at,
+			      .size = g->size, .sh = u->gsh, .member = at };
+	err = shl_comm_net_split(r, &v, 0, at, md, NULL);
+	sub_leave(pn, u);
+	return err;
 }

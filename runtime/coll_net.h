@@ -79,6 +79,14 @@ struct shl_net_made {
 int shl_comm_net_split(struct shl_rank *r, struct shl_comm *p, int color, int key,
 		       struct shl_net_made *md, struct shl_req *q);
 
+/* Owner thread, rank unlocked, p->sh->offnode: MPI_Comm_create_group of `p` for group
+ * `g` (a subgroup of p; this rank is member `at` of it) with `tag`: only the group's members
+ * meet, on every node. Blocking; fills *md, returns 0 or an error class. Concurrent calls
+ * on one parent must differ in tag or have disjoint groups (MPI 4.1, 7.4.2); tags are
+ * told apart modulo 2^27. */
+int shl_comm_net_create_group(struct shl_rank *r, struct shl_comm *p, const struct shl_group *g,
+			      int tag, int at, struct shl_net_made *md);
+
 /* Completion thread: an arriving message (EAGER or RTS envelope, env->src a world rank)
  * for local rank `to` on a context other than MPI_COMM_WORLD's: into `to`'s inbox with its
  * source as a rank of that communicator (internal contexts keep world ranks), or parked

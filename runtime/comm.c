@@ -858,7 +858,6 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
 
 	if (err != MPI_SUCCESS)
 		return err;
-	shl_comm_local_or_die(p, fn);
 	if (newcomm == NULL)
 		return shl_err(p, MPI_ERR_ARG, fn, "newcomm is NULL");
 	if (!shl_group_ok(group))
@@ -873,6 +872,14 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
 	}
 	if (!subgroup(p, group))
 		return shl_err(p, MPI_ERR_GROUP, fn, "group has a member that is not in comm");
+	if (p->sh->offnode) {
+		struct shl_net_made nm = { 0 };
+		err = shl_comm_net_create_group(r, p, group, tag, at, &nm);
+		md = (struct made){ nm.sh, nm.member };
+		if (err != MPI_SUCCESS)
+			return shl_err(p, err, fn, "the group's members could not agree");
+		return adopt(p, &md, newcomm, fn);
+	}
 	/* Key: bit 63 (a subset's rendezvous), the tag and the group's first member. */
 	uint64_t key = 1ull << 63 | (uint64_t)tag << 32 | (uint32_t)group->world[0];
 	err = shl_comm_meet_wait(r, p->sh, key, group->size, at, create_group_run, group, &md);

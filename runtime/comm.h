@@ -163,7 +163,7 @@ struct shl_comm_shared {
 	int gsize[2];                 /* group sizes; gsize[1] is 0 on an intracommunicator */
 	int *world;                   /* nmembers world ranks, group 0 then group 1 */
 	/* Some member is a rank of another node: collectives go through coll_net.c
-	 * (MPI_COMM_WORLD of a multi-node job, and what dup/split/create make from such a
+	 * (MPI_COMM_WORLD of a multi-node job, and what dup/split/create(_group) make from such a
 	 * communicator; other creation calls are refused, shl_comm_local_or_die). */
 	bool offnode;
 	struct shl_coll_net *_Atomic net;  /* offnode: coll_net.c's state, made on first use */
@@ -221,10 +221,11 @@ struct shl_comm;
 void shl_comm_view(struct shl_comm *c, struct shl_comm_shared *sh, int member);
 
 /* Any rank thread, at the entry of the communicator-creation calls not written across
- * nodes yet (create_group, Intercomm_create, Intercomm_merge) on `c`: end the job with a
+ * nodes yet (Intercomm_create, Intercomm_merge) on `c`: end the job with a
  * message naming `fn` if `c` has members on another node, since those calls meet in this
  * process's memory and would wait forever for the others. One load of a flag fixed at
- * creation. (Collectives, dup, split, create across nodes: coll_net.c.) */
+ * creation. (Collectives, dup, split, create, create_group across nodes:
+ * coll_net.c.) */
 void shl_comm_local_or_die(const struct shl_comm *c, const char *fn);
 
 enum shl_predef_comm { SHL_COMM_NOT_PREDEF = 0, SHL_COMM_IS_WORLD, SHL_COMM_IS_SELF };

@@ -1,6 +1,6 @@
 /* Helper program of comm_split_dup_across_hosts_carry_traffic.sh (compiled by the test,
  * not a test itself): communicators created from MPI_COMM_WORLD of a job on several hosts
- * (dup, idup, split, split_type, create) and traffic on them, values checked. Prints "ok RANK". */
+ * (dup, idup, split, split_type, create, create_group) and traffic on them, values checked. Prints "ok RANK". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +124,26 @@ int main(int argc, char **argv)
 			MPI_Comm_free(&ec);
 		}
 		MPI_Group_free(&eg);
+		MPI_Group_free(&wg);
+	}
+
+	/* Create_group: evens and odds at once (disjoint groups, one tag), twice in a row;
+	 * only the group's members call it. */
+	for (int round = 0; round < 2; round++) {
+		MPI_Group wg, pg;
+		MPI_Comm gc;
+		int np = 0;
+		for (int i = rank % 2; i < size; i += 2)
+			w[np++] = i;
+		MPI_Comm_group(MPI_COMM_WORLD, &wg);
+		MPI_Group_incl(wg, np, w, &pg);
+		MPI_Comm_create_group(MPI_COMM_WORLD, pg, 7, &gc);
+		MPI_Comm_rank(gc, &r);
+		MPI_Comm_size(gc, &n);
+		CHECK(r == rank / 2 && n == np, "create_group: rank %d of %d", r, n);
+		traffic(gc, w, "create_group");
+		MPI_Comm_free(&gc);
+		MPI_Group_free(&pg);
 		MPI_Group_free(&wg);
 	}
 
