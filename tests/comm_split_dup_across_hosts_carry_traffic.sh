@@ -1,5 +1,5 @@
 #!/bin/bash
-# comm_split_dup_across_hosts_carry_traffic: on 2 and 4 hosts (network namespaces), by node and by slot, up to 16 ranks: MPI_Comm_dup, idup, split (keys reversing the order, MPI_UNDEFINED), split_type shared (the host's ranks), dups of two halves made at once, 20 dup/free cycles; on each new communicator a ring by MPI_ANY_SOURCE (status names the rank in it), a 1 MiB rendezvous message, Allreduce and Bcast; a dup's messages never match MPI_COMM_WORLD's.
+# comm_split_dup_across_hosts_carry_traffic: on 2 and 4 hosts (network namespaces), by node and by slot, up to 16 ranks: MPI_Comm_dup, idup, split (keys reversing the order, MPI_UNDEFINED), create (even ranks), create_group (evens and odds at once, twice), split_type shared (the host's ranks), dups of two halves made at once, 20 dup/free cycles; on each new communicator a ring by MPI_ANY_SOURCE (status names the rank in it), a 1 MiB rendezvous message, Allreduce and Bcast; a dup's messages never match MPI_COMM_WORLD's.
 # timeout: 300
 . "$SHOAL_TESTS/lib/common.bash"
 . "$SHOAL_TESTS/lib/netns.bash"
