@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "runtime/coll_internal.h"
+#include "runtime/coll_net.h"
 #include "runtime/p2p_internal.h"
 
 /* ---- the call path ---- */
@@ -73,9 +74,11 @@ static int join(struct shl_comm *c, shl_meet_fn *run, const struct shl_cargs *x,
 		struct shl_req *q)
 {
 	struct shl_comm_shared *sh = c->sh;
-	struct shl_cargs *h = malloc(sizeof(*h));
+	struct shl_cargs *h;
 
-	if (h == NULL)
+	if (unlikely(sh->offnode))
+		return shl_coll_net_join(c, run, x, q);
+	if ((h = malloc(sizeof(*h))) == NULL)
 		return MPI_ERR_NO_MEM;
 	*h = *x;
 	h->a = (struct shl_arrival){ .req = q, .heap = true, .drop = drop_holds };
@@ -111,6 +114,8 @@ int shl_coll_start(struct shl_rank *r, struct shl_comm *c, const char *fn, shl_m
 	struct shl_req *q;
 	int err = MPI_ERR_NO_MEM;
 
+	if (unlikely(sh->offnode) && mode == SHL_COLL_BLOCKING)
+		return shl_coll_net_block(r, c, run, x);
 	if (mode == SHL_COLL_BLOCKING) {
 		struct shl_req sq = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_DONE, .owner = r };
 		struct shl_cargs a = *x;
@@ -281,7 +286,6 @@ int shl_coll_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, bool nb,
 	if (*c == NULL)
 		return shl_err(NULL, MPI_ERR_COMM, fn, "invalid communicator argument comm%s",
 			       comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
-	shl_comm_local_or_die(*c, fn);
 	/* One load of a word on the shared object's read-mostly line. */
 	if (unlikely(atomic_load_explicit(&(*c)->sh->broken, memory_order_relaxed)))
 		return shl_coll_usable(*c, fn);
@@ -451,7 +455,7 @@ static int barrier(const char *fn, MPI_Comm comm, MPI_Request *request, enum shl
 
 	if (err != MPI_SUCCESS)
 		return err;
-	if (!nb) {
+	if (!nb && !c->sh->offnode) {
 		err = flag_barrier(r, c);
 		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 	}
@@ -1464,3 +1468,20 @@ int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
 			request, SHL_COLL_PERSISTENT);
 }
 SHL_WEAK_ALIAS(Alltoallw_init_c);
+
+enum shl_coll_kind shl_coll_kind_move(shl_meet_fn *run)
+{
+	if (run == barrier_run)
+		return SHL_KIND_BARRIER;
+	if (run == bcast_run)
+		return SHL_KIND_BCAST;
+	if (run == gather_run)
+		return SHL_KIND_GATHER;
+	if (run == scatter_run)
+		return SHL_KIND_SCATTER;
+	if (run == allgather_run)
+		return SHL_KIND_ALLGATHER;
+	if (run == alltoall_run)
+		return SHL_KIND_ALLTOALL;
+	return SHL_KIND_UNKNOWN;
+}

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "runtime/coll_internal.h"
+#include "runtime/coll_net.h"
 
 /* ---- the fold over members ---- */
 
@@ -790,3 +791,18 @@ int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_
 		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
 }
 SHL_WEAK_ALIAS(Exscan_init_c);
+
+enum shl_coll_kind shl_coll_kind_reduce(shl_meet_fn *run)
+{
+	if (run == reduce_run)
+		return SHL_KIND_REDUCE;
+	if (run == allreduce_run)
+		return SHL_KIND_ALLREDUCE;
+	if (run == scan_run)
+		return SHL_KIND_SCAN;
+	if (run == exscan_run)
+		return SHL_KIND_EXSCAN;
+	if (run == reduce_scatter_run)
+		return SHL_KIND_REDUCE_SCATTER;
+	return SHL_KIND_UNKNOWN;
+}

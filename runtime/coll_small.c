@@ -137,7 +137,7 @@ static size_t red_seg(int n)
 
 bool shl_coll_small_ok(const struct shl_comm *c, enum shl_ring_kind kind, size_t bytes)
 {
-	if (c->inter)
+	if (c->inter || c->sh->offnode)  /* off-node: coll_net.c */
 		return false;
 	return bytes <= (kind == SHL_RING_BCAST ? shl_job.coll_small_max : red_seg(c->size));
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "runtime/rt.h"
+#include "runtime/coll_net.h"
 
 /* Process-wide: context ids and MPI_COMM_WORLD's shared object. */
 static struct {
@@ -35,8 +36,8 @@ int shl_ctx_agree(uint32_t *ctx)
 {
 	int rc = -ENOSPC;
 
-	/* One node for now: the node-wide bitmap is the whole agreement. Across nodes, the
-	 * node leaders will have to agree on an id free on every node here. */
+	/* The node's members only: the node-wide bitmap is the whole agreement. Across
+	 * nodes, the leaders agree on an id free on every node (coll_net.c). */
 	pthread_mutex_lock(&comms.lock);
 	for (uint32_t i = 0; i < SHL_CTX_MAX; i++) {
 		uint32_t id = (comms.next + i) % SHL_CTX_MAX;
@@ -57,6 +58,46 @@ static void ctx_release(uint32_t id)
 	pthread_mutex_lock(&comms.lock);
 	comms.bits[id / 64] &= ~(1ull << (id % 64));
 	pthread_mutex_unlock(&comms.lock);
+}
+
+uint32_t shl_ctx_lowest_free(void)
+{
+	uint32_t id = SHL_CTX_MAX;
+
+	pthread_mutex_lock(&comms.lock);
+	for (uint32_t w = 0; w < SHL_CTX_MAX / 64 && id == SHL_CTX_MAX; w++)
+		if (~comms.bits[w] != 0)
+			id = w * 64 + (uint32_t)__builtin_ctzll(~comms.bits[w]);
+	pthread_mutex_unlock(&comms.lock);
+	return id;
+}
+
+bool shl_ctx_in_use(uint32_t id)
+{
+	bool used;
+
+	pthread_mutex_lock(&comms.lock);
+	used = id < SHL_CTX_MAX && (comms.bits[id / 64] & (1ull << (id % 64)));
+	pthread_mutex_unlock(&comms.lock);
+	return used;
+}
+
+void shl_ctx_reserve(uint32_t base, uint64_t mask[4])
+{
+	pthread_mutex_lock(&comms.lock);
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t id = base + i;
+		if (id < SHL_CTX_MAX && !(comms.bits[id / 64] & (1ull << (id % 64)))) {
+			ctx_mark(id);
+			mask[i / 64] |= 1ull << (i % 64);
+		}
+	}
+	pthread_mutex_unlock(&comms.lock);
+}
+
+void shl_ctx_unmark(uint32_t id)
+{
+	ctx_release(id);
 }
 
 /* ---- shared objects ---- */
@@ -95,6 +136,7 @@ static void shared_free(struct shl_comm_shared *sh)
 {
 	for (int k = 0; k < SHL_RING_KINDS; k++)
 		shl_coll_ring_free(sh->ring[k]);
+	shl_coll_net_free(sh);
 	pthread_mutex_destroy(&sh->lock);
 	free(sh->hist);
 	free(sh->world);
@@ -114,6 +156,17 @@ static struct shl_comm_shared *shared_make(int n0, int n1, bool inter, int *err)
 		shared_free(sh);
 		*err = MPI_ERR_OTHER;  /* every context id is in use */
 		return NULL;
+	}
+	return sh;
+}
+
+struct shl_comm_shared *shl_comm_shared_for(int n, uint32_t ctx, int refs)
+{
+	struct shl_comm_shared *sh = shared_new(n, 0, false);
+
+	if (sh != NULL) {
+		sh->context = ctx;
+		atomic_store(&sh->refs, refs);
 	}
 	return sh;
 }
@@ -317,6 +370,11 @@ static void view(struct shl_comm *c, struct shl_comm_shared *sh, int member)
 	}
 }
 
+void shl_comm_view(struct shl_comm *c, struct shl_comm_shared *sh, int member)
+{
+	view(c, sh, member);
+}
+
 /* A rank's new object inheriting `parent`'s error handler; not yet a view. */
 static struct shl_comm *comm_alloc(struct shl_comm *parent)
 {
@@ -434,7 +492,6 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 
 	if (err != MPI_SUCCESS)
 		return err;
-	shl_comm_local_or_die(p, fn);
 	if ((err = shl_coll_usable(p, fn)) != MPI_SUCCESS)
 		return err;
 	if (newcomm == NULL)
@@ -458,7 +515,9 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 		return shl_err(p, err, fn, "an attribute copy callback failed");
 	}
 	if (request == NULL) {
-		err = meet_all(r, p, fn, dup_run, NULL, c);
+		struct shl_net_made nm = { .view = c };
+		err = p->sh->offnode ? shl_comm_net_split(r, p, 0, p->rank, &nm, NULL)
+				     : meet_all(r, p, fn, dup_run, NULL, c);
 		if (err != MPI_SUCCESS) {
 			shl_attr_delete_all(r, c);
 			comm_release(c);
@@ -479,8 +538,12 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 		q->comm = shl_comm_hold(p);
 		q->holds_comm = true;
 		*a = (struct shl_arrival){ .req = q, .out = c, .heap = true };
-		uint64_t k = shl_coll_next(p, fn, SHL_COLL_MEET);
-		if (shl_comm_meet(p->sh, k, p->sh->nmembers, p->member, dup_run, a) == 0) {
+		struct shl_net_made nm = { .view = c };
+		if (p->sh->offnode ? shl_comm_net_split(r, p, 0, p->rank, &nm, q) == 0
+				   : shl_comm_meet(p->sh, shl_coll_next(p, fn, SHL_COLL_MEET),
+						   p->sh->nmembers, p->member, dup_run, a) == 0) {
+			if (p->sh->offnode)
+				free(a);
 			*newcomm = c;
 			*request = q;
 			return MPI_SUCCESS;
@@ -607,7 +670,13 @@ static int split(const char *fn, struct shl_rank *r, struct shl_comm *p, int col
 	if (color < 0 && color != MPI_UNDEFINED)
 		return shl_err(p, MPI_ERR_ARG, fn, "color %d is negative (and not MPI_UNDEFINED)",
 			       color);
-	err = meet_all(r, p, fn, split_run, &in, &md);
+	if (p->sh->offnode) {
+		struct shl_net_made nm = { 0 };
+		err = shl_comm_net_split(r, p, color, key, &nm, NULL);
+		md = (struct made){ nm.sh, nm.member };
+	} else {
+		err = meet_all(r, p, fn, split_run, &in, &md);
+	}
 	if (err != MPI_SUCCESS)
 		return shl_err(p, err, fn, "the members could not create the communicators");
 	return adopt(p, &md, newcomm, fn);
@@ -621,7 +690,6 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 
 	if (err != MPI_SUCCESS)
 		return err;
-	shl_comm_local_or_die(p, "MPI_Comm_split");
 	if ((err = shl_coll_usable(p, "MPI_Comm_split")) != MPI_SUCCESS)
 		return err;
 	return split("MPI_Comm_split", r, p, color, key, newcomm);
@@ -650,17 +718,17 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
 
 	if (err != MPI_SUCCESS)
 		return err;
-	shl_comm_local_or_die(p, "MPI_Comm_split_type");
 	if ((err = shl_coll_usable(p, "MPI_Comm_split_type")) != MPI_SUCCESS)
 		return err;
 	switch (split_type) {
 	case MPI_COMM_TYPE_SHARED:
 		/* Every rank of a node process shares its memory: the node is the color. */
-		color = 0;
+		color = p->sh->offnode ? shl_coll_net_node_of(r->world_rank) : 0;
 		break;
 	case MPI_COMM_TYPE_HW_GUIDED:
 	case MPI_COMM_TYPE_RESOURCE_GUIDED:
-		color = guided_shared(r, info) ? 0 : MPI_UNDEFINED;
+		color = !guided_shared(r, info) ? MPI_UNDEFINED
+			: p->sh->offnode ? shl_coll_net_node_of(r->world_rank) : 0;
 		break;
 	case MPI_COMM_TYPE_HW_UNGUIDED:
 		/* No hardware level strictly inside a node process is modelled (MPI 4.1,
@@ -795,7 +863,6 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 
 	if (err != MPI_SUCCESS)
 		return err;
-	shl_comm_local_or_die(p, "MPI_Comm_create");
 	if ((err = shl_coll_usable(p, "MPI_Comm_create")) != MPI_SUCCESS)
 		return err;
 	if (newcomm == NULL)
@@ -805,6 +872,13 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 	if (!subgroup(p, group))
 		return shl_err(p, MPI_ERR_GROUP, "MPI_Comm_create",
 			       "group has a member that is not in comm");
+	if (p->sh->offnode) {
+		/* Across nodes, a split: the group (named by its first member) is the color,
+		 * the place in it the key. Overlapping groups are not detected there. */
+		int at = shl_group_find(group, r->world_rank);
+		return split("MPI_Comm_create", r, p, at == MPI_UNDEFINED ? MPI_UNDEFINED
+					       : group->world[0], at, newcomm);
+	}
 	err = meet_all(r, p, "MPI_Comm_create", p->inter ? create_inter_run : create_run, group,
 		       &md);
 	if (err != MPI_SUCCESS)
@@ -847,7 +921,6 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
 
 	if (err != MPI_SUCCESS)
 		return err;
-	shl_comm_local_or_die(p, fn);
 	if (newcomm == NULL)
 		return shl_err(p, MPI_ERR_ARG, fn, "newcomm is NULL");
 	if (!shl_group_ok(group))
@@ -862,6 +935,14 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
 	}
 	if (!subgroup(p, group))
 		return shl_err(p, MPI_ERR_GROUP, fn, "group has a member that is not in comm");
+	if (p->sh->offnode) {
+		struct shl_net_made nm = { 0 };
+		err = shl_comm_net_create_group(r, p, group, tag, at, &nm);
+		md = (struct made){ nm.sh, nm.member };
+		if (err != MPI_SUCCESS)
+			return shl_err(p, err, fn, "the group's members could not agree");
+		return adopt(p, &md, newcomm, fn);
+	}
 	/* Key: bit 63 (a subset's rendezvous), the tag and the group's first member. */
 	uint64_t key = 1ull << 63 | (uint64_t)tag << 32 | (uint32_t)group->world[0];
 	err = shl_comm_meet_wait(r, p->sh, key, group->size, at, create_group_run, group, &md);

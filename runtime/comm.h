@@ -32,6 +32,7 @@
 
 struct shl_rank;
 struct shl_req;
+struct shl_coll_net;
 
 /* ---- error handlers ---- */
 enum shl_errh_kind { SHL_ERRH_FATAL, SHL_ERRH_RETURN, SHL_ERRH_ABORT, SHL_ERRH_USER };
@@ -164,8 +165,9 @@ struct shl_comm_shared {
 	int nmembers;
 	int gsize[2];                 /* group sizes; gsize[1] is 0 on an intracommunicator */
 	int *world;                   /* nmembers world ranks, group 0 then group 1 */
-	/* Some member is a rank of another node. Only MPI_COMM_WORLD of a multi-node job
-	 * can be so (creation on such a communicator is refused: shl_comm_local_or_die). */
+	/* Some member is a rank of another node: collectives go through coll_net.c
+	 * (MPI_COMM_WORLD of a multi-node job, and what dup/split/create(_group) make from such a
+	 * communicator; other creation calls are refused, shl_comm_local_or_die). */
 	bool offnode;
 	/* What each member called at its last SHL_COLL_HIST collectives, a row of entries
 	 * per member that only it writes (shl_coll_next), read by a member blocked too long
@@ -174,6 +176,7 @@ struct shl_comm_shared {
 	 * communicator fails at entry. Set once under `lock`, after `bad` (release). */
 	_Atomic uint64_t *hist;
 	_Atomic bool broken;
+	struct shl_coll_net *_Atomic net;  /* offnode: coll_net.c's state, made on first use */
 	_Atomic int refs;             /* per-rank objects still referring to this one */
 	pthread_mutex_t lock;         /* guards `meetings` and each meeting's bookkeeping */
 	struct shl_meeting *meetings; /* meetings not everyone has joined yet */
@@ -250,16 +253,34 @@ int shl_comm_meet_wait(struct shl_rank *r, struct shl_comm_shared *sh, uint64_t 
 		       int member, shl_meet_fn *fn, const void *in, void *out);
 
 /* Last arriver of a meeting: agree on a fresh context id for a new communicator of the
- * node's ranks. Returns 0 and *ctx, or -ENOSPC. Off-node agreement grows here. */
+ * node's ranks. Returns 0 and *ctx, or -ENOSPC. Ids of communicators spanning nodes are
+ * agreed by the node leaders instead (coll_net.c, with shl_ctx_reserve below). */
 int shl_ctx_agree(uint32_t *ctx);
+
+/* For communicator creation across nodes (coll_net.c), process-wide, any rank thread:
+ * the lowest context id not in use on this node; mark in use every id of
+ * [base, base + 256) that is free, setting its bit in mask (4 words); mark id `id` free;
+ * a shared object of `n` members (world[] unfilled) with context `ctx` and `refs`
+ * references, or NULL. */
+uint32_t shl_ctx_lowest_free(void);
+/* Whether context id `id` is marked in use (a hint: read without the lock). */
+bool shl_ctx_in_use(uint32_t id);
+void shl_ctx_reserve(uint32_t base, uint64_t mask[4]);
+void shl_ctx_unmark(uint32_t id);
+struct shl_comm_shared *shl_comm_shared_for(int n, uint32_t ctx, int refs);
 
 /* ---- communicators ---- */
 struct shl_comm;
 
-/* Any rank thread, at the entry of every collective and communicator-creation call on
- * `c`: end the job with a message naming `fn` if `c` has members on another node, since
- * those calls meet in this process's memory and would wait forever for the others. One
- * load of a flag fixed at creation. (Off-node collectives: issue 7.) */
+/* Owner thread: make `c` the rank's view of member `member` of `sh` (creation). */
+void shl_comm_view(struct shl_comm *c, struct shl_comm_shared *sh, int member);
+
+/* Any rank thread, at the entry of the communicator-creation calls not written across
+ * nodes yet (Intercomm_create, Intercomm_merge) on `c`: end the job with a
+ * message naming `fn` if `c` has members on another node, since those calls meet in this
+ * process's memory and would wait forever for the others. One load of a flag fixed at
+ * creation. (Collectives, dup, split, create, create_group across nodes:
+ * coll_net.c.) */
 void shl_comm_local_or_die(const struct shl_comm *c, const char *fn);
 
 enum shl_predef_comm { SHL_COMM_NOT_PREDEF = 0, SHL_COMM_IS_WORLD, SHL_COMM_IS_SELF };

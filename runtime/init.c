@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "runtime/coll_net.h"
 #include "runtime/rt.h"
 #include "runtime/p2p_internal.h"
 
@@ -204,6 +205,7 @@ int PMPI_Finalize(void)
 	/* Buffered sends and freed requests still in flight complete first (MPI 4.1, 11.2.2). */
 	shl_wait(r, nothing_detached, r);
 	shl_rank_unlock(r);
+	shl_coll_net_finalize(r);
 	atomic_store_explicit(&r->phase, SHL_PHASE_FINALIZED, memory_order_release);
 	return MPI_SUCCESS;
 }

@@ -10,16 +10,21 @@
 #include "io/mesh.h"
 #include "runtime/rt.h"
 #include "runtime/p2p_internal.h"
+#include "runtime/coll_net.h"
 
-/* Completion thread: an EAGER message for local world rank `dst`. Only MPI_COMM_WORLD
- * spans nodes (creation on it is refused, shl_comm_local_or_die), so its context is the
- * only one a frame may carry, and the frame's world ranks are its communicator ranks. */
+/* Completion thread: an EAGER message (or RTS) for local world rank `dst`. The frame names
+ * world ranks: on MPI_COMM_WORLD and on internal contexts (collectives across nodes,
+ * coll_net.c) they are the ranks matched; on another communicator spanning nodes the
+ * source becomes its rank there. A context no communicator of this node spanning nodes
+ * has is refused. */
 static int deliver(int32_t dst, struct shl_envelope *env)
 {
 	struct shl_rank *to = shl_job.ranks[dst];  /* io/frame.c checked dst is one of ours */
 
-	if ((env->context & ~SHL_CTX_INTERNAL) != SHL_CTX_WORLD || to == NULL)
+	if (to == NULL)
 		return -EPROTO;
+	if ((env->context & ~SHL_CTX_INTERNAL) != SHL_CTX_WORLD)
+		return shl_coll_net_deliver(to, env);
 	shl_inbox_push(&to->inbox, env);
 	shl_rank_wake(to);
 	return 0;
@@ -56,8 +61,9 @@ static void received(struct shl_io_recv *rv)
 int shl_job_connect(const struct shl_io_config *cfg)
 {
 	static const struct shl_io_hooks hooks = { deliver, sent, received };
+	int err = shl_coll_net_init(cfg->world_size, cfg->node_of);
 
-	return shl_io_start(cfg, &hooks);
+	return err < 0 ? err : shl_io_start(cfg, &hooks);
 }
 
 void shl_p2p_recv_remote(struct shl_rank *r, struct shl_req *q, struct shl_envelope *env,
@@ -72,12 +78,15 @@ void shl_p2p_recv_remote(struct shl_rank *r, struct shl_req *q, struct shl_envel
 	x->q = q;
 	if (!q->type->contig && n > 0 && (x->tmp = malloc(n)) == NULL)
 		shl_panic("MPI_Recv", ENOMEM, "no memory for a receive from another node");
+	/* The sender's world rank, which the frames name (env->src is its comm rank). */
+	int wsrc = (env->context & SHL_CTX_INTERNAL) ? env->src
+						     : shl_comm_remote_world(q->comm, env->src);
 	x->io = (struct shl_io_recv){ .buf = x->tmp ? x->tmp : q->buf, .keep = n,
-				      .total = env->bytes, .src = env->src,
+				      .total = env->bytes, .src = wsrc,
 				      .dst = r->world_rank };
 	memcpy(&cookie, env->inline_data, 8);
 	d->frame = (struct shl_io_frame){ .type = SHL_IO_CTS, .src = r->world_rank,
-					  .dst = env->src, .context = env->context, .length = 8,
+					  .dst = wsrc, .context = env->context, .length = 8,
 					  .cookie = cookie };
 	d->payload = d->packed;
 	d->recv = &x->io;
@@ -103,8 +112,8 @@ int shl_p2p_send_remote(struct shl_rank *r, struct shl_comm *c, const void *buf,
 	bool rdv = mode == SHL_MODE_SYNC || bytes > SHL_IO_EAGER_MAX;
 	struct shl_io_send *d;
 
-	if ((c->context & ~SHL_CTX_INTERNAL) != SHL_CTX_WORLD)
-		shl_panic("MPI_Send", EINVAL, "a communicator other than MPI_COMM_WORLD spans nodes");
+	if (!c->sh->offnode)
+		shl_panic("MPI_Send", EINVAL, "a send to another node on a communicator of this node");
 	if (!rdv) {
 		d = malloc(sizeof(*d) + (packed ? bytes : 0));
 		if (d == NULL)

@@ -12,6 +12,7 @@
 
 #include "runtime/rt.h"
 #include "runtime/p2p_internal.h"
+#include "runtime/coll_net.h"
 
 /* Polls between two looks at the clock while spinning: about 1 µs of polling. */
 #define SHL_WAIT_CLOCK_EVERY 64
@@ -70,6 +71,8 @@ void shl_req_complete_own(struct shl_rank *r, struct shl_req *req)
 void shl_progress(struct shl_rank *r)
 {
 	shl_p2p_progress(r);
+	if (unlikely(shl_coll_net_on))
+		shl_coll_net_progress(r);
 	if (r->detached != NULL)
 		shl_req_reap(r);
 }
