@@ -49,9 +49,7 @@ static void each_type(const struct shl_cargs *x, void (*f)(struct shl_datatype *
 	}
 }
 
-/* A nonblocking member's arrival, let go by the meeting after its run or its mismatch:
- * drop the types and op held since the call. Any thread (the last arriver's). */
-static void drop_holds(struct shl_arrival *a)
+void shl_coll_drop_holds(struct shl_arrival *a)
 {
 	struct shl_cargs *x = (struct shl_cargs *)a;
 
@@ -60,8 +58,7 @@ static void drop_holds(struct shl_arrival *a)
 		shl_op_drop(x->op);
 }
 
-/* Hold the types and op of `x` (a heap copy): the user may free them before it is done. */
-static void hold(struct shl_cargs *x)
+void shl_coll_hold(struct shl_cargs *x)
 {
 	each_type(x, shl_dt_hold);
 	if (x->op != NULL)
@@ -81,11 +78,11 @@ static int join(struct shl_comm *c, shl_meet_fn *run, const struct shl_cargs *x,
 	if ((h = malloc(sizeof(*h))) == NULL)
 		return MPI_ERR_NO_MEM;
 	*h = *x;
-	h->a = (struct shl_arrival){ .req = q, .heap = true, .drop = drop_holds };
-	hold(h);
+	h->a = (struct shl_arrival){ .req = q, .heap = true, .drop = shl_coll_drop_holds };
+	shl_coll_hold(h);
 	uint64_t k = shl_coll_next(c, x->fn, SHL_COLL_MEET);
 	if (shl_comm_meet(sh, k, sh->nmembers, c->member, run, &h->a) < 0) {
-		drop_holds(&h->a);
+		shl_coll_drop_holds(&h->a);
 		free(h);
 		return MPI_ERR_NO_MEM;
 	}
@@ -150,7 +147,7 @@ int shl_coll_start(struct shl_rank *r, struct shl_comm *c, const char *fn, shl_m
 	q->comm = shl_comm_hold(c);
 	q->holds_comm = true;
 	if (t != NULL) {
-		hold(t);
+		shl_coll_hold(t);
 		q->persistent = true;
 		q->run = run;
 		q->cargs = t;
@@ -187,7 +184,7 @@ int shl_coll_restart(struct shl_rank *r, struct shl_req *q)
 
 void shl_coll_persist_free(struct shl_req *q)
 {
-	drop_holds(&q->cargs->a);
+	shl_coll_drop_holds(&q->cargs->a);
 	free(q->cargs);
 	q->cargs = NULL;
 	q->run = NULL;

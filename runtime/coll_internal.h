@@ -51,6 +51,14 @@ static inline MPI_Aint shl_coll_displ(const struct shl_cargs *x, const void *a, 
  * persistent request, started by each MPI_Start). */
 enum shl_coll_mode { SHL_COLL_BLOCKING, SHL_COLL_NONBLOCKING, SHL_COLL_PERSISTENT };
 
+/* Any rank thread: hold the types and op a heap copy `x` of a nonblocking member's
+ * arguments names (the user may free them before the operation is done). */
+void shl_coll_hold(struct shl_cargs *x);
+/* Any thread (the last arriver's, or the network exchange's): let go of what
+ * shl_coll_hold took, once the meeting has run or failed as a mismatch; an arrival's
+ * `drop` hook. */
+void shl_coll_drop_holds(struct shl_arrival *a);
+
 /* Owner thread, rank unlocked: run collective `run` as this rank's next collective on `c`
  * with arguments `x`. Blocking: waits, sleeping, and returns the class of any error the run
  * reported. Nonblocking: copies `x` to the heap (holding its types and op until the

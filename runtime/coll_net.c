@@ -187,35 +187,6 @@ out:
 	return n;
 }
 
-/* ---- holding a nonblocking member's types and op ---- */
-
-static void each_type(const struct shl_cargs *x, void (*f)(struct shl_datatype *))
-{
-	if (x->keep_s) {
-		if (x->svec == SHL_VEC_W)
-			for (int i = 0; i < x->nv; i++)
-				f(x->stypes[i]);
-		else
-			f(x->stype);
-	}
-	if (x->keep_r) {
-		if (x->rvec == SHL_VEC_W)
-			for (int i = 0; i < x->nv; i++)
-				f(x->rtypes[i]);
-		else
-			f(x->rtype);
-	}
-}
-
-static void drop_holds(struct shl_arrival *a)
-{
-	struct shl_cargs *x = (struct shl_cargs *)a;
-
-	each_type(x, shl_dt_release);
-	if (x->op != NULL)
-		shl_op_drop(x->op);
-}
-
 /* ---- the local meeting ---- */
 
 /* Hand `op` (complete on this node) to its leader and wake it. */
@@ -320,12 +291,10 @@ int shl_coll_net_join(struct shl_comm *c, shl_meet_fn *run, const struct shl_car
 	if (h == NULL)
 		return MPI_ERR_NO_MEM;
 	*h = *x;
-	h->a = (struct shl_arrival){ .req = q, .heap = true, .drop = drop_holds };
-	each_type(h, shl_dt_hold);
-	if (h->op != NULL)
-		shl_op_hold(h->op);
+	h->a = (struct shl_arrival){ .req = q, .heap = true, .drop = shl_coll_drop_holds };
+	shl_coll_hold(h);
 	if (arrive(c, run, h) != 0) {
-		drop_holds(&h->a);
+		shl_coll_drop_holds(&h->a);
 		free(h);
 		return MPI_ERR_NO_MEM;
 	}
