@@ -15,15 +15,26 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "io/auth.h"
 #include "io/mesh.h"
 
 /* Frames gathered into one sendmsg: 64 small frames make one system call when a rank
  * sends in bursts (the OSU message-rate window is 64). */
 #define SHL_IO_IOV 128
+/* Input buffer of a connection: small frames (headers, eager payloads, greetings) come out
+ * of one read() of up to this many bytes, instead of a read() per part and one more to
+ * learn the socket is empty (three system calls per small message before). */
+#define SHL_IO_IBUF (64u * 1024)
+/* A part at least this long, with the input buffer empty, is read straight to where it
+ * goes (a DATA payload into the receive buffer, an eager payload into its envelope): no
+ * copy through the buffer. A quarter of the buffer: below it the copy costs less than
+ * the extra read. */
+#define SHL_IO_DIRECT_MIN (SHL_IO_IBUF / 4)
 /* Events taken per epoll_wait. */
 #define SHL_IO_EVENTS 64
 /* How long shl_io_start tries to reach a node before giving up: its listener exists before
@@ -36,6 +47,7 @@
 /* What a connection's next bytes are. */
 enum in_state {
 	IN_HELLO,                    /* the greeting (accepted connections) */
+	IN_PROOF,                    /* the answer to our challenge (accepted connections) */
 	IN_HEADER,                   /* a frame header */
 	IN_EAGER,                    /* an EAGER payload, into `env` at `dst` */
 	IN_SIZE,                     /* the 8-byte payload of an RTS or CTS, into `small` */
@@ -48,6 +60,8 @@ struct conn {
 	bool authed;                 /* the hello proved the secret (always, for ones we made) */
 	uint32_t node;               /* the other end (once authed) */
 	char name[48];               /* its address, for reports */
+	uint32_t claimed;            /* the node its greeting claims to be */
+	unsigned char nonces[2 * SHL_IO_AUTH_NONCE];  /* its nonce, then ours */
 	struct shl_io_frame_rules rules;
 	enum in_state in;
 	size_t got;                  /* bytes of the current part read */
@@ -61,6 +75,10 @@ struct conn {
 	/* Accepted connections still to greet: a list with their deadlines. */
 	struct conn *greeting;
 	time_t deadline;             /* CLOCK_MONOTONIC seconds */
+	/* Input: bytes read but not yet taken are ibuf[ipos, ihave). */
+	bool more;                   /* the socket may hold more: the last read filled its space */
+	size_t ipos, ihave;
+	unsigned char ibuf[];        /* SHL_IO_IBUF bytes */
 };
 
 /* What this node sends to one other node. */
@@ -71,6 +89,16 @@ struct peer {
 	struct shl_io_send *head, **tail;
 	size_t off;                  /* bytes of `head` (header + payload) already written */
 	struct shl_io_send *rts;     /* RTS written, waiting for their CTS */
+};
+
+/* An RTS delivered to a rank of this node, until its CTS is posted or it is cancelled:
+ * the envelope stays ours (a CANCEL claims it by its state), so it goes back to the pool
+ * only then. */
+struct rts_in {
+	int32_t src, dst;
+	uint64_t cookie;             /* the sender's id for the send */
+	struct shl_envelope *env;
+	struct rts_in *next;
 };
 
 /* The process-wide state. Fixed by shl_io_start before the thread starts: the config
@@ -89,6 +117,7 @@ static struct {
 	struct conn *greeting;       /* accepted connections that have not greeted yet */
 	struct shl_pool pool;
 	struct shl_io_recv *recvs;   /* rendezvous receives waiting for DATA */
+	struct rts_in *rts_in;       /* RTS delivered here, not yet answered */
 	uint64_t next_id;            /* RTS cookies and receive ids */
 	unsigned char scratch[SHL_IO_EAGER_MAX];  /* DATA bytes beyond a truncated receive */
 	alignas(64) struct __cds_wfcq_head sub_head;
@@ -148,7 +177,7 @@ static void name_of(struct conn *c, const struct sockaddr_in *sa)
 
 static struct conn *conn_new(int fd, const struct sockaddr_in *sa)
 {
-	struct conn *c = calloc(1, sizeof(*c));
+	struct conn *c = calloc(1, sizeof(*c) + SHL_IO_IBUF);
 	int one = 1;
 
 	if (c == NULL)
@@ -221,34 +250,50 @@ static void conn_close(struct conn *c)
 	io.dead = c;
 }
 
-static bool same_secret(const unsigned char *a, const unsigned char *b)
-{
-	unsigned char d = 0;
-
-	for (int i = 0; i < SHL_IO_CTL_SECRET; i++)
-		d |= a[i] ^ b[i];
-	return d == 0;
-}
-
-/* The hello of an accepted connection is complete: check it. */
+/* The hello of an accepted connection is complete: check it and send our challenge, our
+ * nonce with our own answer to theirs (the socket is fresh: its buffer takes 68 bytes). */
 static int check_hello(struct conn *c)
 {
 	uint32_t magic = shl_io_ctl_get32(c->hdr), version = shl_io_ctl_get32(c->hdr + 4);
 	uint32_t node = shl_io_ctl_get32(c->hdr + 8);
+	unsigned char challenge[SHL_IO_CHALLENGE_BYTES];
 
 	if (magic != SHL_IO_HELLO_MAGIC || version != SHL_IO_HELLO_VERSION) {
 		report(c, "dropped: not a Shoal mesh greeting");
 		return -EPROTO;
-	}
-	if (!same_secret(c->hdr + 12, io.secret)) {
-		report(c, "dropped: wrong job secret");
-		return -EPERM;
 	}
 	/* The lower-numbered node connects (docs/offnode.md). */
 	if (node >= io.node) {
 		report(c, "dropped: claims to be node %u, which does not connect to node %u", node,
 		       io.node);
 		return -EPROTO;
+	}
+	c->claimed = node;
+	memcpy(c->nonces, c->hdr + 12, SHL_IO_AUTH_NONCE);
+	shl_io_ctl_put32(challenge, SHL_IO_HELLO_MAGIC);
+	if (shl_io_auth_nonce(c->nonces + SHL_IO_AUTH_NONCE) < 0 ||
+	    shl_io_auth_proof(io.secret, SHL_IO_AUTH_MESH_ACCEPT, node, io.node, c->nonces,
+			      c->nonces + SHL_IO_AUTH_NONCE, challenge + 4 + SHL_IO_AUTH_NONCE) < 0)
+		die("cannot make a challenge for a mesh connection");
+	memcpy(challenge + 4, c->nonces + SHL_IO_AUTH_NONCE, SHL_IO_AUTH_NONCE);
+	if (write(c->fd, challenge, sizeof(challenge)) != (ssize_t)sizeof(challenge)) {
+		report(c, "dropped: cannot send it our challenge");
+		return -EIO;
+	}
+	c->in = IN_PROOF;
+	c->got = 0;
+	return 0;
+}
+
+/* The answer to our challenge is complete: it proves the secret, or the connection goes. */
+static int check_proof(struct conn *c)
+{
+	uint32_t node = c->claimed;
+
+	if (!shl_io_auth_check(io.secret, SHL_IO_AUTH_MESH_DIAL, node, io.node, c->nonces,
+			       c->nonces + SHL_IO_AUTH_NONCE, c->hdr)) {
+		report(c, "dropped: wrong job secret (wrong answer to our challenge)");
+		return -EPERM;
 	}
 	greeted(c);
 	conn_auth(c, node);
@@ -282,7 +327,9 @@ static int deliver(struct conn *c, uint64_t bytes)
 	env->src = c->f.src;
 	env->tag = c->f.tag;
 	env->bytes = bytes;
-	env->cookie = NULL;
+	/* An RTS is claimed like an on-node send that waits (p2p.c's claim): a CANCEL from
+	 * its sender races with the receive for its state. The cookie is only a mark. */
+	env->cookie = env->payload == SHL_Q_REMOTE ? env : NULL;
 	env->via_fbox = false;
 	atomic_store_explicit(&env->state, SHL_Q_PENDING, memory_order_relaxed);
 	if (io.hooks.deliver(c->f.dst, env) < 0) {
@@ -303,6 +350,85 @@ static void queue(uint32_t n, struct shl_io_send *d)
 	p->tail = &d->next;
 }
 
+/* A send was retired without its frames being written (a cancelled RTS, a CANCEL that
+ * found nothing to cancel): it counts as written for shl_io_finish. */
+static void count_written(void)
+{
+	/* Pairs with the acquire load in shl_io_finish. */
+	atomic_store_explicit(&io.written, atomic_load_explicit(&io.written,
+		memory_order_relaxed) + 1, memory_order_release);
+}
+
+/* Where the RTS (src, dst, cookie) delivered here is linked; NULL if answered. */
+static struct rts_in **find_rts_in(int32_t src, int32_t dst, uint64_t cookie)
+{
+	struct rts_in **link = &io.rts_in;
+
+	for (; *link != NULL; link = &(*link)->next)
+		if ((*link)->cookie == cookie && (*link)->src == src && (*link)->dst == dst)
+			return link;
+	return NULL;
+}
+
+/* Where the RTS written to node `n` for `req` (or, with req NULL, for (src, dst, cookie))
+ * waits for its CTS is linked; NULL if it does not. */
+static struct shl_io_send **find_rts_out(uint32_t n, void *req, int32_t src, int32_t dst,
+					 uint64_t cookie)
+{
+	struct shl_io_send **link = &io.peers[n].rts, *d;
+
+	for (; (d = *link) != NULL; link = &d->next)
+		if (req != NULL ? d->req == req : d->frame.cookie == cookie &&
+		    d->frame.src == src && d->frame.dst == dst)
+			return link;
+	return NULL;
+}
+
+/* A CANCEL from the sender of an RTS delivered here: drop it if no receive has claimed it
+ * (the rank finds it cancelled and gives it back) and say so; otherwise say nothing, its
+ * CTS is on its way. */
+static void got_cancel(struct conn *c)
+{
+	struct rts_in **link = find_rts_in(c->f.src, c->f.dst, c->f.cookie), *x;
+	uint8_t expected = SHL_Q_PENDING;
+	struct shl_io_send *e;
+
+	/* Pairs with the receiver's CAS in p2p.c's claim: exactly one of them wins. */
+	if (link == NULL || !atomic_compare_exchange_strong(&(*link)->env->state, &expected,
+							    SHL_Q_CANCELLED))
+		return;
+	x = *link;
+	*link = x->next;
+	free(x);
+	e = calloc(1, sizeof(*e));
+	if (e == NULL)
+		die("out of memory for the answer to a cancel");
+	e->frame = (struct shl_io_frame){ .type = SHL_IO_CANCELLED, .src = c->f.dst,
+					  .dst = c->f.src, .context = c->f.context,
+					  .cookie = c->f.cookie };
+	queue(c->node, e);
+	flush(c->node);
+}
+
+/* The answer to our CANCEL: the send is cancelled, its RTS will get no CTS. */
+static int got_cancelled(struct conn *c)
+{
+	struct shl_io_send **link = find_rts_out(c->node, NULL, c->f.dst, c->f.src, c->f.cookie);
+	struct shl_io_send *d;
+
+	if (link == NULL) {
+		report(c, "dropped: CANCELLED for no send waiting for a CTS");
+		return -EPROTO;
+	}
+	d = *link;
+	*link = d->next;
+	count_written();
+	io.hooks.cancelled(d->req);
+	free(d->owned);
+	free(d);
+	return 0;
+}
+
 /* An RTS's size or a CTS's receiver id has arrived in c->small. */
 static int got_size(struct conn *c)
 {
@@ -317,9 +443,21 @@ static int got_size(struct conn *c)
 		c->env = shl_pool_get(&io.pool, false);
 		if (c->env == NULL)
 			die("out of memory for an arriving message");
-		c->env->payload = SHL_Q_REMOTE;
-		memcpy(c->env->inline_data, &c->f.cookie, 8);
-		return deliver(c, v);
+		struct shl_envelope *env = c->env;
+		struct rts_in *x = malloc(sizeof(*x));
+		if (x == NULL)
+			die("out of memory for an arriving message");
+		env->payload = SHL_Q_REMOTE;
+		memcpy(env->inline_data, &c->f.cookie, 8);
+		*x = (struct rts_in){ .src = c->f.src, .dst = c->f.dst, .cookie = c->f.cookie,
+				      .env = env, .next = io.rts_in };
+		io.rts_in = x;  /* before the rank can post its CTS, which only we take */
+		int err = deliver(c, v);
+		if (err < 0) {
+			io.rts_in = x->next;
+			free(x);
+		}
+		return err;
 	}
 	/* CTS: the receiver is ready; its id goes into every DATA frame. */
 	struct peer *p = &io.peers[c->node];
@@ -406,6 +544,15 @@ static int start_frame(struct conn *c)
 	case SHL_IO_CTS:
 		c->in = IN_SIZE;
 		return 0;
+	case SHL_IO_CANCEL:
+		got_cancel(c);
+		next_header(c);
+		return 0;
+	case SHL_IO_CANCELLED: {
+		int err = got_cancelled(c);
+		next_header(c);
+		return err;
+	}
 	default: {  /* DATA: for a receive we are waiting for, within its size */
 		struct shl_io_recv *rv = io.recvs;
 		while (rv != NULL && rv->id != c->f.cookie)
@@ -423,10 +570,12 @@ static int start_frame(struct conn *c)
 	}
 }
 
-/* Read what `c` has: the hello, headers and payloads, until the socket is empty. Closes
- * `c` at EOF or on anything it rejects. */
+/* Read what `c` has: the hello, headers and payloads, until the socket is empty (a read
+ * that did not fill its space says so: epoll is level-triggered and reports whatever comes
+ * after). Closes `c` at EOF or on anything it rejects. */
 static void drain_conn(struct conn *c)
 {
+	c->more = true;
 	for (;;) {
 		unsigned char *to;
 		size_t want;
@@ -437,6 +586,10 @@ static void drain_conn(struct conn *c)
 		case IN_HELLO:
 			to = c->hdr + c->got;
 			want = SHL_IO_HELLO_BYTES - c->got;
+			break;
+		case IN_PROOF:
+			to = c->hdr + c->got;
+			want = SHL_IO_AUTH_PROOF - c->got;
 			break;
 		case IN_HEADER:
 			to = c->hdr + c->got;
@@ -462,17 +615,33 @@ static void drain_conn(struct conn *c)
 			}
 		}
 		}
-		n = read(c->fd, to, want);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			return;
-		if (n <= 0) {
-			if (c->got != 0 || c->in != IN_HEADER)
-				report(c, "closed in the middle of a %s",
-				       c->authed ? "frame" : "greeting");
-			conn_close(c);
-			return;
+		if (c->ipos < c->ihave) {  /* from the input buffer */
+			n = (ssize_t)(c->ihave - c->ipos < want ? c->ihave - c->ipos : want);
+			memcpy(to, c->ibuf + c->ipos, (size_t)n);
+			c->ipos += (size_t)n;
+		} else {
+			bool direct = want >= SHL_IO_DIRECT_MIN;
+			size_t space = direct ? want : SHL_IO_IBUF;
+			if (!c->more)
+				return;
+			n = read(c->fd, direct ? to : c->ibuf, space);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+				return;
+			if (n <= 0) {
+				if (c->got != 0 || c->in != IN_HEADER)
+					report(c, "closed in the middle of a %s",
+					       c->authed ? "frame" : "greeting");
+				conn_close(c);
+				return;
+			}
+			c->more = (size_t)n == space;
+			if (!direct) {
+				c->ipos = 0;
+				c->ihave = (size_t)n;
+				continue;
+			}
 		}
 		c->got += (size_t)n;
 		if (c->in == IN_DATA)
@@ -481,6 +650,8 @@ static void drain_conn(struct conn *c)
 			continue;
 		else if (c->in == IN_HELLO)
 			err = check_hello(c);
+		else if (c->in == IN_PROOF)
+			err = check_proof(c);
 		else if (c->in == IN_HEADER)
 			err = start_frame(c);
 		else if (c->in == IN_EAGER)
@@ -539,9 +710,7 @@ static void flush(uint32_t n)
 			done -= whole;
 			p->head = d->next;
 			if (d->counted)
-				/* Pairs with the acquire load in shl_io_finish. */
-				atomic_store_explicit(&io.written, atomic_load_explicit(&io.written,
-					memory_order_relaxed) + 1, memory_order_release);
+				count_written();
 			if (d->frame.type == SHL_IO_RTS) {  /* wait for the CTS */
 				d->next = p->rts;
 				p->rts = d;
@@ -582,7 +751,30 @@ static void take_posts(void)
 		d->counted = d->frame.type != SHL_IO_RTS;
 		if (d->frame.type == SHL_IO_RTS)
 			d->frame.cookie = ++io.next_id;
+		if (d->frame.type == SHL_IO_CANCEL) {
+			/* Only an RTS written and waiting for its CTS can be cancelled: one still
+			 * queued is on its way (rare: back-pressure), one answered is matched. */
+			struct shl_io_send **link = find_rts_out(n, d->req, 0, 0, 0);
+			if (link == NULL) {
+				count_written();
+				free(d);
+				continue;
+			}
+			d->frame.cookie = (*link)->frame.cookie;
+			d->frame.length = 0;
+			d->req = NULL;
+		}
 		if (d->frame.type == SHL_IO_CTS) {
+			/* The RTS it answers is ours no more: its envelope goes back now. */
+			struct rts_in **link = find_rts_in(d->frame.dst, d->frame.src,
+							   d->frame.cookie), *x;
+			if (link == NULL)
+				die("rank %d answers a message from rank %d that never came",
+				    d->frame.src, d->frame.dst);
+			x = *link;
+			*link = x->next;
+			shl_pool_put(x->env);
+			free(x);
 			/* Known before the CTS leaves, so its DATA always finds it. */
 			d->recv->id = ++io.next_id;
 			d->recv->got = 0;
@@ -673,10 +865,62 @@ static void *run(void *arg)
 	return NULL;
 }
 
+/* Main thread: `len` bytes from blocking socket `fd`, or -errno (-EAGAIN: timed out). */
+static int read_all(int fd, unsigned char *p, size_t len)
+{
+	while (len > 0) {
+		ssize_t r = read(fd, p, len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r == 0 ? -ECONNRESET : -errno;
+		p += r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
+
+/* Main thread: greet node `n` on `fd` (blocking) and prove the secret: our nonce, its
+ * challenge (its nonce and its answer to ours, checked: a listener that cannot prove the
+ * secret gets nothing from us), our answer to its nonce. */
+static int greet(int fd, uint32_t n)
+{
+	unsigned char hello[SHL_IO_HELLO_BYTES], challenge[SHL_IO_CHALLENGE_BYTES];
+	unsigned char proof[SHL_IO_AUTH_PROOF];
+	/* Node n answers once its completion thread runs, after it has greeted every node
+	 * above it: a chain of handshakes, each a round trip once started. */
+	struct timeval tv = { .tv_sec = 3 * SHL_IO_GREET_S };
+	int err;
+
+	shl_io_ctl_put32(hello, SHL_IO_HELLO_MAGIC);
+	shl_io_ctl_put32(hello + 4, SHL_IO_HELLO_VERSION);
+	shl_io_ctl_put32(hello + 8, io.node);
+	if ((err = shl_io_auth_nonce(hello + 12)) < 0)
+		return err;
+	/* A fresh socket's send buffer takes 44 bytes in one write. */
+	if (write(fd, hello, sizeof(hello)) != (ssize_t)sizeof(hello))
+		return -EIO;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if ((err = read_all(fd, challenge, sizeof(challenge))) < 0)
+		return err;
+	if (shl_io_ctl_get32(challenge) != SHL_IO_HELLO_MAGIC ||
+	    !shl_io_auth_check(io.secret, SHL_IO_AUTH_MESH_ACCEPT, io.node, n, hello + 12,
+			       challenge + 4, challenge + 4 + SHL_IO_AUTH_NONCE))
+		return -EACCES;
+	if (shl_io_auth_proof(io.secret, SHL_IO_AUTH_MESH_DIAL, io.node, n, hello + 12,
+			      challenge + 4, proof) < 0)
+		return -EIO;
+	if (write(fd, proof, sizeof(proof)) != (ssize_t)sizeof(proof))
+		return -EIO;
+	tv.tv_sec = 0;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	return 0;
+}
+
 /* Main thread: a connection to node `n`, greeted. */
 static int dial(uint32_t n, const struct sockaddr_in *sa)
 {
-	unsigned char hello[SHL_IO_HELLO_BYTES];
 	struct conn *c;
 	int fd = -1, err = 0;
 
@@ -695,14 +939,9 @@ static int dial(uint32_t n, const struct sockaddr_in *sa)
 	}
 	if (fd < 0)
 		return err;
-	shl_io_ctl_put32(hello, SHL_IO_HELLO_MAGIC);
-	shl_io_ctl_put32(hello + 4, SHL_IO_HELLO_VERSION);
-	shl_io_ctl_put32(hello + 8, io.node);
-	memcpy(hello + 12, io.secret, SHL_IO_CTL_SECRET);
-	/* A fresh socket's send buffer takes 44 bytes in one write. */
-	if (write(fd, hello, sizeof(hello)) != (ssize_t)sizeof(hello)) {
+	if ((err = greet(fd, n)) < 0) {
 		close(fd);
-		return -EIO;
+		return err;
 	}
 	c = conn_new(fd, sa);
 	struct epoll_event ev = { EPOLLIN, { .ptr = c } };
@@ -756,7 +995,7 @@ int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hoo
 			inet_ntop(AF_INET, &cfg->addr[n].sin_addr, ip, sizeof(ip));
 			fprintf(stderr, "shoal: node %u (host %s): cannot connect to node %u at %s:%u: "
 				"%s\n", io.node, io.host, n, ip, ntohs(cfg->addr[n].sin_port),
-				strerror(-err));
+				err == -EACCES ? "it did not prove the job secret" : strerror(-err));
 			return err;
 		}
 	}

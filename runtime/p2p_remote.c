@@ -33,6 +33,16 @@ static void sent(void *req)
 		shl_req_complete(req);
 }
 
+/* Completion thread: the rendezvous send of request `req` was cancelled before its
+ * receiver matched it (MPI 4.1 §3.8.4: MPI_Test_cancelled is then true). */
+static void cancelled(void *req)
+{
+	struct shl_req *q = req;
+
+	q->status.shl_cancelled = 1;
+	shl_req_complete(q);
+}
+
 /* A rendezvous receive: what the completion thread fills, and what the rank asked for. */
 struct remote_recv {
 	struct shl_io_recv io;
@@ -55,7 +65,7 @@ static void received(struct shl_io_recv *rv)
 
 int shl_job_connect(const struct shl_io_config *cfg)
 {
-	static const struct shl_io_hooks hooks = { deliver, sent, received };
+	static const struct shl_io_hooks hooks = { deliver, sent, received, cancelled };
 
 	return shl_io_start(cfg, &hooks);
 }
@@ -81,8 +91,26 @@ void shl_p2p_recv_remote(struct shl_rank *r, struct shl_req *q, struct shl_envel
 					  .cookie = cookie };
 	d->payload = d->packed;
 	d->recv = &x->io;
-	shl_pool_put(env);
+	/* `env` stays the completion thread's: it gives it back when it takes the CTS. */
 	shl_io_post_send(d);
+}
+
+bool shl_p2p_cancel_remote(struct shl_rank *r, struct shl_req *req)
+{
+	struct shl_io_send *d;
+
+	if (req->kind != SHL_REQ_SEND || req->peer == MPI_PROC_NULL ||
+	    shl_job.ranks[shl_comm_remote_world(req->comm, req->peer)] != NULL)
+		return false;
+	d = calloc(1, sizeof(*d));
+	if (d == NULL)
+		return true;  /* no memory to ask: the cancel fails, the send completes */
+	d->frame = (struct shl_io_frame){ .type = SHL_IO_CANCEL, .src = r->world_rank,
+					  .dst = shl_comm_remote_world(req->comm, req->peer),
+					  .context = req->comm->context };
+	d->req = req;
+	shl_io_post_send(d);
+	return true;
 }
 
 int shl_p2p_send_remote(struct shl_rank *r, struct shl_comm *c, const void *buf,
