@@ -8,6 +8,7 @@
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,12 @@
  * copy through the buffer. A quarter of the buffer: below it the copy costs less than
  * the extra read. */
 #define SHL_IO_DIRECT_MIN (SHL_IO_IBUF / 4)
+/* How long the completion thread keeps polling (epoll_wait without sleeping, yielding the
+ * core between polls) after its last event or post, SHOAL_IO_POLL_US: a reply tends to
+ * follow within a round trip, and a thread asleep in epoll_wait costs a wake-up on each
+ * side of every message (bench OFFNODE=1, 0-byte latency: 50 µs sleeping, see
+ * docs/performance.md "Off-node"). As long as a waiting rank spins (SHL_WAIT_SPIN_US). */
+#define SHL_IO_POLL_US 200
 /* Events taken per epoll_wait. */
 #define SHL_IO_EVENTS 64
 /* How long shl_io_start tries to reach a node before giving up: its listener exists before
@@ -120,6 +127,10 @@ static struct {
 	struct rts_in *rts_in;       /* RTS delivered here, not yet answered */
 	uint64_t next_id;            /* RTS cookies and receive ids */
 	unsigned char scratch[SHL_IO_EAGER_MAX];  /* DATA bytes beyond a truncated receive */
+	uint64_t poll_ns;            /* SHOAL_IO_POLL_US, fixed at start */
+	/* The thread polls (is not asleep in epoll_wait): posters need not write `wake`.
+	 * Written by the thread, read by posters; seq_cst both ways (shl_io_post_send). */
+	alignas(64) _Atomic bool polling;
 	alignas(64) struct __cds_wfcq_head sub_head;
 	alignas(64) struct cds_wfcq_tail sub_tail;
 	_Atomic uint64_t posted;     /* sends posted: any thread, relaxed increments */
@@ -735,10 +746,7 @@ static void flush(uint32_t n)
 static void take_posts(void)
 {
 	struct cds_wfcq_node *node;
-	uint64_t v;
 
-	if (read(io.wake, &v, sizeof(v)) < 0 && errno != EAGAIN)
-		die("eventfd: %s", strerror(errno));
 	while ((node = __cds_wfcq_dequeue_blocking(&io.sub_head, &io.sub_tail)) != NULL) {
 		struct shl_io_send *d = caa_container_of(node, struct shl_io_send, link);
 		uint32_t n = io.node_of[d->frame.dst];
@@ -829,14 +837,35 @@ static void expire_greetings(void)
 	}
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void *run(void *arg)
 {
 	struct epoll_event ev[SHL_IO_EVENTS];
+	uint64_t last = now_ns();    /* of the last event or post */
 
 	for (;;) {
-		/* Wake once a second while a connection has still to greet. */
-		int n = epoll_wait(io.ep, ev, SHL_IO_EVENTS, io.greeting ? 1000 : -1);
+		bool poll = io.poll_ns != 0 && now_ns() - last < io.poll_ns;
+		int n = 0;
 
+		if (poll) {
+			n = epoll_wait(io.ep, ev, SHL_IO_EVENTS, 0);
+		} else {
+			/* Pairs with the poster's seq_cst load of `polling` after its enqueue:
+			 * either it sees false and writes the eventfd, or we see its post. */
+			atomic_store(&io.polling, false);
+			if (cds_wfcq_empty(&io.sub_head, &io.sub_tail))
+				/* Wake once a second while a connection has still to greet. */
+				n = epoll_wait(io.ep, ev, SHL_IO_EVENTS, io.greeting ? 1000 : -1);
+			atomic_store_explicit(&io.polling, io.poll_ns != 0, memory_order_relaxed);
+			last = now_ns();
+		}
 		if (n < 0 && errno != EINTR)
 			die("epoll_wait: %s", strerror(errno));
 		for (int i = 0; i < n; i++) {
@@ -844,7 +873,9 @@ static void *run(void *arg)
 			struct conn *c = tag;
 
 			if (tag == &tag_wake) {
-				take_posts();
+				uint64_t v;
+				if (read(io.wake, &v, sizeof(v)) < 0 && errno != EAGAIN)
+					die("eventfd: %s", strerror(errno));
 			} else if (tag == &tag_listen) {
 				take_connections();
 			} else if (c->fd >= 0) {
@@ -854,6 +885,14 @@ static void *run(void *arg)
 					drain_conn(c);
 			}
 		}
+		if (!cds_wfcq_empty(&io.sub_head, &io.sub_tail)) {
+			take_posts();
+			n = 1;
+		}
+		if (n > 0)
+			last = now_ns();
+		else if (poll)
+			sched_yield();  /* a rank, or another node's thread, may need this core */
 		if (io.greeting != NULL)
 			expire_greetings();
 		while (io.dead != NULL) {
@@ -976,6 +1015,9 @@ int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hoo
 	for (uint32_t n = 0; n < cfg->nnodes; n++)
 		io.peers[n].tail = &io.peers[n].head;
 	shl_pool_init_sized(&io.pool, SHL_IO_EAGER_MAX);
+	const char *poll_us = getenv("SHOAL_IO_POLL_US");
+	io.poll_ns = 1000 * (poll_us != NULL && *poll_us ? strtoull(poll_us, NULL, 10)
+							  : SHL_IO_POLL_US);
 	__cds_wfcq_init(&io.sub_head, &io.sub_tail);
 	io.ep = epoll_create1(EPOLL_CLOEXEC);
 	io.wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -1018,6 +1060,10 @@ void shl_io_post_send(struct shl_io_send *d)
 	 * drained yet and will find `d` (it dequeues until empty after each wake). */
 	if (cds_wfcq_enqueue(&io.sub_head, &io.sub_tail, &d->link))
 		return;  /* true: the queue was not empty */
+	/* Pairs with the thread's seq_cst store of false before it looks at the queue one
+	 * last time and sleeps: a polling thread finds `d` without being woken. */
+	if (atomic_load(&io.polling))
+		return;
 	while (write(io.wake, &one, sizeof(one)) < 0 && errno == EINTR)
 		;
 }

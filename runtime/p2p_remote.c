@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io/mesh.h"
 #include "runtime/rt.h"
@@ -66,7 +67,17 @@ static void received(struct shl_io_recv *rv)
 int shl_job_connect(const struct shl_io_config *cfg)
 {
 	static const struct shl_io_hooks hooks = { deliver, sent, received, cancelled };
+	long cores = sysconf(_SC_NPROCESSORS_ONLN), nlocal = 0;
 
+	for (int32_t w = 0; w < cfg->world_size; w++)
+		nlocal += cfg->node_of[w] == cfg->node;
+	/* Ranks spinning on every core would keep the completion thread, which every message
+	 * to or from another node goes through, off the cores for a time slice: a rank
+	 * waiting 200 µs for a reply that its own node's thread must read then makes every
+	 * round trip last its spin (bench OFFNODE=1 on 2 cores, 0 B: 205-260 µs one way;
+	 * yielding between polls: see docs/performance.md "Off-node"). */
+	const char *yield = getenv("SHOAL_SPIN_YIELD");
+	shl_job.spin_yield = yield != NULL && *yield ? *yield == '1' : nlocal + 1 >= cores;
 	return shl_io_start(cfg, &hooks);
 }
 
