@@ -36,12 +36,6 @@
  * copy through the buffer. A quarter of the buffer: below it the copy costs less than
  * the extra read. */
 #define SHL_IO_DIRECT_MIN (SHL_IO_IBUF / 4)
-/* How long the completion thread keeps polling (epoll_wait without sleeping, yielding the
- * core between polls) after its last event or post, SHOAL_IO_POLL_US: a reply tends to
- * follow within a round trip, and a thread asleep in epoll_wait costs a wake-up on each
- * side of every message (bench OFFNODE=1, 0-byte latency: 50 µs sleeping, see
- * docs/performance.md "Off-node"). As long as a waiting rank spins (SHL_WAIT_SPIN_US). */
-#define SHL_IO_POLL_US 200
 /* Events taken per epoll_wait. */
 #define SHL_IO_EVENTS 64
 /* How long shl_io_start tries to reach a node before giving up: its listener exists before
@@ -127,7 +121,7 @@ static struct {
 	struct rts_in *rts_in;       /* RTS delivered here, not yet answered */
 	uint64_t next_id;            /* RTS cookies and receive ids */
 	unsigned char scratch[SHL_IO_EAGER_MAX];  /* DATA bytes beyond a truncated receive */
-	uint64_t poll_ns;            /* SHOAL_IO_POLL_US, fixed at start */
+	uint64_t poll_ns;            /* fixed at start (shl_io_config) */
 	/* The thread polls (is not asleep in epoll_wait): posters need not write `wake`.
 	 * Written by the thread, read by posters; seq_cst both ways (shl_io_post_send). */
 	alignas(64) _Atomic bool polling;
@@ -1015,9 +1009,7 @@ int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hoo
 	for (uint32_t n = 0; n < cfg->nnodes; n++)
 		io.peers[n].tail = &io.peers[n].head;
 	shl_pool_init_sized(&io.pool, SHL_IO_EAGER_MAX);
-	const char *poll_us = getenv("SHOAL_IO_POLL_US");
-	io.poll_ns = 1000 * (poll_us != NULL && *poll_us ? strtoull(poll_us, NULL, 10)
-							  : SHL_IO_POLL_US);
+	io.poll_ns = cfg->poll_ns;
 	__cds_wfcq_init(&io.sub_head, &io.sub_tail);
 	io.ep = epoll_create1(EPOLL_CLOEXEC);
 	io.wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);

@@ -27,6 +27,10 @@ struct shl_io_config {
 	int listen;                      /* this node's listener; the completion thread's now */
 	const unsigned char *secret;     /* SHL_IO_CTL_SECRET bytes: the job secret */
 	const char *host;                /* this node's host name, for reports */
+	/* How long the completion thread keeps polling (epoll_wait without sleeping, yielding
+	 * the core between polls) after its last event or post; 0: it sleeps in epoll_wait at
+	 * once. While it polls, posters do not write its eventfd. */
+	uint64_t poll_ns;
 };
 
 /* A receive matched with a rendezvous message (an envelope with payload SHL_Q_REMOTE):
