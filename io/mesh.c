@@ -1,7 +1,8 @@
 /* The completion thread: owns every mesh socket, the listener, the wake-up eventfd, the
  * output queues and the envelope pool of arriving messages. Entered by the main thread
  * (shl_io_start, before the thread exists), rank threads (shl_io_post_send: the submission
- * queue and the eventfd only) and the completion thread. Must not block on a socket (all
+ * queue and the eventfd, or, holding io.lock, one eager frame written at once) and the
+ * completion thread. Must not block on a socket (all
  * are non-blocking once the thread runs) nor touch a rank's state except through hooks. */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +17,6 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -49,6 +49,7 @@
 enum in_state {
 	IN_HELLO,                    /* the greeting (accepted connections) */
 	IN_PROOF,                    /* the answer to our challenge (accepted connections) */
+	IN_CHALLENGE,                /* the accepting node's challenge (connections we made) */
 	IN_HEADER,                   /* a frame header */
 	IN_EAGER,                    /* an EAGER payload, into `env` at `dst` */
 	IN_SIZE,                     /* the 8-byte payload of an RTS or CTS, into `small` */
@@ -61,12 +62,13 @@ struct conn {
 	bool authed;                 /* the hello proved the secret (always, for ones we made) */
 	uint32_t node;               /* the other end (once authed) */
 	char name[48];               /* its address, for reports */
+	bool dialed;                 /* we made it: `claimed` is the node we called */
 	uint32_t claimed;            /* the node its greeting claims to be */
 	unsigned char nonces[2 * SHL_IO_AUTH_NONCE];  /* its nonce, then ours */
 	struct shl_io_frame_rules rules;
 	enum in_state in;
 	size_t got;                  /* bytes of the current part read */
-	unsigned char hdr[SHL_IO_HELLO_BYTES];
+	unsigned char hdr[SHL_IO_CHALLENGE_BYTES];  /* greetings and frame headers */
 	struct shl_io_frame f;
 	struct shl_envelope *env;
 	unsigned char *dst;
@@ -122,6 +124,10 @@ static struct {
 	uint64_t next_id;            /* RTS cookies and receive ids */
 	unsigned char scratch[SHL_IO_EAGER_MAX];  /* DATA bytes beyond a truncated receive */
 	uint64_t poll_ns;            /* fixed at start (shl_io_config) */
+	/* Held by the thread whenever it is not waiting in epoll_wait or yielding; a rank
+	 * that gets it with trylock may write an eager frame itself (shl_io_post_send). It
+	 * guards everything the thread owns. */
+	pthread_mutex_t lock;
 	/* The thread polls (is not asleep in epoll_wait): posters need not write `wake`.
 	 * Written by the thread, read by posters; seq_cst both ways (shl_io_post_send). */
 	alignas(64) _Atomic bool polling;
@@ -150,8 +156,8 @@ static void report(const struct conn *c, const char *fmt, ...)
 		fprintf(stderr, "shoal: node %u (host %s): connection from node %u (%s): %s\n",
 			io.node, io.host, c->node, c->name, msg);
 	else
-		fprintf(stderr, "shoal: node %u (host %s): mesh connection from %s: %s\n", io.node,
-			io.host, c->name, msg);
+		fprintf(stderr, "shoal: node %u (host %s): mesh connection %s %s: %s\n", io.node,
+			io.host, c->dialed ? "to" : "from", c->name, msg);
 	fflush(stderr);
 }
 
@@ -237,6 +243,15 @@ static void conn_close(struct conn *c)
 	c->fd = -1;
 	if (!c->authed)
 		greeted(c);
+	if (c->dialed && !c->authed) {
+		/* Reset before it answered: that node has ended already (nodes end at different
+		 * times), which matters only if we have something for it. */
+		struct peer *p = &io.peers[c->claimed];
+		p->lost = true;
+		if (p->head != NULL)
+			die("lost the connection to node %u (%s) before it answered our greeting, "
+			    "with messages still to send", c->claimed, c->name);
+	}
 	if (c->in == IN_DATA)
 		die("lost the connection to node %u (%s) in the middle of a message", c->node,
 		    c->name);
@@ -287,6 +302,34 @@ static int check_hello(struct conn *c)
 	}
 	c->in = IN_PROOF;
 	c->got = 0;
+	return 0;
+}
+
+/* The challenge of the node we called is complete: its answer to our nonce proves it
+ * knows the secret (or the connection goes, and that node with it), and ours follows. The
+ * socket is fresh: its buffer takes 32 bytes. */
+static int check_challenge(struct conn *c)
+{
+	uint32_t n = c->claimed;
+	unsigned char proof[SHL_IO_AUTH_PROOF];
+
+	if (shl_io_ctl_get32(c->hdr) != SHL_IO_HELLO_MAGIC ||
+	    !shl_io_auth_check(io.secret, SHL_IO_AUTH_MESH_ACCEPT, io.node, n, c->nonces,
+			       c->hdr + 4, c->hdr + 4 + SHL_IO_AUTH_NONCE)) {
+		report(c, "dropped: node %u did not prove the job secret", n);
+		return -EACCES;
+	}
+	if (shl_io_auth_proof(io.secret, SHL_IO_AUTH_MESH_DIAL, io.node, n, c->nonces,
+			      c->hdr + 4, proof) < 0)
+		die("cannot answer the challenge of node %u", n);
+	if (write(c->fd, proof, sizeof(proof)) != (ssize_t)sizeof(proof)) {
+		report(c, "dropped: cannot send node %u our answer", n);
+		return -EIO;
+	}
+	greeted(c);
+	conn_auth(c, n);
+	io.peers[n].out = c;
+	flush(n);
 	return 0;
 }
 
@@ -596,6 +639,10 @@ static void drain_conn(struct conn *c)
 			to = c->hdr + c->got;
 			want = SHL_IO_AUTH_PROOF - c->got;
 			break;
+		case IN_CHALLENGE:
+			to = c->hdr + c->got;
+			want = SHL_IO_CHALLENGE_BYTES - c->got;
+			break;
 		case IN_HEADER:
 			to = c->hdr + c->got;
 			want = SHL_IO_FRAME_HEADER - c->got;
@@ -657,6 +704,8 @@ static void drain_conn(struct conn *c)
 			err = check_hello(c);
 		else if (c->in == IN_PROOF)
 			err = check_proof(c);
+		else if (c->in == IN_CHALLENGE)
+			err = check_challenge(c);
 		else if (c->in == IN_HEADER)
 			err = start_frame(c);
 		else if (c->in == IN_EAGER)
@@ -844,10 +893,12 @@ static void *run(void *arg)
 	struct epoll_event ev[SHL_IO_EVENTS];
 	uint64_t last = now_ns();    /* of the last event or post */
 
+	pthread_mutex_lock(&io.lock);
 	for (;;) {
 		bool poll = io.poll_ns != 0 && now_ns() - last < io.poll_ns;
 		int n = 0;
 
+		pthread_mutex_unlock(&io.lock);
 		if (poll) {
 			n = epoll_wait(io.ep, ev, SHL_IO_EVENTS, 0);
 		} else {
@@ -862,6 +913,7 @@ static void *run(void *arg)
 		}
 		if (n < 0 && errno != EINTR)
 			die("epoll_wait: %s", strerror(errno));
+		pthread_mutex_lock(&io.lock);
 		for (int i = 0; i < n; i++) {
 			void *tag = ev[i].data.ptr;
 			struct conn *c = tag;
@@ -883,10 +935,13 @@ static void *run(void *arg)
 			take_posts();
 			n = 1;
 		}
-		if (n > 0)
+		if (n > 0) {
 			last = now_ns();
-		else if (poll)
+		} else if (poll) {
+			pthread_mutex_unlock(&io.lock);
 			sched_yield();  /* a rank, or another node's thread, may need this core */
+			pthread_mutex_lock(&io.lock);
+		}
 		if (io.greeting != NULL)
 			expire_greetings();
 		while (io.dead != NULL) {
@@ -898,62 +953,14 @@ static void *run(void *arg)
 	return NULL;
 }
 
-/* Main thread: `len` bytes from blocking socket `fd`, or -errno (-EAGAIN: timed out). */
-static int read_all(int fd, unsigned char *p, size_t len)
-{
-	while (len > 0) {
-		ssize_t r = read(fd, p, len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r == 0 ? -ECONNRESET : -errno;
-		p += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
-/* Main thread: greet node `n` on `fd` (blocking) and prove the secret: our nonce, its
- * challenge (its nonce and its answer to ours, checked: a listener that cannot prove the
- * secret gets nothing from us), our answer to its nonce. */
-static int greet(int fd, uint32_t n)
-{
-	unsigned char hello[SHL_IO_HELLO_BYTES], challenge[SHL_IO_CHALLENGE_BYTES];
-	unsigned char proof[SHL_IO_AUTH_PROOF];
-	/* Node n answers once its completion thread runs, after it has greeted every node
-	 * above it: a chain of handshakes, each a round trip once started. */
-	struct timeval tv = { .tv_sec = 3 * SHL_IO_GREET_S };
-	int err;
-
-	shl_io_ctl_put32(hello, SHL_IO_HELLO_MAGIC);
-	shl_io_ctl_put32(hello + 4, SHL_IO_HELLO_VERSION);
-	shl_io_ctl_put32(hello + 8, io.node);
-	if ((err = shl_io_auth_nonce(hello + 12)) < 0)
-		return err;
-	/* A fresh socket's send buffer takes 44 bytes in one write. */
-	if (write(fd, hello, sizeof(hello)) != (ssize_t)sizeof(hello))
-		return -EIO;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if ((err = read_all(fd, challenge, sizeof(challenge))) < 0)
-		return err;
-	if (shl_io_ctl_get32(challenge) != SHL_IO_HELLO_MAGIC ||
-	    !shl_io_auth_check(io.secret, SHL_IO_AUTH_MESH_ACCEPT, io.node, n, hello + 12,
-			       challenge + 4, challenge + 4 + SHL_IO_AUTH_NONCE))
-		return -EACCES;
-	if (shl_io_auth_proof(io.secret, SHL_IO_AUTH_MESH_DIAL, io.node, n, hello + 12,
-			      challenge + 4, proof) < 0)
-		return -EIO;
-	if (write(fd, proof, sizeof(proof)) != (ssize_t)sizeof(proof))
-		return -EIO;
-	tv.tv_sec = 0;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	return 0;
-}
-
-/* Main thread: a connection to node `n`, greeted. */
+/* Main thread: a connection to node `n`, greeted with our nonce. The completion thread
+ * reads its challenge and answers (check_challenge); frames for node n wait in its queue
+ * until then. Not waiting here for the answer lets every node start its thread at once
+ * (node n answers only once its own thread runs) and lets a node that has already ended
+ * be missed quietly, as at EOF. */
 static int dial(uint32_t n, const struct sockaddr_in *sa)
 {
+	unsigned char hello[SHL_IO_HELLO_BYTES];
 	struct conn *c;
 	int fd = -1, err = 0;
 
@@ -972,9 +979,17 @@ static int dial(uint32_t n, const struct sockaddr_in *sa)
 	}
 	if (fd < 0)
 		return err;
-	if ((err = greet(fd, n)) < 0) {
+	shl_io_ctl_put32(hello, SHL_IO_HELLO_MAGIC);
+	shl_io_ctl_put32(hello + 4, SHL_IO_HELLO_VERSION);
+	shl_io_ctl_put32(hello + 8, io.node);
+	if ((err = shl_io_auth_nonce(hello + 12)) < 0) {
 		close(fd);
 		return err;
+	}
+	/* A fresh socket's send buffer takes 44 bytes in one write. */
+	if (write(fd, hello, sizeof(hello)) != (ssize_t)sizeof(hello)) {
+		close(fd);
+		return -EIO;
 	}
 	c = conn_new(fd, sa);
 	struct epoll_event ev = { EPOLLIN, { .ptr = c } };
@@ -983,8 +998,14 @@ static int dial(uint32_t n, const struct sockaddr_in *sa)
 		free(c);
 		return -ENOMEM;
 	}
-	conn_auth(c, n);
-	io.peers[n].out = c;
+	memcpy(c->nonces, hello + 12, SHL_IO_AUTH_NONCE);
+	c->dialed = true;
+	c->claimed = n;
+	c->in = IN_CHALLENGE;
+	/* Node n answers once its thread runs: after its own dials, which wait for nobody. */
+	c->deadline = now_s() + SHL_IO_GREET_S;
+	c->greeting = io.greeting;
+	io.greeting = c;
 	return 0;
 }
 
@@ -1009,6 +1030,7 @@ int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hoo
 	for (uint32_t n = 0; n < cfg->nnodes; n++)
 		io.peers[n].tail = &io.peers[n].head;
 	shl_pool_init_sized(&io.pool, SHL_IO_EAGER_MAX);
+	pthread_mutex_init(&io.lock, NULL);
 	io.poll_ns = cfg->poll_ns;
 	__cds_wfcq_init(&io.sub_head, &io.sub_tail);
 	io.ep = epoll_create1(EPOLL_CLOEXEC);
@@ -1029,7 +1051,7 @@ int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hoo
 			inet_ntop(AF_INET, &cfg->addr[n].sin_addr, ip, sizeof(ip));
 			fprintf(stderr, "shoal: node %u (host %s): cannot connect to node %u at %s:%u: "
 				"%s\n", io.node, io.host, n, ip, ntohs(cfg->addr[n].sin_port),
-				err == -EACCES ? "it did not prove the job secret" : strerror(-err));
+				strerror(-err));
 			return err;
 		}
 	}
@@ -1041,11 +1063,60 @@ int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hoo
 	return 0;
 }
 
+/* Rank thread, holding io.lock: write eager frame `d` to node `n` now if nothing is
+ * queued before it (so no frame of the caller's can be overtaken: the thread holds the
+ * lock from taking a post to queueing it). Returns false if the caller must post it. */
+static bool write_now(struct shl_io_send *d, uint32_t n)
+{
+	struct peer *p = &io.peers[n];
+	struct iovec iov[2] = { { d->wire, SHL_IO_FRAME_HEADER },
+				{ (void *)d->payload, (size_t)d->frame.length } };
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = d->frame.length ? 2 : 1 };
+	ssize_t w;
+
+	if (p->out == NULL || p->lost || p->head != NULL ||
+	    !cds_wfcq_empty(&io.sub_head, &io.sub_tail))
+		return false;
+	shl_io_frame_encode(&d->frame, d->wire);
+	w = sendmsg(p->out->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+		return false;  /* the thread meets the error and reports it */
+	if (w < 0)
+		w = 0;
+	d->counted = true;
+	if ((size_t)w < SHL_IO_FRAME_HEADER + d->frame.length) {
+		/* The socket is full: the rest is the thread's, once it can be written. */
+		d->next = NULL;
+		p->head = d;
+		p->tail = &d->next;
+		p->off = (size_t)w;
+		if (!p->pollout) {
+			struct epoll_event ev = { EPOLLIN | EPOLLOUT, { .ptr = p->out } };
+			epoll_ctl(io.ep, EPOLL_CTL_MOD, p->out->fd, &ev);
+			p->pollout = true;
+		}
+		return true;
+	}
+	count_written();
+	io.hooks.sent(d->req);
+	free(d->owned);
+	free(d);
+	return true;
+}
+
 void shl_io_post_send(struct shl_io_send *d)
 {
 	uint64_t one = 1;
 
 	atomic_fetch_add_explicit(&io.posted, 1, memory_order_relaxed);
+	/* An eager frame skips the thread when it is idle: one wake-up less per message
+	 * (docs/performance.md, "Off-node"). */
+	if (d->frame.type == SHL_IO_EAGER && pthread_mutex_trylock(&io.lock) == 0) {
+		bool done = write_now(d, io.node_of[d->frame.dst]);
+		pthread_mutex_unlock(&io.lock);
+		if (done)
+			return;
+	}
 	cds_wfcq_node_init(&d->link);
 	/* The enqueue's full barrier publishes *d before the node is visible. When the queue
 	 * was empty the thread may be asleep in epoll_wait: wake it; otherwise it has not

@@ -114,7 +114,10 @@ struct shl_io_send {
 int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hooks);
 
 /* Any thread, after shl_io_start: queue `d` for the completion thread. Wait-free but for
- * the wake-up, one eventfd write when the queue was empty. */
+ * the wake-up, one eventfd write when the queue was empty and the thread not polling. An
+ * EAGER frame is instead written by the caller (one non-blocking sendmsg, hooks->sent
+ * called in the caller's thread) when the thread is idle (a trylock) and nothing is queued
+ * for that node: one thread hand-off less per message. */
 void shl_io_post_send(struct shl_io_send *d);
 
 /* Node process, main thread, once every rank thread has ended: wait until every posted
