@@ -50,6 +50,7 @@ enum in_state {
 	IN_HELLO,                    /* the greeting (accepted connections) */
 	IN_PROOF,                    /* the answer to our challenge (accepted connections) */
 	IN_CHALLENGE,                /* the accepting node's challenge (connections we made) */
+	IN_CONNECTING,               /* a lazy connection's connect() in progress (EPOLLOUT) */
 	IN_HEADER,                   /* a frame header */
 	IN_EAGER,                    /* an EAGER payload, into `env` at `dst` */
 	IN_SIZE,                     /* the 8-byte payload of an RTS or CTS, into `small` */
@@ -89,6 +90,7 @@ struct peer {
 	struct conn *out;            /* the connection frames go on; NULL until made */
 	bool lost;                   /* `out` closed: nothing more can be sent there */
 	bool pollout;                /* waiting for EPOLLOUT */
+	bool dialed;                 /* lazy: we have called that node */
 	struct shl_io_send *head, **tail;
 	size_t off;                  /* bytes of `head` (header + payload) already written */
 	struct shl_io_send *rts;     /* RTS written, waiting for their CTS */
@@ -111,6 +113,8 @@ static struct {
 	uint32_t node, nnodes;
 	int32_t world_size;
 	uint32_t *node_of;
+	bool lazy;                   /* connections on first use (SHOAL_CONNECT=lazy) */
+	struct sockaddr_in *addr;    /* every node's listener, for lazy connections */
 	unsigned char secret[SHL_IO_CTL_SECRET];
 	char host[64];
 	struct shl_io_hooks hooks;
@@ -282,8 +286,9 @@ static int check_hello(struct conn *c)
 		report(c, "dropped: not a Shoal mesh greeting");
 		return -EPROTO;
 	}
-	/* The lower-numbered node connects (docs/offnode.md). */
-	if (node >= io.node) {
+	/* All at start, the lower-numbered node connects; lazily, whoever sends first
+	 * (docs/offnode.md). */
+	if (node >= io.nnodes || node == io.node || (!io.lazy && node > io.node)) {
 		report(c, "dropped: claims to be node %u, which does not connect to node %u", node,
 		       io.node);
 		return -EPROTO;
@@ -328,7 +333,9 @@ static int check_challenge(struct conn *c)
 	}
 	greeted(c);
 	conn_auth(c, n);
-	io.peers[n].out = c;
+	/* Lazily, node n may have called us too: frames go on whichever proved first. */
+	if (io.peers[n].out == NULL)
+		io.peers[n].out = c;
 	flush(n);
 	return 0;
 }
@@ -756,6 +763,7 @@ static void flush(uint32_t n)
 			die("cannot send to node %u (%s): %s", n, p->out->name, strerror(errno));
 		/* Retire the frames written whole; remember how far into the next one. */
 		size_t done = p->off + (size_t)w;
+		struct shl_io_send *later = NULL;  /* CANCELs of RTS cancelled half written */
 		while (p->head != NULL) {
 			struct shl_io_send *d = p->head;
 			size_t whole = SHL_IO_FRAME_HEADER + (size_t)d->frame.length;
@@ -768,6 +776,17 @@ static void flush(uint32_t n)
 			if (d->frame.type == SHL_IO_RTS) {  /* wait for the CTS */
 				d->next = p->rts;
 				p->rts = d;
+				if (d->cancel) {
+					struct shl_io_send *e = calloc(1, sizeof(*e));
+					if (e == NULL)
+						die("out of memory for a cancel");
+					e->frame = (struct shl_io_frame){
+						.type = SHL_IO_CANCEL, .src = d->frame.src,
+						.dst = d->frame.dst, .context = d->frame.context,
+						.cookie = d->frame.cookie };
+					e->next = later;
+					later = e;
+				}
 				continue;
 			}
 			io.hooks.sent(d->req);
@@ -777,12 +796,114 @@ static void flush(uint32_t n)
 		if (p->head == NULL)
 			p->tail = &p->head;
 		p->off = done;
+		while (later != NULL) {
+			struct shl_io_send *e = later;
+			later = e->next;
+			queue(n, e);
+		}
 	}
 	if (p->pollout && p->out != NULL) {
 		struct epoll_event ev = { EPOLLIN, { .ptr = p->out } };
 		epoll_ctl(io.ep, EPOLL_CTL_MOD, p->out->fd, &ev);
 		p->pollout = false;
 	}
+}
+
+/* `c` is connected to node `n`: greet it with our nonce (a fresh socket's send buffer takes
+ * 44 bytes in one write) and wait for its challenge (check_challenge) for as long as an
+ * accepted connection may take to greet. */
+static int start_greeting(struct conn *c, uint32_t n)
+{
+	unsigned char hello[SHL_IO_HELLO_BYTES];
+	int err;
+
+	shl_io_ctl_put32(hello, SHL_IO_HELLO_MAGIC);
+	shl_io_ctl_put32(hello + 4, SHL_IO_HELLO_VERSION);
+	shl_io_ctl_put32(hello + 8, io.node);
+	if ((err = shl_io_auth_nonce(hello + 12)) < 0)
+		return err;
+	if (write(c->fd, hello, sizeof(hello)) != (ssize_t)sizeof(hello))
+		return -EIO;
+	memcpy(c->nonces, hello + 12, SHL_IO_AUTH_NONCE);
+	c->dialed = true;
+	c->claimed = n;
+	c->in = IN_CHALLENGE;
+	c->got = 0;
+	c->deadline = now_s() + SHL_IO_GREET_S;
+	c->greeting = io.greeting;
+	io.greeting = c;
+	return 0;
+}
+
+/* Lazily, the first frame for node `n`: call it (a non-blocking connect, finished by
+ * connected() on EPOLLOUT). A node that cannot be called ends this one, as at start. */
+static void call(uint32_t n)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	struct conn *c;
+
+	io.peers[n].dialed = true;
+	if (fd < 0)
+		die("cannot connect to node %u: %s", n, strerror(errno));
+	if (connect(fd, (const struct sockaddr *)&io.addr[n], sizeof(io.addr[n])) < 0 &&
+	    errno != EINPROGRESS)
+		die("cannot connect to node %u: %s", n, strerror(errno));
+	c = conn_new(fd, &io.addr[n]);
+	struct epoll_event ev = { EPOLLOUT, { .ptr = c } };
+	if (c == NULL || epoll_ctl(io.ep, EPOLL_CTL_ADD, fd, &ev) < 0)
+		die("out of memory for a connection to node %u", n);
+	c->dialed = true;
+	c->claimed = n;
+	c->in = IN_CONNECTING;
+	c->deadline = now_s() + SHL_IO_CONNECT_S;
+	c->greeting = io.greeting;
+	io.greeting = c;
+}
+
+/* The connect() of lazy connection `c` has finished: greet, or give up on that node. */
+static void connected(struct conn *c, uint32_t events)
+{
+	int soerr = 0;
+	socklen_t len = sizeof(soerr);
+	struct epoll_event ev = { EPOLLIN, { .ptr = c } };
+
+	if (!(events & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
+		return;
+	getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &len);
+	greeted(c);
+	if (soerr != 0 || epoll_ctl(io.ep, EPOLL_CTL_MOD, c->fd, &ev) < 0 ||
+	    start_greeting(c, c->claimed) < 0) {
+		report(c, "cannot connect to node %u: %s", c->claimed,
+		       strerror(soerr ? soerr : EIO));
+		c->in = IN_HEADER;
+		conn_close(c);
+	}
+}
+
+/* A CANCEL for the send of `req` to node `n` found no RTS waiting for its CTS: if that RTS
+ * is still in the output queue, drop it (not started) or mark it (half written: its
+ * CANCEL follows it, flush). MPI_Wait on a cancelled send must return whatever the
+ * receiver does (MPI 4.1 §3.8.4). */
+static void cancel_queued(uint32_t n, void *req)
+{
+	struct peer *p = &io.peers[n];
+	struct shl_io_send **link = &p->head, *d;
+
+	while ((d = *link) != NULL && !(d->frame.type == SHL_IO_RTS && d->req == req))
+		link = &d->next;
+	if (d == NULL)
+		return;
+	if (d == p->head && p->off > 0) {
+		d->cancel = true;
+		return;
+	}
+	*link = d->next;
+	if (p->tail == &d->next)
+		p->tail = link;
+	count_written();  /* counted by the last DATA frame it will never have */
+	io.hooks.cancelled(d->req);
+	free(d->owned);
+	free(d);
 }
 
 /* Move every posted send to its node's queue and write what can be written. */
@@ -803,10 +924,12 @@ static void take_posts(void)
 		if (d->frame.type == SHL_IO_RTS)
 			d->frame.cookie = ++io.next_id;
 		if (d->frame.type == SHL_IO_CANCEL) {
-			/* Only an RTS written and waiting for its CTS can be cancelled: one still
-			 * queued is on its way (rare: back-pressure), one answered is matched. */
+			/* An RTS written and waiting for its CTS: ask its receiver. One not
+			 * written yet (no connection yet, or back-pressure): drop it here. One
+			 * answered already: the cancel fails, the send completes. */
 			struct shl_io_send **link = find_rts_out(n, d->req, 0, 0, 0);
 			if (link == NULL) {
+				cancel_queued(n, d->req);
 				count_written();
 				free(d);
 				continue;
@@ -834,6 +957,8 @@ static void take_posts(void)
 			put64(d->packed, d->recv->id);
 		}
 		queue(n, d);
+		if (io.lazy && p->out == NULL && !p->dialed)
+			call(n);
 		if (p->head == d)
 			flush(n);
 	}
@@ -925,7 +1050,9 @@ static void *run(void *arg)
 			} else if (tag == &tag_listen) {
 				take_connections();
 			} else if (c->fd >= 0) {
-				if (ev[i].events & EPOLLOUT && c->authed)
+				if (c->in == IN_CONNECTING)
+					connected(c, ev[i].events);
+				else if (ev[i].events & EPOLLOUT && c->authed)
 					flush(c->node);
 				if (c->fd >= 0 && ev[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
 					drain_conn(c);
@@ -960,7 +1087,6 @@ static void *run(void *arg)
  * be missed quietly, as at EOF. */
 static int dial(uint32_t n, const struct sockaddr_in *sa)
 {
-	unsigned char hello[SHL_IO_HELLO_BYTES];
 	struct conn *c;
 	int fd = -1, err = 0;
 
@@ -979,18 +1105,6 @@ static int dial(uint32_t n, const struct sockaddr_in *sa)
 	}
 	if (fd < 0)
 		return err;
-	shl_io_ctl_put32(hello, SHL_IO_HELLO_MAGIC);
-	shl_io_ctl_put32(hello + 4, SHL_IO_HELLO_VERSION);
-	shl_io_ctl_put32(hello + 8, io.node);
-	if ((err = shl_io_auth_nonce(hello + 12)) < 0) {
-		close(fd);
-		return err;
-	}
-	/* A fresh socket's send buffer takes 44 bytes in one write. */
-	if (write(fd, hello, sizeof(hello)) != (ssize_t)sizeof(hello)) {
-		close(fd);
-		return -EIO;
-	}
 	c = conn_new(fd, sa);
 	struct epoll_event ev = { EPOLLIN, { .ptr = c } };
 	if (c == NULL || epoll_ctl(io.ep, EPOLL_CTL_ADD, fd, &ev) < 0) {
@@ -998,15 +1112,9 @@ static int dial(uint32_t n, const struct sockaddr_in *sa)
 		free(c);
 		return -ENOMEM;
 	}
-	memcpy(c->nonces, hello + 12, SHL_IO_AUTH_NONCE);
-	c->dialed = true;
-	c->claimed = n;
-	c->in = IN_CHALLENGE;
+	io.peers[n].dialed = true;
 	/* Node n answers once its thread runs: after its own dials, which wait for nobody. */
-	c->deadline = now_s() + SHL_IO_GREET_S;
-	c->greeting = io.greeting;
-	io.greeting = c;
-	return 0;
+	return start_greeting(c, n);
 }
 
 int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hooks)
@@ -1044,7 +1152,12 @@ int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hoo
 	ev = (struct epoll_event){ EPOLLIN, { .ptr = &tag_listen } };
 	if (epoll_ctl(io.ep, EPOLL_CTL_ADD, io.listen, &ev) < 0)
 		return -errno;
-	for (uint32_t n = cfg->node + 1; n < cfg->nnodes; n++) {
+	io.lazy = cfg->lazy;
+	io.addr = malloc(cfg->nnodes * sizeof(*io.addr));
+	if (io.addr == NULL)
+		return -ENOMEM;
+	memcpy(io.addr, cfg->addr, cfg->nnodes * sizeof(*io.addr));
+	for (uint32_t n = cfg->node + 1; n < cfg->nnodes && !io.lazy; n++) {
 		err = dial(n, &cfg->addr[n]);
 		if (err < 0) {
 			char ip[INET_ADDRSTRLEN] = "?";

@@ -31,6 +31,9 @@ struct shl_io_config {
 	 * the core between polls) after its last event or post; 0: it sleeps in epoll_wait at
 	 * once. While it polls, posters do not write its eventfd. */
 	uint64_t poll_ns;
+	/* Connect to a node on the first frame for it (either side may call; each sends on
+	 * whichever connection proved itself first) instead of to every higher node at start. */
+	bool lazy;
 };
 
 /* A receive matched with a rendezvous message (an envelope with payload SHL_Q_REMOTE):
@@ -79,8 +82,9 @@ struct shl_io_hooks {
  *    the DATA goes; `payload` is 8 bytes the thread fills with recv->id.
  *  - CANCEL (MPI_Cancel of a rendezvous send): `req` is the send's request, frame.dst its
  *    receiver, no payload. If that RTS is written and waits for its CTS, the thread asks
- *    the receiver's node to drop it (hooks->cancelled if it could); otherwise nothing
- *    happens and the send completes as usual. hooks->sent is not called for a CANCEL. */
+ *    the receiver's node to drop it (hooks->cancelled if it could); one not written yet is
+ *    dropped at once (hooks->cancelled), one half written gets its CANCEL once written;
+ *    otherwise (answered) nothing happens and the send completes as usual. hooks->sent is not called for a CANCEL. */
 struct shl_io_send {
 	struct cds_wfcq_node link;           /* in the submission queue, then a node's queue */
 	struct shl_io_frame frame;
@@ -91,6 +95,8 @@ struct shl_io_send {
 	void *owned;                         /* freed with the descriptor, or NULL */
 	struct shl_io_recv *recv;            /* CTS */
 	bool counted;                        /* completion thread: counts for shl_io_finish */
+	bool cancel;                         /* completion thread: RTS being written, cancelled:
+					      * send CANCEL once it is out */
 	struct shl_io_send *next;            /* completion thread: its node's output queue */
 	unsigned char wire[SHL_IO_FRAME_HEADER];  /* completion thread: the encoded header */
 	alignas(16) unsigned char packed[];  /* the payload when the poster packed it */

@@ -86,6 +86,8 @@ int shl_job_connect(const struct shl_io_config *cfg)
 	struct shl_io_config c = *cfg;
 	c.poll_ns = 1000 * shl_env_size("SHOAL_IO_POLL_US", crowded ? 0 : SHL_WAIT_SPIN_US,
 					1000000);
+	const char *connect = getenv("SHOAL_CONNECT");
+	c.lazy = connect != NULL && strcmp(connect, "lazy") == 0;
 	return shl_io_start(&c, &hooks);
 }
 
