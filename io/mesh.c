@@ -1013,6 +1013,8 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+static int handle(struct epoll_event *ev, int n);
+
 static void *run(void *arg)
 {
 	struct epoll_event ev[SHL_IO_EVENTS];
@@ -1039,29 +1041,7 @@ static void *run(void *arg)
 		if (n < 0 && errno != EINTR)
 			die("epoll_wait: %s", strerror(errno));
 		pthread_mutex_lock(&io.lock);
-		for (int i = 0; i < n; i++) {
-			void *tag = ev[i].data.ptr;
-			struct conn *c = tag;
-
-			if (tag == &tag_wake) {
-				uint64_t v;
-				if (read(io.wake, &v, sizeof(v)) < 0 && errno != EAGAIN)
-					die("eventfd: %s", strerror(errno));
-			} else if (tag == &tag_listen) {
-				take_connections();
-			} else if (c->fd >= 0) {
-				if (c->in == IN_CONNECTING)
-					connected(c, ev[i].events);
-				else if (ev[i].events & EPOLLOUT && c->authed)
-					flush(c->node);
-				if (c->fd >= 0 && ev[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
-					drain_conn(c);
-			}
-		}
-		if (!cds_wfcq_empty(&io.sub_head, &io.sub_tail)) {
-			take_posts();
-			n = 1;
-		}
+		n = handle(ev, n);
 		if (n > 0) {
 			last = now_ns();
 		} else if (poll) {
@@ -1078,6 +1058,36 @@ static void *run(void *arg)
 		}
 	}
 	return NULL;
+}
+
+/* Holding io.lock: the `n` events in `ev`, then the posted sends. Returns how many
+ * things happened (0: nothing). */
+static int handle(struct epoll_event *ev, int n)
+{
+	for (int i = 0; i < n; i++) {
+		void *tag = ev[i].data.ptr;
+		struct conn *c = tag;
+
+		if (tag == &tag_wake) {
+			uint64_t v;
+			if (read(io.wake, &v, sizeof(v)) < 0 && errno != EAGAIN)
+				die("eventfd: %s", strerror(errno));
+		} else if (tag == &tag_listen) {
+			take_connections();
+		} else if (c->fd >= 0) {
+			if (c->in == IN_CONNECTING)
+				connected(c, ev[i].events);
+			else if (ev[i].events & EPOLLOUT && c->authed)
+				flush(c->node);
+			if (c->fd >= 0 && ev[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+				drain_conn(c);
+		}
+	}
+	if (!cds_wfcq_empty(&io.sub_head, &io.sub_tail)) {
+		take_posts();
+		n = n > 0 ? n : 1;
+	}
+	return n > 0 ? n : 0;
 }
 
 /* Main thread: a connection to node `n`, greeted with our nonce. The completion thread
@@ -1099,7 +1109,8 @@ static int dial(uint32_t n, const struct sockaddr_in *sa)
 		err = -errno;
 		close(fd);
 		fd = -1;
-		if (err != -ECONNREFUSED && err != -EINTR && err != -ETIMEDOUT)
+		/* Its listener existed before PEERS: refused means that node has ended. */
+		if (err != -EINTR && err != -ETIMEDOUT)
 			return err;
 		usleep(100 * 1000);
 	}
@@ -1159,6 +1170,13 @@ int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hoo
 	memcpy(io.addr, cfg->addr, cfg->nnodes * sizeof(*io.addr));
 	for (uint32_t n = cfg->node + 1; n < cfg->nnodes && !io.lazy; n++) {
 		err = dial(n, &cfg->addr[n]);
+		if (err == -ECONNREFUSED) {
+			/* Nodes end at different times: a node that has ended is missed quietly,
+			 * as at EOF, unless something is ever queued for it (then this one ends,
+			 * saying so). */
+			io.peers[n].lost = true;
+			continue;
+		}
 		if (err < 0) {
 			char ip[INET_ADDRSTRLEN] = "?";
 			inet_ntop(AF_INET, &cfg->addr[n].sin_addr, ip, sizeof(ip));
