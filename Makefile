@@ -8,7 +8,7 @@ CC      ?= cc
 CXX     ?= c++
 
 DEB_PACKAGES := build-essential liburcu-dev libelf-dev gdb procps time clang iproute2 \
-                slurmd slurmctld slurm-client munge
+                libssl-dev slurmd slurmctld slurm-client munge
 
 WARN    := -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS  ?= -O2 -g
@@ -27,7 +27,7 @@ endif
 # libmpi.so because it interposes libc functions that must come ahead of libc.
 LOADER_PROGRAMS := $(wildcard loader/mpiexec*.c) loader/shoal_node.c loader/rankcrt.c
 # mpiexec's own files, and the pure parts of io/ it shares with the node process.
-MPIEXEC_SRCS := $(wildcard loader/mpiexec*.c) io/ctl.c
+MPIEXEC_SRCS := $(wildcard loader/mpiexec*.c) io/ctl.c io/auth.c
 # io/fuzz_*.c are libFuzzer targets (make fuzz), not library code.
 LIB_SRCS := $(wildcard runtime/*.c queues/*.c) $(filter-out io/fuzz_%,$(wildcard io/*.c)) \
             $(filter-out $(LOADER_PROGRAMS),$(wildcard loader/*.c))
@@ -58,7 +58,7 @@ $(BUILD)/obj/%.o: %.c $(HEADERS) $(MPIH)
 
 $(LIBMPI): $(LIB_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libmpi.so -o $@ $(LIB_OBJS) -ldl -lpthread
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libmpi.so -o $@ $(LIB_OBJS) -ldl -lpthread -lcrypto
 
 # rankcrt.o goes into every user program: never with sanitizer instrumentation.
 $(RANKCRT): loader/rankcrt.c $(HEADERS)
@@ -75,7 +75,7 @@ $(NODE): loader/shoal_node.c $(LIBMPI)
 
 $(MPIEXEC): $(MPIEXEC_SRCS) $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $(MPIEXEC_SRCS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(MPIEXEC_SRCS) -lcrypto
 
 $(BUILD)/bin/mpirun: $(MPIEXEC)
 	ln -sf mpiexec $@
@@ -126,10 +126,11 @@ test: deps
 	$(MAKE) $(EXAMPLES)
 	tests/run
 
-# Our benchmarks built with Shoal, Open MPI and MPICH, run interleaved; QUICK=1 for a short run.
+# Our benchmarks built with Shoal, Open MPI and MPICH, run interleaved; QUICK=1 for a short run;
+# OFFNODE=1 for latency and bandwidth between two network namespaces (root; bench/offnode.conf).
 bench: deps
 	$(MAKE) all
-	QUICK=$(QUICK) BUILD=$(BUILD) bench/run
+	QUICK=$(QUICK) OFFNODE=$(OFFNODE) BUILD=$(BUILD) bench/run
 
 # The frame parser's libFuzzer target, run longer than the 10 s of `make test`; crashes
 # land in $(BUILD)/fuzz/ with the corpus.

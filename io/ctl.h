@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define SHL_IO_CTL_MAGIC 0x434c4853u   /* "SHLC" as little-endian bytes, first in HELLO */
-#define SHL_IO_CTL_VERSION 1
+#define SHL_IO_CTL_VERSION 2           /* 2: HELLO carries a nonce, not the secret */
 #define SHL_IO_CTL_SECRET 32           /* bytes of the job secret (256 bits from getrandom) */
 /* Largest record body: an ASSIGN of a million ranks is 4 MB; 16 MiB leaves room and still
  * bounds what a peer can make us allocate. */
@@ -17,7 +17,7 @@
 #define SHL_IO_CTL_HEADER 5            /* u32 length of type + body, u8 type */
 
 enum shl_io_ctl_type {
-	SHL_IO_CTL_HELLO = 1,   /* node: u32 magic, u32 version, u32 node, secret */
+	SHL_IO_CTL_HELLO = 1,   /* node: u32 magic, u32 version, u32 node, nonce (io/auth.h) */
 	SHL_IO_CTL_ASSIGN = 2,  /* mpiexec: u32 world size, u32 nodes, u32 node_of[world] */
 	SHL_IO_CTL_ADDR = 3,    /* node: u32 IPv4 (network order bytes), u32 port */
 	SHL_IO_CTL_PEERS = 4,   /* mpiexec: every node's ADDR in node order; means "go" */
@@ -31,6 +31,9 @@ enum shl_io_ctl_type {
 	SHL_IO_CTL_STDIN_ACK = 10, /* node: u32 bytes of STDIN given to the node process (or
 				    * dropped); mpiexec keeps at most SHL_IO_CTL_STDIN_WINDOW
 				    * bytes unacknowledged */
+	/* The proof of the secret that follows HELLO (numbered apart from the job's records). */
+	SHL_IO_CTL_CHALLENGE = 20,  /* mpiexec: its nonce, its answer to HELLO's nonce */
+	SHL_IO_CTL_PROOF = 21,      /* node: its answer to CHALLENGE's nonce */
 };
 
 /* Bytes of stdin in flight to rank 0's node at once: bounds what the proxy buffers when

@@ -85,6 +85,9 @@ static bool length_ok(const struct shl_io_frame_rules *rules, const struct shl_i
 		return f->length == 8;
 	case SHL_IO_DATA:
 		return f->length > 0 && f->length <= SHL_IO_CHUNK_MAX;
+	case SHL_IO_CANCEL:
+	case SHL_IO_CANCELLED:
+		return f->length == 0;
 	}
 	return false;
 }
@@ -106,7 +109,7 @@ int shl_io_frame_decode(const unsigned char *buf, size_t len,
 		return -EPROTO;
 	if (buf[OFF_VERSION] != SHL_IO_FRAME_VERSION)
 		return -EPROTONOSUPPORT;
-	if (f->type < SHL_IO_EAGER || f->type > SHL_IO_DATA || f->flags != 0)
+	if (f->type < SHL_IO_EAGER || f->type > SHL_IO_CANCELLED || f->flags != 0)
 		return -EPROTO;
 	if (!length_ok(rules, f))
 		return -EMSGSIZE;

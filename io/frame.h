@@ -26,6 +26,9 @@ enum shl_io_frame_type {
 	SHL_IO_RTS = 2,    /* request to send: payload is the message size (u64) */
 	SHL_IO_CTS = 3,    /* clear to send: cookie echoes the RTS, payload the receiver's id */
 	SHL_IO_DATA = 4,   /* part of a rendezvous message; cookie is the receiver's id */
+	SHL_IO_CANCEL = 5,     /* the sender cancels the RTS whose cookie this echoes; no payload */
+	SHL_IO_CANCELLED = 6,  /* the receiver dropped that RTS unmatched (the answer to CANCEL
+				* when it succeeds; a failed cancel gets no answer: a CTS comes) */
 };
 
 /* A frame header as the program sees it (host byte order). */

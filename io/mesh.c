@@ -1,13 +1,15 @@
 /* The completion thread: owns every mesh socket, the listener, the wake-up eventfd, the
  * output queues and the envelope pool of arriving messages. Entered by the main thread
  * (shl_io_start, before the thread exists), rank threads (shl_io_post_send: the submission
- * queue and the eventfd only) and the completion thread. Must not block on a socket (all
+ * queue and the eventfd, or, holding io.lock, one eager frame written at once) and the
+ * completion thread. Must not block on a socket (all
  * are non-blocking once the thread runs) nor touch a rank's state except through hooks. */
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,11 +21,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "io/auth.h"
 #include "io/mesh.h"
 
 /* Frames gathered into one sendmsg: 64 small frames make one system call when a rank
  * sends in bursts (the OSU message-rate window is 64). */
 #define SHL_IO_IOV 128
+/* Input buffer of a connection: small frames (headers, eager payloads, greetings) come out
+ * of one read() of up to this many bytes, instead of a read() per part and one more to
+ * learn the socket is empty (three system calls per small message before). */
+#define SHL_IO_IBUF (64u * 1024)
+/* A part at least this long, with the input buffer empty, is read straight to where it
+ * goes (a DATA payload into the receive buffer, an eager payload into its envelope): no
+ * copy through the buffer. A quarter of the buffer: below it the copy costs less than
+ * the extra read. */
+#define SHL_IO_DIRECT_MIN (SHL_IO_IBUF / 4)
 /* Events taken per epoll_wait. */
 #define SHL_IO_EVENTS 64
 /* How long shl_io_start tries to reach a node before giving up: its listener exists before
@@ -36,6 +48,9 @@
 /* What a connection's next bytes are. */
 enum in_state {
 	IN_HELLO,                    /* the greeting (accepted connections) */
+	IN_PROOF,                    /* the answer to our challenge (accepted connections) */
+	IN_CHALLENGE,                /* the accepting node's challenge (connections we made) */
+	IN_CONNECTING,               /* a lazy connection's connect() in progress (EPOLLOUT) */
 	IN_HEADER,                   /* a frame header */
 	IN_EAGER,                    /* an EAGER payload, into `env` at `dst` */
 	IN_SIZE,                     /* the 8-byte payload of an RTS or CTS, into `small` */
@@ -48,10 +63,13 @@ struct conn {
 	bool authed;                 /* the hello proved the secret (always, for ones we made) */
 	uint32_t node;               /* the other end (once authed) */
 	char name[48];               /* its address, for reports */
+	bool dialed;                 /* we made it: `claimed` is the node we called */
+	uint32_t claimed;            /* the node its greeting claims to be */
+	unsigned char nonces[2 * SHL_IO_AUTH_NONCE];  /* its nonce, then ours */
 	struct shl_io_frame_rules rules;
 	enum in_state in;
 	size_t got;                  /* bytes of the current part read */
-	unsigned char hdr[SHL_IO_HELLO_BYTES];
+	unsigned char hdr[SHL_IO_CHALLENGE_BYTES];  /* greetings and frame headers */
 	struct shl_io_frame f;
 	struct shl_envelope *env;
 	unsigned char *dst;
@@ -61,6 +79,10 @@ struct conn {
 	/* Accepted connections still to greet: a list with their deadlines. */
 	struct conn *greeting;
 	time_t deadline;             /* CLOCK_MONOTONIC seconds */
+	/* Input: bytes read but not yet taken are ibuf[ipos, ihave). */
+	bool more;                   /* the socket may hold more: the last read filled its space */
+	size_t ipos, ihave;
+	unsigned char ibuf[];        /* SHL_IO_IBUF bytes */
 };
 
 /* What this node sends to one other node. */
@@ -68,9 +90,20 @@ struct peer {
 	struct conn *out;            /* the connection frames go on; NULL until made */
 	bool lost;                   /* `out` closed: nothing more can be sent there */
 	bool pollout;                /* waiting for EPOLLOUT */
+	bool dialed;                 /* lazy: we have called that node */
 	struct shl_io_send *head, **tail;
 	size_t off;                  /* bytes of `head` (header + payload) already written */
 	struct shl_io_send *rts;     /* RTS written, waiting for their CTS */
+};
+
+/* An RTS delivered to a rank of this node, until its CTS is posted or it is cancelled:
+ * the envelope stays ours (a CANCEL claims it by its state), so it goes back to the pool
+ * only then. */
+struct rts_in {
+	int32_t src, dst;
+	uint64_t cookie;             /* the sender's id for the send */
+	struct shl_envelope *env;
+	struct rts_in *next;
 };
 
 /* The process-wide state. Fixed by shl_io_start before the thread starts: the config
@@ -80,6 +113,8 @@ static struct {
 	uint32_t node, nnodes;
 	int32_t world_size;
 	uint32_t *node_of;
+	bool lazy;                   /* connections on first use (SHOAL_CONNECT=lazy) */
+	struct sockaddr_in *addr;    /* every node's listener, for lazy connections */
 	unsigned char secret[SHL_IO_CTL_SECRET];
 	char host[64];
 	struct shl_io_hooks hooks;
@@ -89,8 +124,17 @@ static struct {
 	struct conn *greeting;       /* accepted connections that have not greeted yet */
 	struct shl_pool pool;
 	struct shl_io_recv *recvs;   /* rendezvous receives waiting for DATA */
+	struct rts_in *rts_in;       /* RTS delivered here, not yet answered */
 	uint64_t next_id;            /* RTS cookies and receive ids */
 	unsigned char scratch[SHL_IO_EAGER_MAX];  /* DATA bytes beyond a truncated receive */
+	uint64_t poll_ns;            /* fixed at start (shl_io_config) */
+	/* Held by the thread whenever it is not waiting in epoll_wait or yielding; a rank
+	 * that gets it with trylock may write an eager frame itself (shl_io_post_send). It
+	 * guards everything the thread owns. */
+	pthread_mutex_t lock;
+	/* The thread polls (is not asleep in epoll_wait): posters need not write `wake`.
+	 * Written by the thread, read by posters; seq_cst both ways (shl_io_post_send). */
+	alignas(64) _Atomic bool polling;
 	alignas(64) struct __cds_wfcq_head sub_head;
 	alignas(64) struct cds_wfcq_tail sub_tail;
 	_Atomic uint64_t posted;     /* sends posted: any thread, relaxed increments */
@@ -116,8 +160,8 @@ static void report(const struct conn *c, const char *fmt, ...)
 		fprintf(stderr, "shoal: node %u (host %s): connection from node %u (%s): %s\n",
 			io.node, io.host, c->node, c->name, msg);
 	else
-		fprintf(stderr, "shoal: node %u (host %s): mesh connection from %s: %s\n", io.node,
-			io.host, c->name, msg);
+		fprintf(stderr, "shoal: node %u (host %s): mesh connection %s %s: %s\n", io.node,
+			io.host, c->dialed ? "to" : "from", c->name, msg);
 	fflush(stderr);
 }
 
@@ -148,7 +192,7 @@ static void name_of(struct conn *c, const struct sockaddr_in *sa)
 
 static struct conn *conn_new(int fd, const struct sockaddr_in *sa)
 {
-	struct conn *c = calloc(1, sizeof(*c));
+	struct conn *c = calloc(1, sizeof(*c) + SHL_IO_IBUF);
 	int one = 1;
 
 	if (c == NULL)
@@ -203,6 +247,15 @@ static void conn_close(struct conn *c)
 	c->fd = -1;
 	if (!c->authed)
 		greeted(c);
+	if (c->dialed && !c->authed) {
+		/* Reset before it answered: that node has ended already (nodes end at different
+		 * times), which matters only if we have something for it. */
+		struct peer *p = &io.peers[c->claimed];
+		p->lost = true;
+		if (p->head != NULL)
+			die("lost the connection to node %u (%s) before it answered our greeting, "
+			    "with messages still to send", c->claimed, c->name);
+	}
 	if (c->in == IN_DATA)
 		die("lost the connection to node %u (%s) in the middle of a message", c->node,
 		    c->name);
@@ -221,34 +274,81 @@ static void conn_close(struct conn *c)
 	io.dead = c;
 }
 
-static bool same_secret(const unsigned char *a, const unsigned char *b)
-{
-	unsigned char d = 0;
-
-	for (int i = 0; i < SHL_IO_CTL_SECRET; i++)
-		d |= a[i] ^ b[i];
-	return d == 0;
-}
-
-/* The hello of an accepted connection is complete: check it. */
+/* The hello of an accepted connection is complete: check it and send our challenge, our
+ * nonce with our own answer to theirs (the socket is fresh: its buffer takes 68 bytes). */
 static int check_hello(struct conn *c)
 {
 	uint32_t magic = shl_io_ctl_get32(c->hdr), version = shl_io_ctl_get32(c->hdr + 4);
 	uint32_t node = shl_io_ctl_get32(c->hdr + 8);
+	unsigned char challenge[SHL_IO_CHALLENGE_BYTES];
 
 	if (magic != SHL_IO_HELLO_MAGIC || version != SHL_IO_HELLO_VERSION) {
 		report(c, "dropped: not a Shoal mesh greeting");
 		return -EPROTO;
 	}
-	if (!same_secret(c->hdr + 12, io.secret)) {
-		report(c, "dropped: wrong job secret");
-		return -EPERM;
-	}
-	/* The lower-numbered node connects (docs/offnode.md). */
-	if (node >= io.node) {
+	/* All at start, the lower-numbered node connects; lazily, whoever sends first
+	 * (docs/offnode.md). */
+	if (node >= io.nnodes || node == io.node || (!io.lazy && node > io.node)) {
 		report(c, "dropped: claims to be node %u, which does not connect to node %u", node,
 		       io.node);
 		return -EPROTO;
+	}
+	c->claimed = node;
+	memcpy(c->nonces, c->hdr + 12, SHL_IO_AUTH_NONCE);
+	shl_io_ctl_put32(challenge, SHL_IO_HELLO_MAGIC);
+	if (shl_io_auth_nonce(c->nonces + SHL_IO_AUTH_NONCE) < 0 ||
+	    shl_io_auth_proof(io.secret, SHL_IO_AUTH_MESH_ACCEPT, node, io.node, c->nonces,
+			      c->nonces + SHL_IO_AUTH_NONCE, challenge + 4 + SHL_IO_AUTH_NONCE) < 0)
+		die("cannot make a challenge for a mesh connection");
+	memcpy(challenge + 4, c->nonces + SHL_IO_AUTH_NONCE, SHL_IO_AUTH_NONCE);
+	if (write(c->fd, challenge, sizeof(challenge)) != (ssize_t)sizeof(challenge)) {
+		report(c, "dropped: cannot send it our challenge");
+		return -EIO;
+	}
+	c->in = IN_PROOF;
+	c->got = 0;
+	return 0;
+}
+
+/* The challenge of the node we called is complete: its answer to our nonce proves it
+ * knows the secret (or the connection goes, and that node with it), and ours follows. The
+ * socket is fresh: its buffer takes 32 bytes. */
+static int check_challenge(struct conn *c)
+{
+	uint32_t n = c->claimed;
+	unsigned char proof[SHL_IO_AUTH_PROOF];
+
+	if (shl_io_ctl_get32(c->hdr) != SHL_IO_HELLO_MAGIC ||
+	    !shl_io_auth_check(io.secret, SHL_IO_AUTH_MESH_ACCEPT, io.node, n, c->nonces,
+			       c->hdr + 4, c->hdr + 4 + SHL_IO_AUTH_NONCE)) {
+		report(c, "dropped: node %u did not prove the job secret", n);
+		return -EACCES;
+	}
+	if (shl_io_auth_proof(io.secret, SHL_IO_AUTH_MESH_DIAL, io.node, n, c->nonces,
+			      c->hdr + 4, proof) < 0)
+		die("cannot answer the challenge of node %u", n);
+	if (write(c->fd, proof, sizeof(proof)) != (ssize_t)sizeof(proof)) {
+		report(c, "dropped: cannot send node %u our answer", n);
+		return -EIO;
+	}
+	greeted(c);
+	conn_auth(c, n);
+	/* Lazily, node n may have called us too: frames go on whichever proved first. */
+	if (io.peers[n].out == NULL)
+		io.peers[n].out = c;
+	flush(n);
+	return 0;
+}
+
+/* The answer to our challenge is complete: it proves the secret, or the connection goes. */
+static int check_proof(struct conn *c)
+{
+	uint32_t node = c->claimed;
+
+	if (!shl_io_auth_check(io.secret, SHL_IO_AUTH_MESH_DIAL, node, io.node, c->nonces,
+			       c->nonces + SHL_IO_AUTH_NONCE, c->hdr)) {
+		report(c, "dropped: wrong job secret (wrong answer to our challenge)");
+		return -EPERM;
 	}
 	greeted(c);
 	conn_auth(c, node);
@@ -282,7 +382,9 @@ static int deliver(struct conn *c, uint64_t bytes)
 	env->src = c->f.src;
 	env->tag = c->f.tag;
 	env->bytes = bytes;
-	env->cookie = NULL;
+	/* An RTS is claimed like an on-node send that waits (p2p.c's claim): a CANCEL from
+	 * its sender races with the receive for its state. The cookie is only a mark. */
+	env->cookie = env->payload == SHL_Q_REMOTE ? env : NULL;
 	env->via_fbox = false;
 	atomic_store_explicit(&env->state, SHL_Q_PENDING, memory_order_relaxed);
 	if (io.hooks.deliver(c->f.dst, env) < 0) {
@@ -303,6 +405,85 @@ static void queue(uint32_t n, struct shl_io_send *d)
 	p->tail = &d->next;
 }
 
+/* A send was retired without its frames being written (a cancelled RTS, a CANCEL that
+ * found nothing to cancel): it counts as written for shl_io_finish. */
+static void count_written(void)
+{
+	/* Pairs with the acquire load in shl_io_finish. */
+	atomic_store_explicit(&io.written, atomic_load_explicit(&io.written,
+		memory_order_relaxed) + 1, memory_order_release);
+}
+
+/* Where the RTS (src, dst, cookie) delivered here is linked; NULL if answered. */
+static struct rts_in **find_rts_in(int32_t src, int32_t dst, uint64_t cookie)
+{
+	struct rts_in **link = &io.rts_in;
+
+	for (; *link != NULL; link = &(*link)->next)
+		if ((*link)->cookie == cookie && (*link)->src == src && (*link)->dst == dst)
+			return link;
+	return NULL;
+}
+
+/* Where the RTS written to node `n` for `req` (or, with req NULL, for (src, dst, cookie))
+ * waits for its CTS is linked; NULL if it does not. */
+static struct shl_io_send **find_rts_out(uint32_t n, void *req, int32_t src, int32_t dst,
+					 uint64_t cookie)
+{
+	struct shl_io_send **link = &io.peers[n].rts, *d;
+
+	for (; (d = *link) != NULL; link = &d->next)
+		if (req != NULL ? d->req == req : d->frame.cookie == cookie &&
+		    d->frame.src == src && d->frame.dst == dst)
+			return link;
+	return NULL;
+}
+
+/* A CANCEL from the sender of an RTS delivered here: drop it if no receive has claimed it
+ * (the rank finds it cancelled and gives it back) and say so; otherwise say nothing, its
+ * CTS is on its way. */
+static void got_cancel(struct conn *c)
+{
+	struct rts_in **link = find_rts_in(c->f.src, c->f.dst, c->f.cookie), *x;
+	uint8_t expected = SHL_Q_PENDING;
+	struct shl_io_send *e;
+
+	/* Pairs with the receiver's CAS in p2p.c's claim: exactly one of them wins. */
+	if (link == NULL || !atomic_compare_exchange_strong(&(*link)->env->state, &expected,
+							    SHL_Q_CANCELLED))
+		return;
+	x = *link;
+	*link = x->next;
+	free(x);
+	e = calloc(1, sizeof(*e));
+	if (e == NULL)
+		die("out of memory for the answer to a cancel");
+	e->frame = (struct shl_io_frame){ .type = SHL_IO_CANCELLED, .src = c->f.dst,
+					  .dst = c->f.src, .context = c->f.context,
+					  .cookie = c->f.cookie };
+	queue(c->node, e);
+	flush(c->node);
+}
+
+/* The answer to our CANCEL: the send is cancelled, its RTS will get no CTS. */
+static int got_cancelled(struct conn *c)
+{
+	struct shl_io_send **link = find_rts_out(c->node, NULL, c->f.dst, c->f.src, c->f.cookie);
+	struct shl_io_send *d;
+
+	if (link == NULL) {
+		report(c, "dropped: CANCELLED for no send waiting for a CTS");
+		return -EPROTO;
+	}
+	d = *link;
+	*link = d->next;
+	count_written();
+	io.hooks.cancelled(d->req);
+	free(d->owned);
+	free(d);
+	return 0;
+}
+
 /* An RTS's size or a CTS's receiver id has arrived in c->small. */
 static int got_size(struct conn *c)
 {
@@ -317,9 +498,21 @@ static int got_size(struct conn *c)
 		c->env = shl_pool_get(&io.pool, false);
 		if (c->env == NULL)
 			die("out of memory for an arriving message");
-		c->env->payload = SHL_Q_REMOTE;
-		memcpy(c->env->inline_data, &c->f.cookie, 8);
-		return deliver(c, v);
+		struct shl_envelope *env = c->env;
+		struct rts_in *x = malloc(sizeof(*x));
+		if (x == NULL)
+			die("out of memory for an arriving message");
+		env->payload = SHL_Q_REMOTE;
+		memcpy(env->inline_data, &c->f.cookie, 8);
+		*x = (struct rts_in){ .src = c->f.src, .dst = c->f.dst, .cookie = c->f.cookie,
+				      .env = env, .next = io.rts_in };
+		io.rts_in = x;  /* before the rank can post its CTS, which only we take */
+		int err = deliver(c, v);
+		if (err < 0) {
+			io.rts_in = x->next;
+			free(x);
+		}
+		return err;
 	}
 	/* CTS: the receiver is ready; its id goes into every DATA frame. */
 	struct peer *p = &io.peers[c->node];
@@ -406,6 +599,15 @@ static int start_frame(struct conn *c)
 	case SHL_IO_CTS:
 		c->in = IN_SIZE;
 		return 0;
+	case SHL_IO_CANCEL:
+		got_cancel(c);
+		next_header(c);
+		return 0;
+	case SHL_IO_CANCELLED: {
+		int err = got_cancelled(c);
+		next_header(c);
+		return err;
+	}
 	default: {  /* DATA: for a receive we are waiting for, within its size */
 		struct shl_io_recv *rv = io.recvs;
 		while (rv != NULL && rv->id != c->f.cookie)
@@ -423,10 +625,12 @@ static int start_frame(struct conn *c)
 	}
 }
 
-/* Read what `c` has: the hello, headers and payloads, until the socket is empty. Closes
- * `c` at EOF or on anything it rejects. */
+/* Read what `c` has: the hello, headers and payloads, until the socket is empty (a read
+ * that did not fill its space says so: epoll is level-triggered and reports whatever comes
+ * after). Closes `c` at EOF or on anything it rejects. */
 static void drain_conn(struct conn *c)
 {
+	c->more = true;
 	for (;;) {
 		unsigned char *to;
 		size_t want;
@@ -437,6 +641,14 @@ static void drain_conn(struct conn *c)
 		case IN_HELLO:
 			to = c->hdr + c->got;
 			want = SHL_IO_HELLO_BYTES - c->got;
+			break;
+		case IN_PROOF:
+			to = c->hdr + c->got;
+			want = SHL_IO_AUTH_PROOF - c->got;
+			break;
+		case IN_CHALLENGE:
+			to = c->hdr + c->got;
+			want = SHL_IO_CHALLENGE_BYTES - c->got;
 			break;
 		case IN_HEADER:
 			to = c->hdr + c->got;
@@ -462,17 +674,33 @@ static void drain_conn(struct conn *c)
 			}
 		}
 		}
-		n = read(c->fd, to, want);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			return;
-		if (n <= 0) {
-			if (c->got != 0 || c->in != IN_HEADER)
-				report(c, "closed in the middle of a %s",
-				       c->authed ? "frame" : "greeting");
-			conn_close(c);
-			return;
+		if (c->ipos < c->ihave) {  /* from the input buffer */
+			n = (ssize_t)(c->ihave - c->ipos < want ? c->ihave - c->ipos : want);
+			memcpy(to, c->ibuf + c->ipos, (size_t)n);
+			c->ipos += (size_t)n;
+		} else {
+			bool direct = want >= SHL_IO_DIRECT_MIN;
+			size_t space = direct ? want : SHL_IO_IBUF;
+			if (!c->more)
+				return;
+			n = read(c->fd, direct ? to : c->ibuf, space);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+				return;
+			if (n <= 0) {
+				if (c->got != 0 || c->in != IN_HEADER)
+					report(c, "closed in the middle of a %s",
+					       c->authed ? "frame" : "greeting");
+				conn_close(c);
+				return;
+			}
+			c->more = (size_t)n == space;
+			if (!direct) {
+				c->ipos = 0;
+				c->ihave = (size_t)n;
+				continue;
+			}
 		}
 		c->got += (size_t)n;
 		if (c->in == IN_DATA)
@@ -481,6 +709,10 @@ static void drain_conn(struct conn *c)
 			continue;
 		else if (c->in == IN_HELLO)
 			err = check_hello(c);
+		else if (c->in == IN_PROOF)
+			err = check_proof(c);
+		else if (c->in == IN_CHALLENGE)
+			err = check_challenge(c);
 		else if (c->in == IN_HEADER)
 			err = start_frame(c);
 		else if (c->in == IN_EAGER)
@@ -531,6 +763,7 @@ static void flush(uint32_t n)
 			die("cannot send to node %u (%s): %s", n, p->out->name, strerror(errno));
 		/* Retire the frames written whole; remember how far into the next one. */
 		size_t done = p->off + (size_t)w;
+		struct shl_io_send *later = NULL;  /* CANCELs of RTS cancelled half written */
 		while (p->head != NULL) {
 			struct shl_io_send *d = p->head;
 			size_t whole = SHL_IO_FRAME_HEADER + (size_t)d->frame.length;
@@ -539,12 +772,21 @@ static void flush(uint32_t n)
 			done -= whole;
 			p->head = d->next;
 			if (d->counted)
-				/* Pairs with the acquire load in shl_io_finish. */
-				atomic_store_explicit(&io.written, atomic_load_explicit(&io.written,
-					memory_order_relaxed) + 1, memory_order_release);
+				count_written();
 			if (d->frame.type == SHL_IO_RTS) {  /* wait for the CTS */
 				d->next = p->rts;
 				p->rts = d;
+				if (d->cancel) {
+					struct shl_io_send *e = calloc(1, sizeof(*e));
+					if (e == NULL)
+						die("out of memory for a cancel");
+					e->frame = (struct shl_io_frame){
+						.type = SHL_IO_CANCEL, .src = d->frame.src,
+						.dst = d->frame.dst, .context = d->frame.context,
+						.cookie = d->frame.cookie };
+					e->next = later;
+					later = e;
+				}
 				continue;
 			}
 			io.hooks.sent(d->req);
@@ -554,6 +796,11 @@ static void flush(uint32_t n)
 		if (p->head == NULL)
 			p->tail = &p->head;
 		p->off = done;
+		while (later != NULL) {
+			struct shl_io_send *e = later;
+			later = e->next;
+			queue(n, e);
+		}
 	}
 	if (p->pollout && p->out != NULL) {
 		struct epoll_event ev = { EPOLLIN, { .ptr = p->out } };
@@ -562,14 +809,108 @@ static void flush(uint32_t n)
 	}
 }
 
+/* `c` is connected to node `n`: greet it with our nonce (a fresh socket's send buffer takes
+ * 44 bytes in one write) and wait for its challenge (check_challenge) for as long as an
+ * accepted connection may take to greet. */
+static int start_greeting(struct conn *c, uint32_t n)
+{
+	unsigned char hello[SHL_IO_HELLO_BYTES];
+	int err;
+
+	shl_io_ctl_put32(hello, SHL_IO_HELLO_MAGIC);
+	shl_io_ctl_put32(hello + 4, SHL_IO_HELLO_VERSION);
+	shl_io_ctl_put32(hello + 8, io.node);
+	if ((err = shl_io_auth_nonce(hello + 12)) < 0)
+		return err;
+	if (write(c->fd, hello, sizeof(hello)) != (ssize_t)sizeof(hello))
+		return -EIO;
+	memcpy(c->nonces, hello + 12, SHL_IO_AUTH_NONCE);
+	c->dialed = true;
+	c->claimed = n;
+	c->in = IN_CHALLENGE;
+	c->got = 0;
+	c->deadline = now_s() + SHL_IO_GREET_S;
+	c->greeting = io.greeting;
+	io.greeting = c;
+	return 0;
+}
+
+/* Lazily, the first frame for node `n`: call it (a non-blocking connect, finished by
+ * connected() on EPOLLOUT). A node that cannot be called ends this one, as at start. */
+static void call(uint32_t n)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	struct conn *c;
+
+	io.peers[n].dialed = true;
+	if (fd < 0)
+		die("cannot connect to node %u: %s", n, strerror(errno));
+	if (connect(fd, (const struct sockaddr *)&io.addr[n], sizeof(io.addr[n])) < 0 &&
+	    errno != EINPROGRESS)
+		die("cannot connect to node %u: %s", n, strerror(errno));
+	c = conn_new(fd, &io.addr[n]);
+	struct epoll_event ev = { EPOLLOUT, { .ptr = c } };
+	if (c == NULL || epoll_ctl(io.ep, EPOLL_CTL_ADD, fd, &ev) < 0)
+		die("out of memory for a connection to node %u", n);
+	c->dialed = true;
+	c->claimed = n;
+	c->in = IN_CONNECTING;
+	c->deadline = now_s() + SHL_IO_CONNECT_S;
+	c->greeting = io.greeting;
+	io.greeting = c;
+}
+
+/* The connect() of lazy connection `c` has finished: greet, or give up on that node. */
+static void connected(struct conn *c, uint32_t events)
+{
+	int soerr = 0;
+	socklen_t len = sizeof(soerr);
+	struct epoll_event ev = { EPOLLIN, { .ptr = c } };
+
+	if (!(events & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
+		return;
+	getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &len);
+	greeted(c);
+	if (soerr != 0 || epoll_ctl(io.ep, EPOLL_CTL_MOD, c->fd, &ev) < 0 ||
+	    start_greeting(c, c->claimed) < 0) {
+		report(c, "cannot connect to node %u: %s", c->claimed,
+		       strerror(soerr ? soerr : EIO));
+		c->in = IN_HEADER;
+		conn_close(c);
+	}
+}
+
+/* A CANCEL for the send of `req` to node `n` found no RTS waiting for its CTS: if that RTS
+ * is still in the output queue, drop it (not started) or mark it (half written: its
+ * CANCEL follows it, flush). MPI_Wait on a cancelled send must return whatever the
+ * receiver does (MPI 4.1 §3.8.4). */
+static void cancel_queued(uint32_t n, void *req)
+{
+	struct peer *p = &io.peers[n];
+	struct shl_io_send **link = &p->head, *d;
+
+	while ((d = *link) != NULL && !(d->frame.type == SHL_IO_RTS && d->req == req))
+		link = &d->next;
+	if (d == NULL)
+		return;
+	if (d == p->head && p->off > 0) {
+		d->cancel = true;
+		return;
+	}
+	*link = d->next;
+	if (p->tail == &d->next)
+		p->tail = link;
+	count_written();  /* counted by the last DATA frame it will never have */
+	io.hooks.cancelled(d->req);
+	free(d->owned);
+	free(d);
+}
+
 /* Move every posted send to its node's queue and write what can be written. */
 static void take_posts(void)
 {
 	struct cds_wfcq_node *node;
-	uint64_t v;
 
-	if (read(io.wake, &v, sizeof(v)) < 0 && errno != EAGAIN)
-		die("eventfd: %s", strerror(errno));
 	while ((node = __cds_wfcq_dequeue_blocking(&io.sub_head, &io.sub_tail)) != NULL) {
 		struct shl_io_send *d = caa_container_of(node, struct shl_io_send, link);
 		uint32_t n = io.node_of[d->frame.dst];
@@ -582,7 +923,32 @@ static void take_posts(void)
 		d->counted = d->frame.type != SHL_IO_RTS;
 		if (d->frame.type == SHL_IO_RTS)
 			d->frame.cookie = ++io.next_id;
+		if (d->frame.type == SHL_IO_CANCEL) {
+			/* An RTS written and waiting for its CTS: ask its receiver. One not
+			 * written yet (no connection yet, or back-pressure): drop it here. One
+			 * answered already: the cancel fails, the send completes. */
+			struct shl_io_send **link = find_rts_out(n, d->req, 0, 0, 0);
+			if (link == NULL) {
+				cancel_queued(n, d->req);
+				count_written();
+				free(d);
+				continue;
+			}
+			d->frame.cookie = (*link)->frame.cookie;
+			d->frame.length = 0;
+			d->req = NULL;
+		}
 		if (d->frame.type == SHL_IO_CTS) {
+			/* The RTS it answers is ours no more: its envelope goes back now. */
+			struct rts_in **link = find_rts_in(d->frame.dst, d->frame.src,
+							   d->frame.cookie), *x;
+			if (link == NULL)
+				die("rank %d answers a message from rank %d that never came",
+				    d->frame.src, d->frame.dst);
+			x = *link;
+			*link = x->next;
+			shl_pool_put(x->env);
+			free(x);
 			/* Known before the CTS leaves, so its DATA always finds it. */
 			d->recv->id = ++io.next_id;
 			d->recv->got = 0;
@@ -591,6 +957,8 @@ static void take_posts(void)
 			put64(d->packed, d->recv->id);
 		}
 		queue(n, d);
+		if (io.lazy && p->out == NULL && !p->dialed)
+			call(n);
 		if (p->head == d)
 			flush(n);
 	}
@@ -637,30 +1005,49 @@ static void expire_greetings(void)
 	}
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int handle(struct epoll_event *ev, int n);
+
 static void *run(void *arg)
 {
 	struct epoll_event ev[SHL_IO_EVENTS];
+	uint64_t last = now_ns();    /* of the last event or post */
 
+	pthread_mutex_lock(&io.lock);
 	for (;;) {
-		/* Wake once a second while a connection has still to greet. */
-		int n = epoll_wait(io.ep, ev, SHL_IO_EVENTS, io.greeting ? 1000 : -1);
+		bool poll = io.poll_ns != 0 && now_ns() - last < io.poll_ns;
+		int n = 0;
 
+		pthread_mutex_unlock(&io.lock);
+		if (poll) {
+			n = epoll_wait(io.ep, ev, SHL_IO_EVENTS, 0);
+		} else {
+			/* Pairs with the poster's seq_cst load of `polling` after its enqueue:
+			 * either it sees false and writes the eventfd, or we see its post. */
+			atomic_store(&io.polling, false);
+			if (cds_wfcq_empty(&io.sub_head, &io.sub_tail))
+				/* Wake once a second while a connection has still to greet. */
+				n = epoll_wait(io.ep, ev, SHL_IO_EVENTS, io.greeting ? 1000 : -1);
+			atomic_store_explicit(&io.polling, io.poll_ns != 0, memory_order_relaxed);
+			last = now_ns();
+		}
 		if (n < 0 && errno != EINTR)
 			die("epoll_wait: %s", strerror(errno));
-		for (int i = 0; i < n; i++) {
-			void *tag = ev[i].data.ptr;
-			struct conn *c = tag;
-
-			if (tag == &tag_wake) {
-				take_posts();
-			} else if (tag == &tag_listen) {
-				take_connections();
-			} else if (c->fd >= 0) {
-				if (ev[i].events & EPOLLOUT && c->authed)
-					flush(c->node);
-				if (c->fd >= 0 && ev[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
-					drain_conn(c);
-			}
+		pthread_mutex_lock(&io.lock);
+		n = handle(ev, n);
+		if (n > 0) {
+			last = now_ns();
+		} else if (poll) {
+			pthread_mutex_unlock(&io.lock);
+			sched_yield();  /* a rank, or another node's thread, may need this core */
+			pthread_mutex_lock(&io.lock);
 		}
 		if (io.greeting != NULL)
 			expire_greetings();
@@ -673,10 +1060,43 @@ static void *run(void *arg)
 	return NULL;
 }
 
-/* Main thread: a connection to node `n`, greeted. */
+/* Holding io.lock: the `n` events in `ev`, then the posted sends. Returns how many
+ * things happened (0: nothing). */
+static int handle(struct epoll_event *ev, int n)
+{
+	for (int i = 0; i < n; i++) {
+		void *tag = ev[i].data.ptr;
+		struct conn *c = tag;
+
+		if (tag == &tag_wake) {
+			uint64_t v;
+			if (read(io.wake, &v, sizeof(v)) < 0 && errno != EAGAIN)
+				die("eventfd: %s", strerror(errno));
+		} else if (tag == &tag_listen) {
+			take_connections();
+		} else if (c->fd >= 0) {
+			if (c->in == IN_CONNECTING)
+				connected(c, ev[i].events);
+			else if (ev[i].events & EPOLLOUT && c->authed)
+				flush(c->node);
+			if (c->fd >= 0 && ev[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+				drain_conn(c);
+		}
+	}
+	if (!cds_wfcq_empty(&io.sub_head, &io.sub_tail)) {
+		take_posts();
+		n = n > 0 ? n : 1;
+	}
+	return n > 0 ? n : 0;
+}
+
+/* Main thread: a connection to node `n`, greeted with our nonce. The completion thread
+ * reads its challenge and answers (check_challenge); frames for node n wait in its queue
+ * until then. Not waiting here for the answer lets every node start its thread at once
+ * (node n answers only once its own thread runs) and lets a node that has already ended
+ * be missed quietly, as at EOF. */
 static int dial(uint32_t n, const struct sockaddr_in *sa)
 {
-	unsigned char hello[SHL_IO_HELLO_BYTES];
 	struct conn *c;
 	int fd = -1, err = 0;
 
@@ -689,21 +1109,13 @@ static int dial(uint32_t n, const struct sockaddr_in *sa)
 		err = -errno;
 		close(fd);
 		fd = -1;
-		if (err != -ECONNREFUSED && err != -EINTR && err != -ETIMEDOUT)
+		/* Its listener existed before PEERS: refused means that node has ended. */
+		if (err != -EINTR && err != -ETIMEDOUT)
 			return err;
 		usleep(100 * 1000);
 	}
 	if (fd < 0)
 		return err;
-	shl_io_ctl_put32(hello, SHL_IO_HELLO_MAGIC);
-	shl_io_ctl_put32(hello + 4, SHL_IO_HELLO_VERSION);
-	shl_io_ctl_put32(hello + 8, io.node);
-	memcpy(hello + 12, io.secret, SHL_IO_CTL_SECRET);
-	/* A fresh socket's send buffer takes 44 bytes in one write. */
-	if (write(fd, hello, sizeof(hello)) != (ssize_t)sizeof(hello)) {
-		close(fd);
-		return -EIO;
-	}
 	c = conn_new(fd, sa);
 	struct epoll_event ev = { EPOLLIN, { .ptr = c } };
 	if (c == NULL || epoll_ctl(io.ep, EPOLL_CTL_ADD, fd, &ev) < 0) {
@@ -711,9 +1123,9 @@ static int dial(uint32_t n, const struct sockaddr_in *sa)
 		free(c);
 		return -ENOMEM;
 	}
-	conn_auth(c, n);
-	io.peers[n].out = c;
-	return 0;
+	io.peers[n].dialed = true;
+	/* Node n answers once its thread runs: after its own dials, which wait for nobody. */
+	return start_greeting(c, n);
 }
 
 int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hooks)
@@ -737,6 +1149,8 @@ int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hoo
 	for (uint32_t n = 0; n < cfg->nnodes; n++)
 		io.peers[n].tail = &io.peers[n].head;
 	shl_pool_init_sized(&io.pool, SHL_IO_EAGER_MAX);
+	pthread_mutex_init(&io.lock, NULL);
+	io.poll_ns = cfg->poll_ns;
 	__cds_wfcq_init(&io.sub_head, &io.sub_tail);
 	io.ep = epoll_create1(EPOLL_CLOEXEC);
 	io.wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -749,8 +1163,20 @@ int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hoo
 	ev = (struct epoll_event){ EPOLLIN, { .ptr = &tag_listen } };
 	if (epoll_ctl(io.ep, EPOLL_CTL_ADD, io.listen, &ev) < 0)
 		return -errno;
-	for (uint32_t n = cfg->node + 1; n < cfg->nnodes; n++) {
+	io.lazy = cfg->lazy;
+	io.addr = malloc(cfg->nnodes * sizeof(*io.addr));
+	if (io.addr == NULL)
+		return -ENOMEM;
+	memcpy(io.addr, cfg->addr, cfg->nnodes * sizeof(*io.addr));
+	for (uint32_t n = cfg->node + 1; n < cfg->nnodes && !io.lazy; n++) {
 		err = dial(n, &cfg->addr[n]);
+		if (err == -ECONNREFUSED) {
+			/* Nodes end at different times: a node that has ended is missed quietly,
+			 * as at EOF, unless something is ever queued for it (then this one ends,
+			 * saying so). */
+			io.peers[n].lost = true;
+			continue;
+		}
 		if (err < 0) {
 			char ip[INET_ADDRSTRLEN] = "?";
 			inet_ntop(AF_INET, &cfg->addr[n].sin_addr, ip, sizeof(ip));
@@ -768,17 +1194,70 @@ int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hoo
 	return 0;
 }
 
+/* Rank thread, holding io.lock: write eager frame `d` to node `n` now if nothing is
+ * queued before it (so no frame of the caller's can be overtaken: the thread holds the
+ * lock from taking a post to queueing it). Returns false if the caller must post it. */
+static bool write_now(struct shl_io_send *d, uint32_t n)
+{
+	struct peer *p = &io.peers[n];
+	struct iovec iov[2] = { { d->wire, SHL_IO_FRAME_HEADER },
+				{ (void *)d->payload, (size_t)d->frame.length } };
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = d->frame.length ? 2 : 1 };
+	ssize_t w;
+
+	if (p->out == NULL || p->lost || p->head != NULL ||
+	    !cds_wfcq_empty(&io.sub_head, &io.sub_tail))
+		return false;
+	shl_io_frame_encode(&d->frame, d->wire);
+	w = sendmsg(p->out->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+		return false;  /* the thread meets the error and reports it */
+	if (w < 0)
+		w = 0;
+	d->counted = true;
+	if ((size_t)w < SHL_IO_FRAME_HEADER + d->frame.length) {
+		/* The socket is full: the rest is the thread's, once it can be written. */
+		d->next = NULL;
+		p->head = d;
+		p->tail = &d->next;
+		p->off = (size_t)w;
+		if (!p->pollout) {
+			struct epoll_event ev = { EPOLLIN | EPOLLOUT, { .ptr = p->out } };
+			epoll_ctl(io.ep, EPOLL_CTL_MOD, p->out->fd, &ev);
+			p->pollout = true;
+		}
+		return true;
+	}
+	count_written();
+	io.hooks.sent(d->req);
+	free(d->owned);
+	free(d);
+	return true;
+}
+
 void shl_io_post_send(struct shl_io_send *d)
 {
 	uint64_t one = 1;
 
 	atomic_fetch_add_explicit(&io.posted, 1, memory_order_relaxed);
+	/* An eager frame skips the thread when it is idle: one wake-up less per message
+	 * (docs/performance.md, "Off-node"). */
+	if (d->frame.type == SHL_IO_EAGER && pthread_mutex_trylock(&io.lock) == 0) {
+		bool done = write_now(d, io.node_of[d->frame.dst]);
+		pthread_mutex_unlock(&io.lock);
+		if (done)
+			return;
+	}
 	cds_wfcq_node_init(&d->link);
 	/* The enqueue's full barrier publishes *d before the node is visible. When the queue
 	 * was empty the thread may be asleep in epoll_wait: wake it; otherwise it has not
 	 * drained yet and will find `d` (it dequeues until empty after each wake). */
 	if (cds_wfcq_enqueue(&io.sub_head, &io.sub_tail, &d->link))
 		return;  /* true: the queue was not empty */
+	/* Pairs with the thread's seq_cst store of false before it looks at the queue one
+	 * last time and sleeps: a polling thread finds `d` without being woken. */
+	if (atomic_load(&io.polling))
+		return;
 	while (write(io.wake, &one, sizeof(one)) < 0 && errno == EINTR)
 		;
 }

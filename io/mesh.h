@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 #include <stdint.h>
 
+#include "io/auth.h"
 #include "io/ctl.h"
 #include "io/frame.h"
 #include "queues/queues.h"
@@ -26,6 +27,13 @@ struct shl_io_config {
 	int listen;                      /* this node's listener; the completion thread's now */
 	const unsigned char *secret;     /* SHL_IO_CTL_SECRET bytes: the job secret */
 	const char *host;                /* this node's host name, for reports */
+	/* How long the completion thread keeps polling (epoll_wait without sleeping, yielding
+	 * the core between polls) after its last event or post; 0: it sleeps in epoll_wait at
+	 * once. While it polls, posters do not write its eventfd. */
+	uint64_t poll_ns;
+	/* Connect to a node on the first frame for it (either side may call; each sends on
+	 * whichever connection proved itself first) instead of to every higher node at start. */
+	bool lazy;
 };
 
 /* A receive matched with a rendezvous message (an envelope with payload SHL_Q_REMOTE):
@@ -55,17 +63,28 @@ struct shl_io_hooks {
 	/* Every DATA byte of the rendezvous receive `rv` has arrived; rv is the runtime's
 	 * again. */
 	void (*received)(struct shl_io_recv *rv);
+	/* The rendezvous send posted with `req` was cancelled (a CANCEL posted for it found
+	 * its receiver had not matched it): it will never be written. */
+	void (*cancelled)(void *req);
 };
 
 /* A frame from a rank to a rank of another node. Allocated with malloc by the poster and
  * freed by the completion thread once written (after hooks->sent), with `owned`.
+ * An RTS arriving is an envelope with a non-NULL cookie (so that a receive claims it
+ * against a cancel, as on the node) that the completion thread keeps a reference to
+ * until the CTS posted for it, or a successful cancel; the runtime never frees it.
  *  - EAGER: frame.length payload bytes at `payload`; `req` is passed to hooks->sent.
  *  - RTS (a rendezvous send): `payload` is 8 bytes holding `bytes` (little-endian); the
  *    message is `bytes` dense bytes at `data`. The thread sets frame.cookie, keeps the
  *    descriptor until the CTS, then writes DATA frames from `data` and calls hooks->sent
  *    with `req` after the last.
  *  - CTS (a receive matched with an RTS): frame.cookie echoes the RTS's, `recv` says where
- *    the DATA goes; `payload` is 8 bytes the thread fills with recv->id. */
+ *    the DATA goes; `payload` is 8 bytes the thread fills with recv->id.
+ *  - CANCEL (MPI_Cancel of a rendezvous send): `req` is the send's request, frame.dst its
+ *    receiver, no payload. If that RTS is written and waits for its CTS, the thread asks
+ *    the receiver's node to drop it (hooks->cancelled if it could); one not written yet is
+ *    dropped at once (hooks->cancelled), one half written gets its CANCEL once written;
+ *    otherwise (answered) nothing happens and the send completes as usual. hooks->sent is not called for a CANCEL. */
 struct shl_io_send {
 	struct cds_wfcq_node link;           /* in the submission queue, then a node's queue */
 	struct shl_io_frame frame;
@@ -76,16 +95,21 @@ struct shl_io_send {
 	void *owned;                         /* freed with the descriptor, or NULL */
 	struct shl_io_recv *recv;            /* CTS */
 	bool counted;                        /* completion thread: counts for shl_io_finish */
+	bool cancel;                         /* completion thread: RTS being written, cancelled:
+					      * send CANCEL once it is out */
 	struct shl_io_send *next;            /* completion thread: its node's output queue */
 	unsigned char wire[SHL_IO_FRAME_HEADER];  /* completion thread: the encoded header */
 	alignas(16) unsigned char packed[];  /* the payload when the poster packed it */
 };
 
-/* The mesh greeting: the first bytes on every mesh connection, from the connecting (lower)
- * node: magic "SHLM", version 1, its node index, the job secret. */
+/* The mesh greeting (docs/offnode.md): the connecting (lower) node sends magic "SHLM",
+ * version 2, its node index and a fresh nonce; the accepting node answers with "SHLM", its
+ * own nonce and its HMAC answer to the first (io/auth.h); the connecting node checks it and
+ * sends its answer to the second. The secret itself never crosses the network. */
 #define SHL_IO_HELLO_MAGIC 0x4d4c4853u
-#define SHL_IO_HELLO_VERSION 1
-#define SHL_IO_HELLO_BYTES (12 + SHL_IO_CTL_SECRET)
+#define SHL_IO_HELLO_VERSION 2
+#define SHL_IO_HELLO_BYTES (12 + SHL_IO_AUTH_NONCE)
+#define SHL_IO_CHALLENGE_BYTES (4 + SHL_IO_AUTH_NONCE + SHL_IO_AUTH_PROOF)
 
 /* Node process, main thread, once, after the runtime's rank table exists and before any
  * rank runs: connect to every higher-numbered node (all at start: the mesh is complete
@@ -96,7 +120,10 @@ struct shl_io_send {
 int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hooks);
 
 /* Any thread, after shl_io_start: queue `d` for the completion thread. Wait-free but for
- * the wake-up, one eventfd write when the queue was empty. */
+ * the wake-up, one eventfd write when the queue was empty and the thread not polling. An
+ * EAGER frame is instead written by the caller (one non-blocking sendmsg, hooks->sent
+ * called in the caller's thread) when the thread is idle (a trylock) and nothing is queued
+ * for that node: one thread hand-off less per message. */
 void shl_io_post_send(struct shl_io_send *d);
 
 /* Node process, main thread, once every rank thread has ended: wait until every posted

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "io/auth.h"
 #include "io/ctl.h"
 
 extern char **environ;
@@ -58,13 +59,16 @@ struct node {
 	size_t len;
 };
 
-/* A connection that has not proved the secret yet. */
+/* A connection that has not proved the secret yet: its HELLO, then (challenged) its PROOF. */
 struct pending {
 	int fd;
 	time_t deadline;
 	char peer[64];
+	bool challenged;       /* CHALLENGE sent: the next record must be PROOF */
+	uint32_t node;         /* the node index its HELLO claims */
+	unsigned char nonces[2 * SHL_IO_AUTH_NONCE];  /* its nonce, then ours */
 	size_t len;
-	unsigned char buf[SHL_IO_CTL_HEADER + 12 + SHL_IO_CTL_SECRET];
+	unsigned char buf[SHL_IO_CTL_HEADER + 12 + SHL_IO_AUTH_NONCE];
 };
 
 /* The whole multi-node job. */
@@ -401,17 +405,6 @@ static void accept_all(struct run *run)
 	}
 }
 
-/* Constant-time comparison: the time taken says nothing about how much of a guess was
- * right. */
-static bool same_secret(const unsigned char *a, const unsigned char *b)
-{
-	unsigned char d = 0;
-
-	for (int i = 0; i < SHL_IO_CTL_SECRET; i++)
-		d |= a[i] ^ b[i];
-	return d == 0;
-}
-
 static int send_assign(struct run *run, struct node *n)
 {
 	struct shl_place *pl = run->l->place;
@@ -478,7 +471,37 @@ static int send_env(struct run *run, struct node *n)
 	return err;
 }
 
-/* Judge the HELLO of pending connection i once it is all there. */
+/* A valid HELLO from pending connection i: challenge it with our nonce and our own answer
+ * to its nonce (it checks that we know the secret too). */
+static void challenge(struct run *run, int i, const unsigned char *body)
+{
+	struct pending *c = &run->pending[i];
+	unsigned char b[SHL_IO_AUTH_NONCE + SHL_IO_AUTH_PROOF];
+	int flags = fcntl(c->fd, F_GETFL);
+	int err;
+
+	c->node = shl_io_ctl_get32(body + 8);
+	memcpy(c->nonces, body + 12, SHL_IO_AUTH_NONCE);
+	if (shl_io_auth_nonce(c->nonces + SHL_IO_AUTH_NONCE) < 0 ||
+	    shl_io_auth_proof(run->secret, SHL_IO_AUTH_CTL_MPIEXEC, c->node, 0, c->nonces,
+			      c->nonces + SHL_IO_AUTH_NONCE, b + SHL_IO_AUTH_NONCE) < 0) {
+		drop_pending(run, i, "cannot make a challenge");
+		return;
+	}
+	memcpy(b, c->nonces + SHL_IO_AUTH_NONCE, SHL_IO_AUTH_NONCE);
+	/* 69 bytes into a fresh socket's buffer: a blocking send that cannot block. */
+	fcntl(c->fd, F_SETFL, flags & ~O_NONBLOCK);
+	err = shl_io_ctl_send(c->fd, SHL_IO_CTL_CHALLENGE, b, sizeof(b));
+	fcntl(c->fd, F_SETFL, flags);
+	if (err < 0) {
+		drop_pending(run, i, "closed before proving the job secret");
+		return;
+	}
+	c->challenged = true;
+	c->len = 0;
+}
+
+/* Judge the HELLO, then the PROOF, of pending connection i once each is all there. */
 static void judge_hello(struct run *run, int i)
 {
 	struct pending *c = &run->pending[i];
@@ -499,21 +522,30 @@ static void judge_hello(struct run *run, int i)
 	used = shl_io_ctl_take(c->buf, c->len, &type, &body, &blen);
 	if (used == 0 && c->len < sizeof(c->buf))
 		return;
-	if (used <= 0 || type != SHL_IO_CTL_HELLO || blen != 12 + SHL_IO_CTL_SECRET ||
-	    shl_io_ctl_get32(body) != SHL_IO_CTL_MAGIC) {
-		drop_pending(run, i, "not a Shoal node process");
+	if (!c->challenged) {
+		if (used <= 0 || type != SHL_IO_CTL_HELLO || blen < 8 ||
+		    shl_io_ctl_get32(body) != SHL_IO_CTL_MAGIC) {
+			drop_pending(run, i, "not a Shoal node process");
+		} else if (shl_io_ctl_get32(body + 4) != SHL_IO_CTL_VERSION ||
+			   blen != 12 + SHL_IO_AUTH_NONCE) {
+			drop_pending(run, i, "another version of Shoal");
+		} else if (shl_io_ctl_get32(body + 8) >= (uint32_t)run->nnodes) {
+			drop_pending(run, i, "unknown or duplicate node index");
+		} else {
+			challenge(run, i, body);
+		}
 		return;
 	}
-	if (shl_io_ctl_get32(body + 4) != SHL_IO_CTL_VERSION) {
-		drop_pending(run, i, "another version of Shoal");
+	if (used <= 0 || type != SHL_IO_CTL_PROOF || blen != SHL_IO_AUTH_PROOF ||
+	    !shl_io_auth_check(run->secret, SHL_IO_AUTH_CTL_NODE, c->node, 0, c->nonces,
+			       c->nonces + SHL_IO_AUTH_NONCE, body)) {
+		drop_pending(run, i, "wrong job secret (wrong answer to the challenge)");
 		return;
 	}
-	if (!same_secret(body + 12, run->secret)) {
-		drop_pending(run, i, "wrong job secret");
-		return;
-	}
-	k = shl_io_ctl_get32(body + 8);
-	if (k >= (uint32_t)run->nnodes || run->nodes[k].connected) {
+	/* Judged after the proof: an answer that is right but for a node already there says
+	 * so, which lets a test tell a replayed answer (wrong) from a fresh one. */
+	k = c->node;
+	if (run->nodes[k].connected) {
 		drop_pending(run, i, "unknown or duplicate node index");
 		return;
 	}

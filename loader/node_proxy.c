@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "io/auth.h"
 #include "io/ctl.h"
 #include "io/mesh.h"
 #include "loader/loader.h"
@@ -277,21 +278,49 @@ static int apply_env(unsigned char *b, size_t len)
 	return 0;
 }
 
-/* HELLO, ASSIGN, ENV, ADDR (the mesh listener's), PEERS. */
+/* HELLO with our nonce; CHALLENGE: mpiexec's nonce and its answer to ours, checked (only
+ * the real mpiexec gets our answer and our output); PROOF: our answer to its nonce.
+ * Returns 0, -EACCES if mpiexec does not prove the secret, or another -errno. */
+static int prove(struct proxy *p)
+{
+	unsigned char hello[12 + SHL_IO_AUTH_NONCE], proof[SHL_IO_AUTH_PROOF], *body;
+	size_t len;
+	int err;
+
+	shl_io_ctl_put32(hello, SHL_IO_CTL_MAGIC);
+	shl_io_ctl_put32(hello + 4, SHL_IO_CTL_VERSION);
+	shl_io_ctl_put32(hello + 8, p->node);
+	if ((err = shl_io_auth_nonce(hello + 12)) < 0)
+		return err;
+	err = shl_io_ctl_send(p->ctl, SHL_IO_CTL_HELLO, hello, sizeof(hello));
+	if (err)
+		return err;
+	err = recv_record(p, SHL_IO_CTL_CHALLENGE, &body, &len);
+	if (err)
+		return err;
+	if (len != SHL_IO_AUTH_NONCE + SHL_IO_AUTH_PROOF ||
+	    !shl_io_auth_check(p->secret, SHL_IO_AUTH_CTL_MPIEXEC, p->node, 0, hello + 12, body,
+			       body + SHL_IO_AUTH_NONCE) ||
+	    shl_io_auth_proof(p->secret, SHL_IO_AUTH_CTL_NODE, p->node, 0, hello + 12, body,
+			      proof) < 0) {
+		free(body);
+		return -EACCES;
+	}
+	free(body);
+	return shl_io_ctl_send(p->ctl, SHL_IO_CTL_PROOF, proof, sizeof(proof));
+}
+
+/* HELLO, CHALLENGE, PROOF, ASSIGN, ENV, ADDR (the mesh listener's), PEERS. */
 static int handshake(struct proxy *p)
 {
-	unsigned char hello[12 + SHL_IO_CTL_SECRET], addr[8], *body;
+	unsigned char addr[8], *body;
 	struct sockaddr_in sa;
 	socklen_t salen = sizeof(sa);
 	size_t len;
 	uint32_t nnodes;
 	int err;
 
-	shl_io_ctl_put32(hello, SHL_IO_CTL_MAGIC);
-	shl_io_ctl_put32(hello + 4, SHL_IO_CTL_VERSION);
-	shl_io_ctl_put32(hello + 8, p->node);
-	memcpy(hello + 12, p->secret, SHL_IO_CTL_SECRET);
-	err = shl_io_ctl_send(p->ctl, SHL_IO_CTL_HELLO, hello, sizeof(hello));
+	err = prove(p);
 	if (err)
 		return err;
 	err = recv_record(p, SHL_IO_CTL_ASSIGN, &body, &len);

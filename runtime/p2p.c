@@ -199,6 +199,10 @@ static void deliver(struct shl_rank *r, struct shl_req *q, struct shl_envelope *
 	if (unlikely(env->payload == SHL_Q_REMOTE)) {
 		set_status(q, env->src, env->tag, env->bytes);
 		shl_p2p_recv_remote(r, q, env, n);
+		if (q->freed) {  /* MPI_Request_free'd: released once its data is in */
+			q->next = r->detached;
+			r->detached = q;
+		}
 		return;
 	}
 	if (env->payload == SHL_Q_DIRECT && env->cookie != NULL && split_worth(env, q->type, n))
@@ -532,6 +536,14 @@ int shl_p2p_start(struct shl_rank *r, struct shl_req *req)
 	return 0;
 }
 
+bool shl_p2p_is_posted(const struct shl_rank *r, const struct shl_req *q)
+{
+	for (const struct shl_req *p = r->posted; p != NULL; p = p->next)
+		if (p == q)
+			return true;
+	return false;
+}
+
 void shl_p2p_cancel(struct shl_rank *r, struct shl_req *req)
 {
 	if (req_done(req))
@@ -547,6 +559,10 @@ void shl_p2p_cancel(struct shl_rank *r, struct shl_req *req)
 			r->posted_tail = link;
 	} else {
 		uint8_t expected = SHL_Q_PENDING;
+		/* A send to another node completes (cancelled or not) through its node's
+		 * completion thread. */
+		if (req->env == NULL && shl_p2p_cancel_remote(r, req))
+			return;
 		/* Pairs with claim(): if the receiver has not matched the envelope yet, it
 		 * will find it cancelled and drop it. */
 		if (req->env == NULL ||

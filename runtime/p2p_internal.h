@@ -20,10 +20,19 @@ int shl_p2p_send_remote(struct shl_rank *r, struct shl_comm *c, const void *buf,
 			enum shl_send_mode mode, struct shl_req *req);
 
 /* Receive `q` matched `env`, a rendezvous message from another node (SHL_Q_REMOTE), of
- * which `n` bytes fit: ask its sender for the data (CTS) and give `env` back; the
- * completion thread completes `q` once the data is in its buffer. */
+ * which `n` bytes fit: ask its sender for the data (CTS), which also gives `env` back to
+ * the completion thread; that thread completes `q` once the data is in its buffer. */
 void shl_p2p_recv_remote(struct shl_rank *r, struct shl_req *q, struct shl_envelope *env,
 			 size_t n);
+
+/* Cancel send `req` (not complete, no envelope on this node) if it goes to a rank of
+ * another node: its completion thread asks the receiver's node to drop the message if no
+ * receive has matched it yet, and then completes `req` as cancelled; otherwise the send
+ * completes as usual (MPI 4.1 §3.8.4). Returns false if `req` is not such a send. */
+bool shl_p2p_cancel_remote(struct shl_rank *r, struct shl_req *req);
+
+/* Whether receive `q` is on `r`'s list of posted receives (not matched yet). */
+bool shl_p2p_is_posted(const struct shl_rank *r, const struct shl_req *q);
 
 /* The status of a receive from MPI_PROC_NULL, and of a request with nothing to report. */
 void shl_status_empty(MPI_Status *status, int source);

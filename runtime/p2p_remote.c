@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io/mesh.h"
 #include "runtime/rt.h"
@@ -38,6 +39,16 @@ static void sent(void *req)
 		shl_req_complete(req);
 }
 
+/* Completion thread: the rendezvous send of request `req` was cancelled before its
+ * receiver matched it (MPI 4.1 §3.8.4: MPI_Test_cancelled is then true). */
+static void cancelled(void *req)
+{
+	struct shl_req *q = req;
+
+	q->status.shl_cancelled = 1;
+	shl_req_complete(q);
+}
+
 /* A rendezvous receive: what the completion thread fills, and what the rank asked for. */
 struct remote_recv {
 	struct shl_io_recv io;
@@ -60,10 +71,30 @@ static void received(struct shl_io_recv *rv)
 
 int shl_job_connect(const struct shl_io_config *cfg)
 {
-	static const struct shl_io_hooks hooks = { deliver, sent, received };
+	static const struct shl_io_hooks hooks = { deliver, sent, received, cancelled };
 	int err = shl_coll_net_init(cfg->world_size, cfg->node_of);
+	long cores = sysconf(_SC_NPROCESSORS_ONLN), nlocal = 0;
 
-	return err < 0 ? err : shl_io_start(cfg, &hooks);
+	for (int32_t w = 0; w < cfg->world_size; w++)
+		nlocal += cfg->node_of[w] == cfg->node;
+	/* Ranks spinning on every core would keep the completion thread, which every message
+	 * to or from another node goes through, off the cores for a time slice: a rank
+	 * waiting 200 µs for a reply that its own node's thread must read then makes every
+	 * round trip last its spin (bench OFFNODE=1 on 2 cores, 0 B: 205-260 µs one way;
+	 * yielding between polls: see docs/performance.md "Off-node"). */
+	const char *yield = getenv("SHOAL_SPIN_YIELD");
+	bool crowded = nlocal + 1 >= cores;
+	shl_job.spin_yield = yield != NULL && *yield ? *yield == '1' : crowded;
+	/* The completion thread polls as long as a rank spins when it has a core of its own
+	 * (a wake-up saved on each side of a message); on crowded cores it sleeps at once:
+	 * its polls only took turns from ranks (bench OFFNODE=1 on 2 cores, 1-8 B, medians of
+	 * 3: 21-57 µs polling 200 µs, 25-26 µs not). */
+	struct shl_io_config c = *cfg;
+	c.poll_ns = 1000 * shl_env_size("SHOAL_IO_POLL_US", crowded ? 0 : SHL_WAIT_SPIN_US,
+					1000000);
+	const char *connect = getenv("SHOAL_CONNECT");
+	c.lazy = connect != NULL && strcmp(connect, "lazy") == 0;
+	return err < 0 ? err : shl_io_start(&c, &hooks);
 }
 
 void shl_p2p_recv_remote(struct shl_rank *r, struct shl_req *q, struct shl_envelope *env,
@@ -90,8 +121,26 @@ void shl_p2p_recv_remote(struct shl_rank *r, struct shl_req *q, struct shl_envel
 					  .cookie = cookie };
 	d->payload = d->packed;
 	d->recv = &x->io;
-	shl_pool_put(env);
+	/* `env` stays the completion thread's: it gives it back when it takes the CTS. */
 	shl_io_post_send(d);
+}
+
+bool shl_p2p_cancel_remote(struct shl_rank *r, struct shl_req *req)
+{
+	struct shl_io_send *d;
+
+	if (req->kind != SHL_REQ_SEND || req->peer == MPI_PROC_NULL ||
+	    shl_job.ranks[shl_comm_remote_world(req->comm, req->peer)] != NULL)
+		return false;
+	d = calloc(1, sizeof(*d));
+	if (d == NULL)
+		return true;  /* no memory to ask: the cancel fails, the send completes */
+	d->frame = (struct shl_io_frame){ .type = SHL_IO_CANCEL, .src = r->world_rank,
+					  .dst = shl_comm_remote_world(req->comm, req->peer),
+					  .context = req->comm->context };
+	d->req = req;
+	shl_io_post_send(d);
+	return true;
 }
 
 int shl_p2p_send_remote(struct shl_rank *r, struct shl_comm *c, const void *buf,

@@ -114,6 +114,8 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 			shl_rank_unlock(r);
 			__builtin_ia32_pause();
 			shl_rank_lock(r);
+		} else if (shl_job.spin_yield) {
+			sched_yield();
 		} else {
 			__builtin_ia32_pause();
 		}

@@ -448,10 +448,11 @@ int PMPI_Request_free(MPI_Request *request)
 	if (inactive(q) || is_done(q)) {
 		shl_req_release(r, q);
 	} else {
-		/* Still in flight: a receive is released when it matches; anything else
-		 * (a send, a communicator being created) when progress finds it completed. */
+		/* Still in flight: a posted receive is released when it matches; anything
+		 * else (a send, a receive matched with a rendezvous from another node, a
+		 * communicator being created) when progress finds it completed. */
 		q->freed = true;
-		if (q->kind != SHL_REQ_RECV) {
+		if (q->kind != SHL_REQ_RECV || !shl_p2p_is_posted(r, q)) {
 			q->next = r->detached;
 			r->detached = q;
 		}

@@ -54,7 +54,7 @@ int main(void)
 	CHECK_INT(judge(good(), 0, 'X'), -EPROTO);
 	CHECK_INT(judge(good(), 4, SHL_IO_FRAME_VERSION + 1), -EPROTONOSUPPORT);
 	CHECK_INT(judge(good(), 5, 0), -EPROTO);
-	CHECK_INT(judge(good(), 5, SHL_IO_DATA + 1), -EPROTO);
+	CHECK_INT(judge(good(), 5, SHL_IO_CANCELLED + 1), -EPROTO);
 	CHECK_INT(judge(good(), 6, 1), -EPROTO);
 
 	/* Sizes: over the connection's eager limit, huge, wrong for RTS/CTS, empty DATA. */

@@ -1,5 +1,5 @@
 #!/bin/bash
-# mesh_rejects_bad_frames_and_secrets: on 2 hosts (network namespaces), connections to a node's mesh port with a wrong job secret, or with the right secret and then a frame header of another protocol version or naming a rank not on that node, are dropped and logged naming the reason, and so is one that does not finish its greeting within 10 s; and the job still ends normally with its messages delivered.
+# mesh_rejects_bad_frames_and_secrets: on 2 hosts (network namespaces), a node's mesh port answers a greeting with a challenge that proves the job secret, and drops and logs connections that answer its challenge with a wrong secret, that replay an answer captured from an earlier connection, that prove the secret but then send a frame header of another protocol version or naming a rank not on that node, or that do not finish their greeting within 10 s; and the job still ends normally with its messages delivered.
 # timeout: 90
 . "$SHOAL_TESTS/lib/common.bash"
 . "$SHOAL_TESTS/lib/netns.bash"
@@ -56,16 +56,35 @@ done
 addr=$NS_NET.3  # the second host (netns.bash: host i has .(i+1))
 
 ip netns exec "$NS_HEAD" python3 - "$addr" "$port" "$(cat "$TEST_TMP/secret")" <<'PY' || fail "injection failed"
-import socket, struct, sys, time
+import hashlib, hmac, os, socket, struct, sys, time
 addr, port, secret = sys.argv[1], int(sys.argv[2]), bytes.fromhex(sys.argv[3])
-def hello(node, key):
-    return struct.pack('<III', 0x4d4c4853, 1, node) + key
+def proof(key, role, a, b, first, second):
+    # io/auth.c: HMAC-SHA256 over "SHLA", role, both node indices and both nonces.
+    msg = struct.pack('<IIII', 0x414c4853, role, a, b) + first + second
+    return hmac.new(key, msg, hashlib.sha256).digest()
 def frame(version, src, dst):
     # magic, version, type EAGER, flags, src, dst, context, tag, length, cookie
     return struct.pack('<IBBHiiIiQQ', 0x464c4853, version, 1, 0, src, dst, 0, 0, 4, 0)
-def send(data):
+def recv_exact(s, n):
+    b = b''
+    while len(b) < n:
+        more = s.recv(n - len(b))
+        assert more, 'closed before the challenge'
+        b += more
+    return b
+def send(key, then=b'', nonce=None, answer=None):
+    """Greet node 1 as node 0 (with `nonce`), check its challenge proves the secret, answer
+    it with `key` (or with `answer`, as a replay), send `then`; wait for the close."""
+    nonce = nonce or os.urandom(32)
     s = socket.create_connection((addr, port), timeout=5)
-    s.sendall(data)
+    s.sendall(struct.pack('<III', 0x4d4c4853, 2, 0) + nonce)
+    ch = recv_exact(s, 68)
+    assert ch[:4] == b'SHLM', 'not a challenge: %r' % ch[:4]
+    assert secret not in ch, 'the secret was sent in clear'
+    assert hmac.compare_digest(ch[36:], proof(secret, 2, 0, 1, nonce, ch[4:36])), \
+        'the node did not prove the secret'
+    answer = answer or proof(key, 1, 0, 1, nonce, ch[4:36])
+    s.sendall(answer + then)
     try:
         s.settimeout(5)
         while s.recv(64):   # the node closes the connection
@@ -73,11 +92,14 @@ def send(data):
     except OSError:
         pass
     s.close()
+    return nonce, answer
 silent = socket.create_connection((addr, port), timeout=5)
 silent.sendall(b'SHL')                             # a greeting that never ends
-send(hello(0, bytes(32)))                          # wrong secret
-send(hello(0, secret) + frame(9, 0, 1))            # another protocol version
-send(hello(0, secret) + frame(1, 0, 0))            # dst is not a rank of this node
+send(bytes(32))                                    # wrong secret
+captured = send(secret, frame(9, 0, 1))            # another protocol version
+send(secret, frame(1, 0, 0))                       # dst is not a rank of this node
+# A replay: the same greeting and the answer that was right for the earlier challenge.
+send(None, frame(9, 0, 1), nonce=captured[0], answer=captured[1])
 silent.settimeout(20)
 t = time.time()
 assert silent.recv(64) == b'', 'the silent connection got data'
@@ -89,8 +111,10 @@ RC=$?
 expect_rc 0
 expect_out '^rank 0 got 42$'
 expect_out '^rank 1 got 42$'
-expect_err 'mesh connection from .*: dropped: wrong job secret'
-expect_err 'connection from node 0 .*: dropped: bad frame header: wrong protocol version'
+n=$(grep -Ec 'mesh connection from .*: dropped: wrong job secret' "$ERR")
+[ "$n" = 2 ] || { show; fail "expected 2 connections dropped for a wrong secret (one a replay), got $n"; }
+n=$(grep -Ec 'connection from node 0 .*: dropped: bad frame header: wrong protocol version' "$ERR")
+[ "$n" = 1 ] || { show; fail "expected 1 connection dropped for its frame's version (the replay must not get that far), got $n"; }
 expect_err 'connection from node 0 .*: dropped: bad frame header: unknown source or destination rank'
 expect_err 'mesh connection from .*: dropped: no greeting within 10 s'
 exit 0
