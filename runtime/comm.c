@@ -389,20 +389,8 @@ static struct shl_comm *comm_alloc(struct shl_comm *parent)
 	return c;
 }
 
-struct shl_comm *shl_comm_hold(struct shl_comm *c)
+void shl_comm_free_dropped(struct shl_comm *c)
 {
-	if (c->predef == SHL_COMM_NOT_PREDEF)
-		atomic_fetch_add_explicit(&c->refs, 1, memory_order_relaxed);
-	return c;
-}
-
-void shl_comm_drop(struct shl_comm *c)
-{
-	if (c->predef != SHL_COMM_NOT_PREDEF)
-		return;
-	/* acq_rel: the last drop sees every use by the requests dropped before. */
-	if (atomic_fetch_sub_explicit(&c->refs, 1, memory_order_acq_rel) != 1)
-		return;
 	shl_errh_drop(c->errh);
 	shl_info_free(c->info);
 	if (c->sh != NULL)

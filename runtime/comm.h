@@ -360,8 +360,26 @@ static inline uint64_t shl_coll_next(struct shl_comm *c, const char *fn, enum sh
 /* Any thread of the owning rank: take a reference on `c` for a request that uses it, and
  * return `c`; drop it when the request is released. The last drop after MPI_Comm_free
  * frees the object. No-ops on MPI_COMM_WORLD and MPI_COMM_SELF. */
-struct shl_comm *shl_comm_hold(struct shl_comm *c);
-void shl_comm_drop(struct shl_comm *c);
+static inline struct shl_comm *shl_comm_hold(struct shl_comm *c)
+{
+	if (c->predef == SHL_COMM_NOT_PREDEF)
+		atomic_fetch_add_explicit(&c->refs, 1, memory_order_relaxed);
+	return c;
+}
+
+/* The last drop's work, out of line (shl_comm_drop). */
+void shl_comm_free_dropped(struct shl_comm *c);
+
+/* Inline: every request of a nonblocking receive holds and drops its communicator
+ * (measured with callgrind on bench/msgrate: two calls were ~15 instructions a message). */
+static inline void shl_comm_drop(struct shl_comm *c)
+{
+	if (c->predef != SHL_COMM_NOT_PREDEF)
+		return;
+	/* acq_rel: the last drop sees every use by the requests dropped before. */
+	if (atomic_fetch_sub_explicit(&c->refs, 1, memory_order_acq_rel) == 1)
+		shl_comm_free_dropped(c);
+}
 
 /* ---- per-rank object tables (comm.c, attr.c, errors.c) ---- */
 struct shl_user_error {

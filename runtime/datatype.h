@@ -122,8 +122,24 @@ void shl_dt_copy_range(void *dst, const struct shl_datatype *dtype, const void *
 
 /* Take a reference on `t` (a no-op on predefined types): it stays alive until the matching
  * shl_dt_release, whatever MPI_Type_free the user calls meanwhile. Any thread. */
-void shl_dt_hold(struct shl_datatype *t);
-void shl_dt_release(struct shl_datatype *t);
+static inline void shl_dt_hold(struct shl_datatype *t)
+{
+	if (t != NULL && !t->predefined)
+		atomic_fetch_add_explicit(&t->refs, 1, memory_order_relaxed);
+}
+
+/* The last release's work, out of line (shl_dt_release). */
+void shl_dt_destroy(struct shl_datatype *t);
+
+/* Inline like shl_comm_drop: every nonblocking receive's request holds its datatype. */
+static inline void shl_dt_release(struct shl_datatype *t)
+{
+	if (t == NULL || t->predefined)
+		return;
+	/* acq_rel: the last releaser sees every other holder's accesses before freeing. */
+	if (atomic_fetch_sub_explicit(&t->refs, 1, memory_order_acq_rel) == 1)
+		shl_dt_destroy(t);
+}
 
 /* Why `t` (a valid handle) cannot describe a buffer for communication, or NULL if it can:
  * uncommitted, or freed by MPI_Type_free while something else kept it alive. */

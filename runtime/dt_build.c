@@ -352,7 +352,7 @@ static void drop_contents(struct shl_dt_contents *c)
 	free(c->types);
 }
 
-static void destroy(struct shl_datatype *t)
+void shl_dt_destroy(struct shl_datatype *t)
 {
 	drop_tree(&t->tree);
 	drop_contents(&t->contents);
@@ -361,21 +361,6 @@ static void destroy(struct shl_datatype *t)
 	free((char *)t->name);
 	t->magic = 0;  /* a stale handle now fails validation (while the memory lasts) */
 	free(t);
-}
-
-void shl_dt_hold(struct shl_datatype *t)
-{
-	if (t != NULL && !t->predefined)
-		atomic_fetch_add_explicit(&t->refs, 1, memory_order_relaxed);
-}
-
-void shl_dt_release(struct shl_datatype *t)
-{
-	if (t == NULL || t->predefined)
-		return;
-	/* acq_rel: the last releaser sees every other holder's accesses before freeing. */
-	if (atomic_fetch_sub_explicit(&t->refs, 1, memory_order_acq_rel) == 1)
-		destroy(t);
 }
 
 /* Copy an array of n elements of `size` bytes (NULL when n is 0). */
@@ -451,7 +436,7 @@ int shl_dt_build(const struct shl_dt_tree *l, const struct shl_dt_resize *rs, bo
 fail:
 	free(f.runs);
 	t->runs = t->blocks;
-	destroy(t);
+	shl_dt_destroy(t);
 	return rc;
 }
 

@@ -28,15 +28,43 @@ void shl_status_empty(MPI_Status *status, int source)
 	status->shl_bytes = 0;
 }
 
+/* Up to 16 bytes as at most two pairs of overlapping moves, without a call: callgrind on
+ * bench/msgrate counted 12 instructions of memcpy for 8 bytes, on each side. */
+static inline void copy_small(void *dst, const void *src, size_t n)
+{
+	char *d = dst;
+	const char *s = src;
+
+	if (n >= 8) {
+		uint64_t a, b;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else if (n > 0) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
+}
+
 /* shl_dt_copy with its contiguous case inline: the eager path's only copy. `contig`
  * means the data is `bytes` dense bytes starting at the buffer address. */
 static inline void copy(void *dst, const struct shl_datatype *dtype, const void *src,
 			const struct shl_datatype *stype, size_t bytes)
 {
-	if (likely((dtype == NULL || dtype->contig) && (stype == NULL || stype->contig)))
-		memcpy(dst, src, bytes);
-	else
+	if (unlikely((dtype != NULL && !dtype->contig) || (stype != NULL && !stype->contig)))
 		shl_dt_copy(dst, dtype, src, stype, bytes);
+	else if (bytes <= 16)
+		copy_small(dst, src, bytes);
+	else
+		memcpy(dst, src, bytes);
 }
 
 static bool req_done(void *arg)
@@ -322,7 +350,9 @@ void shl_p2p_progress(struct shl_rank *r)
 
 	for (int i = 0; i < slots; i++) {
 		struct shl_fbox *fb = shl_fbox_at(&r->fbox_in, i);
-		if (fb != NULL)
+		/* An empty box costs a load, not a call: progress polls every box while a
+		 * rank waits. */
+		if (fb != NULL && shl_fbox_peek(fb) != NULL)
 			drain_fbox(r, fb);
 	}
 	while ((env = shl_inbox_pop(&r->inbox)) != NULL) {
@@ -518,12 +548,9 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, MPI_Cou
 	return 0;
 }
 
-int shl_p2p_start(struct shl_rank *r, struct shl_req *req)
+/* Start the operation of request `req`, fresh from shl_req_new or reset (shl_p2p_start). */
+static int begin(struct shl_rank *r, struct shl_req *req)
 {
-	atomic_store_explicit(&req->done, 0, memory_order_relaxed);
-	req->active = true;
-	req->cancelled = false;
-	shl_status_empty(&req->status, MPI_ANY_SOURCE);
 	if (req->kind == SHL_REQ_SEND)
 		return send(r, req->comm, req->buf, req->count, req->type, req->peer, req->tag,
 			    req->mode, req, false);
@@ -534,6 +561,15 @@ int shl_p2p_start(struct shl_rank *r, struct shl_req *req)
 	}
 	post_recv(r, req);
 	return 0;
+}
+
+int shl_p2p_start(struct shl_rank *r, struct shl_req *req)
+{
+	atomic_store_explicit(&req->done, 0, memory_order_relaxed);
+	req->active = true;
+	req->cancelled = false;
+	shl_status_empty(&req->status, MPI_ANY_SOURCE);
+	return begin(r, req);
 }
 
 bool shl_p2p_is_posted(const struct shl_rank *r, const struct shl_req *q)
@@ -599,8 +635,8 @@ int shl_check_count_slow(struct shl_comm *c, const char *fn, const char *what, M
 }
 
 /* A buffer argument: shl_check_count, and no NULL buffer where data must be. */
-static int check_buffer(const char *fn, struct shl_comm *c, const void *buf, MPI_Count count,
-			MPI_Datatype type)
+static SHL_HOT_INLINE int check_buffer(const char *fn, struct shl_comm *c, const void *buf,
+				       MPI_Count count, MPI_Datatype type)
 {
 	int err = shl_check_count(c, fn, "", count, type);
 
@@ -612,7 +648,8 @@ static int check_buffer(const char *fn, struct shl_comm *c, const void *buf, MPI
 	return MPI_SUCCESS;
 }
 
-static int check_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_comm **c)
+static SHL_HOT_INLINE int check_comm(const char *fn, struct shl_rank *r, MPI_Comm comm,
+				     struct shl_comm **c)
 {
 	*c = shl_comm_get(r, comm);
 	if (*c == NULL)
@@ -621,8 +658,9 @@ static int check_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, struct 
 	return MPI_SUCCESS;
 }
 
-static int check_send(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_comm **c,
-		      const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag)
+static SHL_HOT_INLINE int check_send(const char *fn, struct shl_rank *r, MPI_Comm comm,
+				     struct shl_comm **c, const void *buf, MPI_Count count,
+				     MPI_Datatype type, int dest, int tag)
 {
 	int err = check_comm(fn, r, comm, c);
 
@@ -642,7 +680,7 @@ static int check_send(const char *fn, struct shl_rank *r, MPI_Comm comm, struct 
 	return MPI_SUCCESS;
 }
 
-static int check_source(const char *fn, struct shl_comm *c, int source, int tag)
+static SHL_HOT_INLINE int check_source(const char *fn, struct shl_comm *c, int source, int tag)
 {
 	if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_TAG_UB_VALUE))
 		return shl_err(c, MPI_ERR_TAG, fn, "tag %d is outside 0..%d (MPI_TAG_UB)", tag,
@@ -666,8 +704,9 @@ int shl_check_layout(struct shl_comm *c, const char *fn, const char *what, MPI_C
 	return MPI_SUCCESS;
 }
 
-static int check_recv(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_comm **c,
-		      void *buf, MPI_Count count, MPI_Datatype type, int source, int tag)
+static SHL_HOT_INLINE int check_recv(const char *fn, struct shl_rank *r, MPI_Comm comm,
+				     struct shl_comm **c, void *buf, MPI_Count count,
+				     MPI_Datatype type, int source, int tag)
 {
 	int err = check_comm(fn, r, comm, c);
 
@@ -680,7 +719,8 @@ static int check_recv(const char *fn, struct shl_rank *r, MPI_Comm comm, struct 
 	return err;
 }
 
-static int check_request_out(const char *fn, struct shl_comm *c, MPI_Request *request)
+static SHL_HOT_INLINE int check_request_out(const char *fn, struct shl_comm *c,
+					    MPI_Request *request)
 {
 	if (request == NULL)
 		return shl_err(c, MPI_ERR_REQUEST, fn, "request is NULL");
@@ -867,8 +907,9 @@ static int make_request(const char *fn, enum shl_req_kind kind, bool persistent,
 		shl_dt_hold(type);  /* MPI_Type_free may come before completion */
 		q->holds_comm = shl_comm_hold(c) != NULL;  /* and MPI_Comm_free */
 		q->persistent = persistent;
+		q->active = !persistent;
 		if (!persistent)
-			rc = shl_p2p_start(r, q);
+			rc = begin(r, q);
 		if (rc != 0) {
 			shl_req_release(r, q);
 			q = NULL;
