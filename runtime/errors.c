@@ -169,18 +169,12 @@ int shl_err(struct shl_comm *comm, int errclass, const char *fn, const char *fmt
 		      class_name(cls) ? class_name(cls) : "unknown error class");
 }
 
-struct shl_rank *shl_rank_or_die(const char *fn)
+_Noreturn void shl_rank_not_in_mpi(struct shl_rank *r, const char *fn)
 {
-	struct shl_rank *r = shl_self;
+	const char *why = r && atomic_load(&r->phase) == SHL_PHASE_FINALIZED
+				  ? "after MPI_Finalize" : "before MPI_Init";
 
-	if (unlikely(r == NULL || atomic_load_explicit(&r->phase, memory_order_relaxed) !=
-					  SHL_PHASE_IN_MPI)) {
-		const char *why = r && atomic_load(&r->phase) == SHL_PHASE_FINALIZED
-					  ? "after MPI_Finalize" : "before MPI_Init";
-		shl_job_abort(MPI_ERR_OTHER, "rank %d: %s called %s", r ? r->world_rank : 0, fn,
-			      why);
-	}
-	return r;
+	shl_job_abort(MPI_ERR_OTHER, "rank %d: %s called %s", r ? r->world_rank : 0, fn, why);
 }
 
 _Noreturn void shl_panic(const char *fn, int err, const char *what)

@@ -9,24 +9,9 @@
 #include "runtime/rt.h"
 #include "runtime/p2p_internal.h"
 
-struct shl_req *shl_req_new(struct shl_rank *r, enum shl_req_kind kind)
+struct shl_req *shl_req_alloc(void)
 {
-	struct shl_req *q = r->free_reqs;
-
-	if (q != NULL)
-		r->free_reqs = q->next;
-	else if ((q = malloc(sizeof(*q))) == NULL)
-		return NULL;
-	/* One initialisation, no memset call and status fill after it (callgrind on
-	 * bench/msgrate). The status is shl_status_empty(MPI_ANY_SOURCE)'s. */
-	*q = (struct shl_req){
-		.magic = SHL_REQ_MAGIC,
-		.kind = kind,
-		.owner = r,
-		.status = { .MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG,
-			    .MPI_ERROR = MPI_SUCCESS },
-	};
-	return q;
+	return malloc(sizeof(struct shl_req));
 }
 
 void shl_req_release(struct shl_rank *r, struct shl_req *q)
