@@ -302,7 +302,8 @@ static void arrive(struct shl_rank *r, struct shl_envelope *env)
 }
 
 /* The payload of fastbox cell `cell` into receive `q`, which completes. */
-static void deliver_cell(struct shl_rank *r, struct shl_req *q, const struct shl_fbox_cell *cell)
+static SHL_HOT_INLINE void deliver_cell(struct shl_rank *r, struct shl_req *q,
+					const struct shl_fbox_cell *cell)
 {
 	copy(q->buf, q->type, cell->data, NULL, fit(q, cell->bytes));
 	set_status(q, cell->src, cell->tag, cell->bytes);
@@ -816,13 +817,14 @@ static int send_blocking(const char *fn, enum shl_send_mode mode, const void *bu
 			 MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
-	struct shl_req q = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_SEND, .owner = r };
+	struct shl_req q;
 	struct shl_comm *c;
 	int err = check_send(fn, r, comm, &c, buf, count, type, dest, tag);
 	int rc;
 
 	if (err != MPI_SUCCESS)
 		return err;
+	shl_req_init(&q, r, SHL_REQ_SEND);
 	fill_request(&q, c, buf, count, type, dest, tag, mode);
 	shl_rank_lock(r);
 	rc = send(r, c, buf, count, type, dest, tag, mode, &q, false);
@@ -1131,15 +1133,16 @@ static int recv_blocking(const char *fn, void *buf, MPI_Count count, MPI_Datatyp
 			 int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
-	struct shl_req q = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_RECV, .owner = r };
+	struct shl_req q;
 	struct shl_comm *c;
 	int err = check_recv(fn, r, comm, &c, buf, count, datatype, source, tag);
 
 	if (err != MPI_SUCCESS)
 		return err;
+	shl_req_init(&q, r, SHL_REQ_RECV);
 	fill_request(&q, c, buf, count, datatype, source, tag, SHL_MODE_STANDARD);
 	shl_rank_lock(r);
-	shl_p2p_start(r, &q);
+	begin(r, &q);
 	shl_wait(r, req_done, &q);
 	shl_rank_unlock(r);
 	copy_status(status, &q.status);
@@ -1168,8 +1171,7 @@ static int sendrecv(const char *fn, const void *sendbuf, MPI_Count sendcount,
 		    MPI_Comm comm, MPI_Status *status)
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
-	struct shl_req sq = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_SEND, .owner = r };
-	struct shl_req rq = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_RECV, .owner = r };
+	struct shl_req sq, rq;
 	struct shl_comm *c;
 	int err = check_send(fn, r, comm, &c, sendbuf, sendcount, sendtype, dest, sendtag);
 	int rc;
@@ -1178,11 +1180,13 @@ static int sendrecv(const char *fn, const void *sendbuf, MPI_Count sendcount,
 		err = check_recv(fn, r, comm, &c, recvbuf, recvcount, recvtype, source, recvtag);
 	if (err != MPI_SUCCESS)
 		return err;
+	shl_req_init(&sq, r, SHL_REQ_SEND);
+	shl_req_init(&rq, r, SHL_REQ_RECV);
 	fill_request(&sq, c, sendbuf, sendcount, sendtype, dest, sendtag, SHL_MODE_STANDARD);
 	fill_request(&rq, c, recvbuf, recvcount, recvtype, source, recvtag, SHL_MODE_STANDARD);
 	shl_rank_lock(r);
-	shl_p2p_start(r, &rq);
-	rc = shl_p2p_start(r, &sq);
+	begin(r, &rq);
+	rc = begin(r, &sq);
 	if (rc == 0)
 		shl_wait(r, req_done, &sq);
 	shl_wait(r, req_done, &rq);
@@ -1391,8 +1395,11 @@ static int mrecv(const char *fn, void *buf, MPI_Count count, MPI_Datatype dataty
 		 MPI_Message *message, MPI_Status *status)
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
-	struct shl_req q = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_RECV, .owner = r };
-	int err = matched_recv(fn, r, buf, count, datatype, message, &q);
+	struct shl_req q;
+	int err;
+
+	shl_req_init(&q, r, SHL_REQ_RECV);
+	err = matched_recv(fn, r, buf, count, datatype, message, &q);
 
 	if (err != MPI_SUCCESS)
 		return err;

@@ -14,22 +14,6 @@ struct shl_req *shl_req_alloc(void)
 	return malloc(sizeof(struct shl_req));
 }
 
-void shl_req_release(struct shl_rank *r, struct shl_req *q)
-{
-	if (q == &r->sent)
-		return;  /* shared by every send that completed at once */
-	q->magic = 0;  /* a stale handle now fails validation */
-	if (q->cargs != NULL)
-		shl_coll_persist_free(q);
-	if (q->holds_comm)
-		shl_comm_drop(q->comm);  /* may free a communicator MPI_Comm_free let go of */
-	q->holds_comm = false;
-	shl_dt_release(q->type);  /* held by make_request; NULL for internal requests */
-	q->type = NULL;
-	q->next = r->free_reqs;
-	r->free_reqs = q;
-}
-
 static bool is_done(const struct shl_req *q)
 {
 	return atomic_load_explicit(&q->done, memory_order_acquire);
