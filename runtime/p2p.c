@@ -341,6 +341,10 @@ static void drain_fbox(struct shl_rank *r, struct shl_fbox *fb)
 	struct shl_fbox_cell *cell;
 
 	while ((cell = shl_fbox_peek(fb)) != NULL) {
+		/* A receiver behind its sender finds the next cell written too: start its
+		 * transfer now (bench/msgrate +8 %). A sender-side prefetch of the cell to
+		 * write next cost 10-30 %: it takes the line a waiting receiver polls. */
+		__builtin_prefetch(&fb->cells[(fb->next + 1) % SHL_Q_FBOX_CELLS], 0, 3);
 		if (cell->bytes == SHL_Q_FBOX_ENVELOPE)
 			arrive(r, cell->env);
 		else
