@@ -58,16 +58,6 @@ void shl_req_complete(struct shl_req *req)
 	shl_rank_wake(owner);
 }
 
-void shl_req_complete_own(struct shl_rank *r, struct shl_req *req)
-{
-	if (r->mt) {
-		shl_req_complete(req);
-		return;
-	}
-	/* The only thread of `r` that calls MPI is the caller: nobody sleeps on it. */
-	atomic_store_explicit(&req->done, 1, memory_order_release);
-}
-
 void shl_progress(struct shl_rank *r)
 {
 	shl_p2p_progress(r);

@@ -222,7 +222,15 @@ bool shl_wait_once(struct shl_rank *r, bool (*done)(void *arg), void *arg, uint6
 void shl_req_complete(struct shl_req *req);
 /* Owner `r`, rank locked: the same for a request of the caller's own rank; cheaper when
  * the rank has a single MPI thread. */
-void shl_req_complete_own(struct shl_rank *r, struct shl_req *req);
+static inline void shl_req_complete_own(struct shl_rank *r, struct shl_req *req)
+{
+	if (r->mt) {
+		shl_req_complete(req);
+		return;
+	}
+	/* The only thread of `r` that calls MPI is the caller: nobody sleeps on it. */
+	atomic_store_explicit(&req->done, 1, memory_order_release);
+}
 
 /* ---- requests (request.c) ---- */
 
