@@ -321,6 +321,14 @@ static enum shl_coll_kind kind_of(shl_meet_fn *run)
 	return k != SHL_KIND_UNKNOWN ? k : shl_coll_kind_reduce(run);
 }
 
+void shl_coll_net_inter_check(shl_meet_fn *run, const char *fn)
+{
+	if (kind_of(run) == SHL_KIND_BARRIER)
+		return;
+	shl_job_abort(1, "rank %d: %s: not implemented yet on an intercommunicator spanning "
+		      "nodes (only MPI_Barrier is; docs/offnode.md)", shl_job_my_rank(), fn);
+}
+
 static bool reducing(enum shl_coll_kind k)
 {
 	return k >= SHL_KIND_REDUCE && k <= SHL_KIND_REDUCE_SCATTER;
@@ -1207,8 +1215,9 @@ static void map_add(const struct shl_comm_shared *sh)
 		shl_panic("MPI_Comm_split", ENOMEM, "no memory for a communicator across nodes");
 	for (int w = 0; w < net.size; w++)
 		m->rank_of[w] = -1;
+	/* An intercommunicator's frames name a rank of the sender's group. */
 	for (int j = 0; j < sh->nmembers; j++)
-		m->rank_of[sh->world[j]] = j;
+		m->rank_of[sh->world[j]] = sh->inter && j >= sh->gsize[0] ? j - sh->gsize[0] : j;
 	pthread_mutex_lock(&net.park_lock);
 	atomic_store_explicit(&net.maps[sh->context], m, memory_order_release);
 	for (struct parked **link = &net.park, *p; (p = *link) != NULL;) {
@@ -1284,6 +1293,16 @@ static void create_build(struct netop *op, const uint32_t *ids)
 		for (int j = i; j < e; j++)
 			sh->world[j - i] = p->world[order[j]];
 		sh->offnode = off;
+		/* Intercomm_create, or dup of an intercommunicator: one color, in order. */
+		for (int j = i; j < e; j++) {
+			const struct cre_arg *a = (const struct cre_arg *)op->arg[order[j]];
+			if (a == NULL || a->md.gsize0 <= 0 || a->md.gsize0 >= e - i)
+				continue;
+			sh->inter = true;
+			sh->gsize[0] = a->md.gsize0;
+			sh->gsize[1] = e - i - a->md.gsize0;
+			break;
+		}
 		if (off)
 			map_add(sh);
 		for (int j = i; j < e; j++) {

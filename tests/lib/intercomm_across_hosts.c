@@ -1,0 +1,185 @@
+/* Helper program of intercomm_across_hosts_create_merge_dup.sh (compiled by the test, not a
+ * test itself): intercommunicators of MPI_COMM_WORLD's groups on several hosts (parity,
+ * halves, one rank against the rest), point-to-point and a barrier on them, merge with the
+ * high flag, dup; values, ranks and sizes checked. Prints "ok RANK". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <mpi.h>
+
+static int rank, size, fails;
+#define CHECK(c, ...) do { if (!(c)) { if (fails++ < 20) { fprintf(stderr, "rank %d line %d: ", \
+	rank, __LINE__); fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } } while (0)
+
+/* World rank of rank i of c's remote group (remote) or local group. */
+static int world_of(MPI_Comm c, int i, int remote)
+{
+	MPI_Group g, w;
+	int out;
+
+	if (remote)
+		MPI_Comm_remote_group(c, &g);
+	else
+		MPI_Comm_group(c, &g);
+	MPI_Comm_group(MPI_COMM_WORLD, &w);
+	MPI_Group_translate_ranks(g, 1, &i, w, &out);
+	MPI_Group_free(&g);
+	MPI_Group_free(&w);
+	return out;
+}
+
+/* Each rank r sends its world rank to remote rank r % rsize; each receives, by
+ * MPI_ANY_SOURCE, from every remote rank that targets it; a 1 MiB message goes from the
+ * second group's rank 0 to the first group's rank 0. */
+static void traffic(MPI_Comm ic, int first, const char *what)
+{
+	int r, n, rn, v, expect = 0, flag;
+	MPI_Status st;
+	MPI_Request q;
+
+	MPI_Comm_test_inter(ic, &flag);
+	CHECK(flag, "%s: not an intercommunicator", what);
+	MPI_Comm_rank(ic, &r);
+	MPI_Comm_size(ic, &n);
+	MPI_Comm_remote_size(ic, &rn);
+	CHECK(world_of(ic, r, 0) == rank, "%s: rank %d of mine is world %d", what, r,
+	      world_of(ic, r, 0));
+	MPI_Isend(&rank, 1, MPI_INT, r % rn, 11, ic, &q);
+	for (int j = 0; j < rn; j++)
+		expect += j % n == r;
+	for (int k = 0; k < expect; k++) {
+		MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 11, ic, &st);
+		CHECK(st.MPI_SOURCE >= 0 && st.MPI_SOURCE < rn && st.MPI_SOURCE % n == r &&
+		      v == world_of(ic, st.MPI_SOURCE, 1), "%s: got %d from remote %d", what, v,
+		      st.MPI_SOURCE);
+	}
+	MPI_Wait(&q, MPI_STATUS_IGNORE);
+	if (r == 0) {
+		int cnt = 1 << 18, *big = malloc(sizeof(int) * cnt);
+		if (!first) {
+			for (int i = 0; i < cnt; i++)
+				big[i] = i ^ rank;
+			MPI_Send(big, cnt, MPI_INT, 0, 12, ic);
+		} else {
+			int from = world_of(ic, 0, 1);
+			MPI_Recv(big, cnt, MPI_INT, 0, 12, ic, &st);
+			for (int i = 0; i < cnt; i++)
+				if (big[i] != (i ^ from)) {
+					CHECK(0, "%s big: [%d] = %d", what, i, big[i]);
+					break;
+				}
+		}
+		free(big);
+	}
+	MPI_Barrier(ic);
+}
+
+/* Groups by `color` (0 or 1) of world; leaders: the local group's rank `lead`
+ * (clamped), remote leader named in world. */
+static void scenario(const int *color, int lead, const char *what)
+{
+	MPI_Comm local, ic, merged, dup;
+	int mine = color[rank], ln = 0, rn = 0, lr, rleader = -1, lw = -1;
+
+	for (int w = 0; w < size; w++)
+		ln += color[w] == mine;
+	rn = size - ln;
+	MPI_Comm_split(MPI_COMM_WORLD, mine, rank, &local);
+	MPI_Comm_rank(local, &lr);
+	int myl = lead < ln ? lead : ln - 1, theirl = lead < rn ? lead : rn - 1;
+	for (int w = 0, i = 0, j = 0; w < size; w++) {
+		if (color[w] == mine && i++ == myl)
+			lw = w;
+		if (color[w] != mine && j++ == theirl)
+			rleader = w;
+	}
+	MPI_Intercomm_create(local, myl, MPI_COMM_WORLD, rleader, 5, &ic);
+	int icr, ics, icrs;
+	MPI_Comm_rank(ic, &icr);
+	MPI_Comm_size(ic, &ics);
+	MPI_Comm_remote_size(ic, &icrs);
+	CHECK(icr == lr && ics == ln && icrs == rn, "%s: rank %d size %d remote %d", what, icr,
+	      ics, icrs);
+	for (int j = 0, w = 0; w < size; w++)
+		if (color[w] != mine) {
+			CHECK(world_of(ic, j, 1) == w, "%s: remote %d is world %d", what, j,
+			      world_of(ic, j, 1));
+			j++;
+		}
+	/* Group 0 is the group of the leader of lower world rank. */
+	int first = lw < rleader;
+	traffic(ic, first, what);
+	/* Merge: high groups after low ones; each in its order. */
+	for (int high = 0; high < 3; high++) {
+		int h = high == 2 ? 0 : (mine == 1) ^ high, mr, ms, low;
+		MPI_Intercomm_merge(ic, h, &merged);
+		MPI_Comm_rank(merged, &mr);
+		MPI_Comm_size(merged, &ms);
+		low = high == 2 ? first : !h;
+		CHECK(ms == size && mr == (low ? lr : rn + lr), "%s merge %d: rank %d of %d", what,
+		      high, mr, ms);
+		int sum = 0, ring = -1, to = (mr + 1) % ms, from = (mr + ms - 1) % ms, fw;
+		MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, merged);
+		CHECK(sum == size * (size - 1) / 2, "%s merge %d: sum %d", what, high, sum);
+		MPI_Sendrecv(&rank, 1, MPI_INT, to, 3, &ring, 1, MPI_INT, from, 3, merged,
+			     MPI_STATUS_IGNORE);
+		MPI_Group g, w;
+		MPI_Comm_group(merged, &g);
+		MPI_Comm_group(MPI_COMM_WORLD, &w);
+		MPI_Group_translate_ranks(g, 1, &from, w, &fw);
+		MPI_Group_free(&g);
+		MPI_Group_free(&w);
+		CHECK(ring == fw, "%s merge %d: ring got %d, not %d", what, high, ring, fw);
+		MPI_Comm_free(&merged);
+	}
+	/* A dup: the same groups, its messages apart from the parent's. */
+	MPI_Comm_dup(ic, &dup);
+	int dr, ds, drs;
+	MPI_Comm_rank(dup, &dr);
+	MPI_Comm_size(dup, &ds);
+	MPI_Comm_remote_size(dup, &drs);
+	CHECK(dr == icr && ds == ics && drs == icrs, "%s dup: rank %d size %d remote %d", what,
+	      dr, ds, drs);
+	if (icr == 0) {
+		int a = 100 + rank, b = -1, c = -1;
+		MPI_Request q[2];
+		MPI_Irecv(&b, 1, MPI_INT, 0, 9, ic, &q[0]);
+		MPI_Irecv(&c, 1, MPI_INT, 0, 9, dup, &q[1]);
+		MPI_Send(&a, 1, MPI_INT, 0, 9, dup);
+		a += 1000;
+		MPI_Send(&a, 1, MPI_INT, 0, 9, ic);
+		MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+		int o = world_of(ic, 0, 1);
+		CHECK(c == 100 + o && b == 1100 + o, "%s dup: got %d on dup, %d on parent", what,
+		      c, b);
+	}
+	traffic(dup, first, what);
+	MPI_Comm_free(&dup);
+	MPI_Comm_free(&ic);
+	MPI_Comm_free(&local);
+}
+
+int main(int argc, char **argv)
+{
+	int *color;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	color = malloc(sizeof(int) * size);
+	for (int w = 0; w < size; w++)
+		color[w] = w % 2;
+	scenario(color, 0, "parity");
+	for (int w = 0; w < size; w++)
+		color[w] = w >= size / 2;
+	scenario(color, 1, "halves");
+	for (int w = 0; w < size; w++)
+		color[w] = w != 0;
+	scenario(color, 0, "one against the rest");
+	for (int w = 0; w < size; w++)
+		color[w] = w == size - 1;
+	scenario(color, 2, "the rest against the last");
+	free(color);
+	printf("%s %d\n", fails ? "FAILED" : "ok", rank);
+	MPI_Finalize();
+	return fails != 0;
+}
