@@ -1240,6 +1240,7 @@ static void map_add(const struct shl_comm_shared *sh)
 struct cre {
 	int *color, *key;             /* by member */
 	int need;                     /* new communicators (distinct colors) */
+	int g0;                       /* splitting an intercommunicator: its group 0's size */
 	uint32_t base;                /* the window of context ids being tried */
 	uint64_t mine[4];             /* ids of the window reserved on this node */
 	uint64_t both[4];             /* ... and free on every node */
@@ -1257,6 +1258,8 @@ static int cre_cmp(const void *a, const void *b, void *arg)
 
 	if (c->color[x] != c->color[y])
 		return c->color[x] < c->color[y] ? -1 : 1;
+	if (c->g0 > 0 && (x >= c->g0) != (y >= c->g0))
+		return x >= c->g0 ? 1 : -1;
 	if (c->key[x] != c->key[y])
 		return c->key[x] < c->key[y] ? -1 : 1;
 	return x - y;
@@ -1271,9 +1274,13 @@ static void create_build(struct netop *op, const uint32_t *ids)
 
 	if (order == NULL)
 		shl_panic("MPI_Comm_split", ENOMEM, "no memory for a communicator across nodes");
-	for (int j = 0; j < n; j++)
+	for (int j = 0; j < n; j++) {
+		const struct cre_arg *a = (const struct cre_arg *)op->arg[j];
+		if (a != NULL && a->md.gsize0 < 0)
+			c->g0 = p->gsize[0];  /* MPI_Comm_split of an intercommunicator */
 		if (c->color[j] != MPI_UNDEFINED)
 			order[nm++] = j;
+	}
 	qsort_r(order, (size_t)nm, sizeof(int), cre_cmp, c);
 	for (int i = 0, e, ci = 0; i < nm; i = e, ci++) {
 		int nloc = 0;
@@ -1283,8 +1290,12 @@ static void create_build(struct netop *op, const uint32_t *ids)
 			nloc += here;
 			off = off || !here;
 		}
-		if (nloc == 0) {
-			shl_ctx_unmark(ids[ci]);  /* in use only on other nodes */
+		/* Of an intercommunicator, a color on one side only gives MPI_COMM_NULL. */
+		int k0 = 0;
+		for (int j = i; c->g0 > 0 && j < e; j++)
+			k0 += order[j] < c->g0;
+		if (nloc == 0 || (c->g0 > 0 && (k0 == 0 || k0 == e - i))) {
+			shl_ctx_unmark(ids[ci]);  /* in use only on other nodes, or not at all */
 			continue;
 		}
 		struct shl_comm_shared *sh = shl_comm_shared_for(e - i, ids[ci], nloc);
@@ -1293,6 +1304,11 @@ static void create_build(struct netop *op, const uint32_t *ids)
 		for (int j = i; j < e; j++)
 			sh->world[j - i] = p->world[order[j]];
 		sh->offnode = off;
+		if (c->g0 > 0) {
+			sh->inter = true;
+			sh->gsize[0] = k0;
+			sh->gsize[1] = e - i - k0;
+		}
 		/* Intercomm_create, or dup of an intercommunicator: one color, in order. */
 		for (int j = i; j < e; j++) {
 			const struct cre_arg *a = (const struct cre_arg *)op->arg[order[j]];

@@ -74,13 +74,14 @@ struct shl_net_made {
 	struct shl_comm *view;
 	/* Set by the caller, above 0 (one color, keys in the order wanted): the new
 	 * communicator is an intercommunicator whose first group is its first gsize0 members
-	 * (MPI_Intercomm_create, dup of an intercommunicator). */
+	 * (MPI_Intercomm_create, dup of an intercommunicator); -1: `p` is an
+	 * intercommunicator split by color, each new one connecting the members of a color
+	 * in group 0 to those in group 1 (MPI_COMM_NULL when a color is on one side only). */
 	int gsize0;
 };
 
-/* Owner thread, rank unlocked, p->sh->offnode (an intracommunicator, or an
- * intercommunicator for its merge and dup: one color, keys in the order wanted, no group
- * split apart): MPI_Comm_split of
+/* Owner thread, rank unlocked, p->sh->offnode (an intra- or intercommunicator; see
+ * md->gsize0): MPI_Comm_split of
  * `p` (color may be MPI_UNDEFINED) as this rank's next collective on it. The nodes' leaders
  * agree on a context id for each new communicator that is free on every node of `p`
  * (shl_ctx_lowest_free, shl_ctx_reserve). Blocking (q NULL): waits, fills *md and returns 0

@@ -226,14 +226,6 @@ void shl_comm_finalize(struct shl_rank *r)
 	shl_attr_finalize_types(r);
 }
 
-void shl_comm_inter_local_or_die(const struct shl_comm *c, const char *fn)
-{
-	if (!c->inter || !c->sh->offnode)
-		return;
-	shl_job_abort(1, "rank %d: %s: not implemented yet on an intercommunicator spanning "
-		      "nodes (docs/offnode.md)", shl_job_my_rank(), fn);
-}
-
 /* ---- meetings ---- */
 
 int shl_comm_meet(struct shl_comm_shared *sh, uint64_t key, int n, int member, shl_meet_fn *fn,
@@ -673,7 +665,7 @@ static int split(const char *fn, struct shl_rank *r, struct shl_comm *p, int col
 		return shl_err(p, MPI_ERR_ARG, fn, "color %d is negative (and not MPI_UNDEFINED)",
 			       color);
 	if (p->sh->offnode) {
-		struct shl_net_made nm = { 0 };
+		struct shl_net_made nm = { .gsize0 = p->inter ? -1 : 0 };
 		err = shl_comm_net_split(r, p, color, key, &nm, NULL);
 		md = (struct made){ nm.sh, nm.member };
 	} else {
@@ -692,7 +684,6 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 
 	if (err != MPI_SUCCESS)
 		return err;
-	shl_comm_inter_local_or_die(p, "MPI_Comm_split");
 	if ((err = shl_coll_usable(p, "MPI_Comm_split")) != MPI_SUCCESS)
 		return err;
 	return split("MPI_Comm_split", r, p, color, key, newcomm);
@@ -866,7 +857,6 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 
 	if (err != MPI_SUCCESS)
 		return err;
-	shl_comm_inter_local_or_die(p, "MPI_Comm_create");
 	if ((err = shl_coll_usable(p, "MPI_Comm_create")) != MPI_SUCCESS)
 		return err;
 	if (newcomm == NULL)
@@ -878,8 +868,12 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 			       "group has a member that is not in comm");
 	if (p->sh->offnode) {
 		/* Across nodes, a split: the group (named by its first member) is the color,
-		 * the place in it the key. Overlapping groups are not detected there. */
+		 * the place in it the key. Overlapping groups are not detected there. Of an
+		 * intercommunicator, one color: each group names a subgroup of its own. */
 		int at = shl_group_find(group, r->world_rank);
+		if (p->inter)
+			return split("MPI_Comm_create", r, p, at == MPI_UNDEFINED ? MPI_UNDEFINED
+						       : 0, at, newcomm);
 		return split("MPI_Comm_create", r, p, at == MPI_UNDEFINED ? MPI_UNDEFINED
 					       : group->world[0], at, newcomm);
 	}

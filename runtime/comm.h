@@ -166,9 +166,10 @@ struct shl_comm_shared {
 	int gsize[2];                 /* group sizes; gsize[1] is 0 on an intracommunicator */
 	int *world;                   /* nmembers world ranks, group 0 then group 1 */
 	/* Some member is a rank of another node: collectives go through coll_net.c
-	 * (MPI_COMM_WORLD of a multi-node job, and what dup/split/create(_group) make from such a
-	 * communicator, and intercommunicators of Intercomm_create whose groups or leaders
-	 * are on different nodes, and their merge and dup). */
+	 * (MPI_COMM_WORLD of a multi-node job, what dup/split/create(_group) make from such a
+	 * communicator, intercommunicators of Intercomm_create whose groups or leaders are on
+	 * different nodes, and what merge/dup/split/create make from those; on such an
+	 * intercommunicator only MPI_Barrier of the collectives: shl_coll_net_inter_check). */
 	bool offnode;
 	/* What each member called at its last SHL_COLL_HIST collectives, a row of entries
 	 * per member that only it writes (shl_coll_next), read by a member blocked too long
@@ -275,13 +276,6 @@ struct shl_comm;
 
 /* Owner thread: make `c` the rank's view of member `member` of `sh` (creation). */
 void shl_comm_view(struct shl_comm *c, struct shl_comm_shared *sh, int member);
-
-/* Any rank thread, at the entry of the calls not written yet on an intercommunicator
- * spanning nodes (MPI_Comm_split, MPI_Comm_create; collectives but MPI_Barrier:
- * shl_coll_net_inter_check): end the job with a message naming `fn` if `c` is such an
- * intercommunicator, rather than hang or give wrong results. One load of flags fixed at
- * creation. */
-void shl_comm_inter_local_or_die(const struct shl_comm *c, const char *fn);
 
 enum shl_predef_comm { SHL_COMM_NOT_PREDEF = 0, SHL_COMM_IS_WORLD, SHL_COMM_IS_SELF };
 

@@ -1,4 +1,4 @@
-/* Helper program of intercomm_across_hosts_create_merge_dup.sh (compiled by the test, not a
+/* Helper program of intercomm_across_hosts_create_merge_dup_split.sh (compiled by the test, not a
  * test itself): intercommunicators of MPI_COMM_WORLD's groups on several hosts (parity,
  * halves, one rank against the rest), point-to-point and a barrier on them, merge with the
  * high flag, dup; values, ranks and sizes checked. Prints "ok RANK". */
@@ -154,6 +154,53 @@ static void scenario(const int *color, int lead, const char *what)
 	}
 	traffic(dup, first, what);
 	MPI_Comm_free(&dup);
+	/* Split by parity of the rank in the group, keys reversing the order: a color on one
+	 * side only gives MPI_COMM_NULL. */
+	MPI_Comm sp;
+	int want = 0, rwant = 0;
+	for (int i = 0; i < ln; i++)
+		want += i % 2 == lr % 2;
+	for (int j = 0; j < rn; j++)
+		rwant += j % 2 == lr % 2;
+	MPI_Comm_split(ic, lr % 2, -lr, &sp);
+	if (rwant == 0) {
+		CHECK(sp == MPI_COMM_NULL, "%s split: a color on one side gave a communicator", what);
+	} else {
+		int sr, ss, srs;
+		CHECK(sp != MPI_COMM_NULL, "%s split: MPI_COMM_NULL", what);
+		MPI_Comm_rank(sp, &sr);
+		MPI_Comm_size(sp, &ss);
+		MPI_Comm_remote_size(sp, &srs);
+		CHECK(ss == want && srs == rwant &&  sr == (ln - 1 - lr) / 2,
+		      "%s split: rank %d size %d remote %d (want %d %d)", what, sr, ss,
+		      srs, want, rwant);
+		CHECK(world_of(sp, sr, 0) == rank, "%s split: not me", what);
+		/* Group 0 of the new one is made of the parent's group 0. */
+		traffic(sp, first, what);
+		MPI_Comm_free(&sp);
+	}
+	/* Create: each group names its first half (rounded up). */
+	MPI_Group lg, half;
+	int range[1][3] = { { 0, (ln + 1) / 2 - 1, 1 } };
+	MPI_Comm_group(ic, &lg);
+	MPI_Group_range_incl(lg, 1, range, &half);
+	MPI_Comm cr;
+	MPI_Comm_create(ic, half, &cr);
+	if (lr >= (ln + 1) / 2) {
+		CHECK(cr == MPI_COMM_NULL, "%s create: a communicator outside the group", what);
+	} else {
+		int cs, crs, crr;
+		CHECK(cr != MPI_COMM_NULL, "%s create: MPI_COMM_NULL", what);
+		MPI_Comm_rank(cr, &crr);
+		MPI_Comm_size(cr, &cs);
+		MPI_Comm_remote_size(cr, &crs);
+		CHECK(crr == lr && cs == (ln + 1) / 2 && crs == (rn + 1) / 2,
+		      "%s create: rank %d size %d remote %d", what, crr, cs, crs);
+		traffic(cr, first, what);
+		MPI_Comm_free(&cr);
+	}
+	MPI_Group_free(&half);
+	MPI_Group_free(&lg);
 	MPI_Comm_free(&ic);
 	MPI_Comm_free(&local);
 }
