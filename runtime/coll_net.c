@@ -323,10 +323,12 @@ static enum shl_coll_kind kind_of(shl_meet_fn *run)
 
 void shl_coll_net_inter_check(shl_meet_fn *run, const char *fn)
 {
-	if (kind_of(run) == SHL_KIND_BARRIER)
+	enum shl_coll_kind k = kind_of(run);
+
+	if (k == SHL_KIND_BARRIER || k == SHL_KIND_BCAST)
 		return;
 	shl_job_abort(1, "rank %d: %s: not implemented yet on an intercommunicator spanning "
-		      "nodes (only MPI_Barrier is; docs/offnode.md)", shl_job_my_rank(), fn);
+		      "nodes (only MPI_Barrier and MPI_Bcast are; docs/offnode.md)", shl_job_my_rank(), fn);
 }
 
 static bool reducing(enum shl_coll_kind k)
@@ -440,7 +442,7 @@ static void shape(enum shl_coll_kind k, const struct shl_cargs *x, int member, i
 		*flags |= F_SVEC;
 	if (x->rvec != SHL_VEC_NONE)
 		*flags |= F_RVEC;
-	if (*nr > 0 && ((k == SHL_KIND_BCAST && x->root == member) ||
+	if (*nr > 0 && ((k == SHL_KIND_BCAST && (x->root == member || x->root == MPI_ROOT)) ||
 			(x->sbuf == MPI_IN_PLACE &&
 			 (k == SHL_KIND_ALLGATHER || k == SHL_KIND_ALLTOALL))))
 		*flags |= F_RDATA;

@@ -71,6 +71,32 @@ static void traffic(MPI_Comm ic, int first, const char *what)
 		free(big);
 	}
 	MPI_Barrier(ic);
+	/* Bcast each way: from the first group's rank 0, then (Ibcast) from the second's last rank
+	 * (MPI_ROOT there, MPI_PROC_NULL for the rest of its group). */
+	for (int dir = 0; dir < 2; dir++) {
+		int cnt = 3000, *b = malloc(sizeof(int) * cnt), sends = dir ? !first : first;
+		int root = dir ? rn - 1 : 0, rootw;
+		if (sends) {
+			root = r == (dir ? n - 1 : 0) ? MPI_ROOT : MPI_PROC_NULL;
+			for (int i = 0; i < cnt; i++)
+				b[i] = root == MPI_ROOT ? i * 7 + rank : -1;
+		}
+		if (dir == 0) {
+			MPI_Bcast(b, cnt, MPI_INT, root, ic);
+		} else {
+			MPI_Request bq;
+			MPI_Ibcast(b, cnt, MPI_INT, root, ic, &bq);
+			MPI_Wait(&bq, MPI_STATUS_IGNORE);
+		}
+		rootw = sends ? -1 : world_of(ic, root, 1);
+		for (int i = 0; i < cnt; i++)
+			if (sends ? (root == MPI_ROOT ? b[i] != i * 7 + rank : b[i] != -1)
+				  : b[i] != i * 7 + rootw) {
+				CHECK(0, "%s bcast %d: [%d] = %d", what, dir, i, b[i]);
+				break;
+			}
+		free(b);
+	}
 }
 
 /* Groups by `color` (0 or 1) of world; leaders: the local group's rank `lead`
