@@ -325,10 +325,11 @@ void shl_coll_net_inter_check(shl_meet_fn *run, const char *fn)
 {
 	enum shl_coll_kind k = kind_of(run);
 
-	if (k == SHL_KIND_BARRIER || k == SHL_KIND_BCAST)
+	if (k == SHL_KIND_BARRIER || k == SHL_KIND_BCAST || k == SHL_KIND_GATHER ||
+	    k == SHL_KIND_SCATTER || k == SHL_KIND_ALLGATHER || k == SHL_KIND_ALLTOALL)
 		return;
 	shl_job_abort(1, "rank %d: %s: not implemented yet on an intercommunicator spanning "
-		      "nodes (only MPI_Barrier and MPI_Bcast are; docs/offnode.md)", shl_job_my_rank(), fn);
+		      "nodes (reductions are not; docs/offnode.md)", shl_job_my_rank(), fn);
 }
 
 static bool reducing(enum shl_coll_kind k)
@@ -410,7 +411,20 @@ struct ent {
 	int32_t aux;                  /* communicator creation: the key */
 };
 
-/* Send and receive blocks member `x` ships, and whether its receive blocks are input. */
+/* How many blocks a member's per-peer buffers hold, and (world) the world ranks of the
+ * members they go to or come from: the whole communicator, or on an intercommunicator the
+ * other group. */
+static int peers_of(const struct shl_comm_shared *sh, int member, const int **world)
+{
+	int side = sh->inter && member >= sh->gsize[0];
+
+	if (world != NULL)
+		*world = sh->world + (sh->inter && !side ? sh->gsize[0] : 0);
+	return sh->inter ? sh->gsize[!side] : sh->nmembers;
+}
+
+/* Send and receive blocks member `x` ships (`n` blocks for a per-peer buffer), and whether
+ * its receive blocks are input. */
 static void shape(enum shl_coll_kind k, const struct shl_cargs *x, int member, int n,
 		  uint32_t *ns, uint32_t *nr, uint32_t *flags)
 {
@@ -452,8 +466,9 @@ static void shape(enum shl_coll_kind k, const struct shl_cargs *x, int member, i
  * for has no member that reads it). */
 #define SKIP (1ull << 63)
 
-/* Whether node `dest` (-1: every node) needs block b of member `member`'s entry: only the
- * node of the member that reads it, for the collectives whose blocks each go to one
+/* Whether node `dest` (-1: every node) needs block b of member `member`'s entry (`world`:
+ * the world ranks of the members its blocks go to, peers_of): only the node of the member
+ * that reads it, for the collectives whose blocks each go to one
  * member (Gather's and Reduce's to the root, Scatter's and Alltoall's block k to rank k). */
 static bool needed(enum shl_coll_kind k, const struct shl_cargs *x, const int *world,
 		   uint32_t ns, uint32_t b, int dest)
@@ -497,10 +512,11 @@ static uint64_t entry(enum shl_coll_kind k, const struct shl_cargs *x, int membe
 			s = (struct blk){ in, (MPI_Count)red_count(k, x, n), x->stype };
 		} else {
 			s = b < ns ? sblock(x, (int)b) : rblock(x, (int)(b - ns));
-			/* One block of a non-vector call: its whole buffer. */
-			if (b < ns && ns == 1)
+			/* One block of a non-vector call: its whole buffer (a v or w call
+			 * with one peer, on an intercommunicator, keeps its block). */
+			if (b < ns && ns == 1 && x->svec == SHL_VEC_NONE)
 				s = (struct blk){ x->sbuf, x->scount, x->stype };
-			if (b >= ns && nr == 1)
+			if (b >= ns && nr == 1 && x->rvec == SHL_VEC_NONE)
 				s = (struct blk){ x->rbuf, x->rcount, x->rtype };
 		}
 		bytes = blk_bytes(s);
@@ -555,16 +571,21 @@ static void fake_free(struct fake *f)
 
 /* Build the stand-in of entry `e` (at `p`, `avail` bytes) into `f`. Returns the entry's
  * length, or 0 if it is malformed. */
-static uint64_t fake_make(enum shl_coll_kind k, const struct shl_cargs *tmpl, int n,
-			  const char *p, uint64_t avail, struct fake *f)
+static uint64_t fake_make(enum shl_coll_kind k, const struct shl_cargs *tmpl,
+			  const struct shl_comm_shared *sh, const char *p, uint64_t avail,
+			  struct fake *f)
 {
 	struct ent e;
 	uint64_t len, sum_s = 0, sum_r = 0, data = 0;
 	const char *sizes;
+	int n;
 
 	if (avail < sizeof(e))
 		return 0;
 	memcpy(&e, p, sizeof(e));
+	if (e.member < 0 || e.member >= sh->nmembers)
+		return 0;
+	n = peers_of(sh, e.member, NULL);
 	if ((e.ns != 0 && e.ns != 1 && e.ns != (uint32_t)n) ||
 	    (e.nr != 0 && e.nr != 1 && e.nr != (uint32_t)n))
 		return 0;
@@ -912,17 +933,23 @@ static char *pack(struct netop *op, enum shl_coll_kind k, int dest, uint64_t *le
 	char *b;
 
 	*len = sizeof(h);
-	for (int j = 0; j < n; j++)
+	for (int j = 0; j < n; j++) {
+		const int *pw;
+		int nb = peers_of(op->sh, j, &pw);
 		if (op->arg[j] != NULL)
-			*len += entry(k, op->arg[j], j, n, op->sh->world, dest, NULL);
+			*len += entry(k, op->arg[j], j, nb, pw, dest, NULL);
+	}
 	if ((b = malloc(*len)) == NULL)
 		shl_panic("collective across nodes", ENOMEM, "no memory for the network phase");
 	if (k == SHL_KIND_CREATE)
 		h.lo = shl_ctx_lowest_free();
 	memcpy(b, &h, sizeof(h));
-	for (int j = 0; j < n; j++)
+	for (int j = 0; j < n; j++) {
+		const int *pw;
+		int nb = peers_of(op->sh, j, &pw);
 		if (op->arg[j] != NULL)
-			at += entry(k, op->arg[j], j, n, op->sh->world, dest, b + at);
+			at += entry(k, op->arg[j], j, nb, pw, dest, b + at);
+	}
 	return b;
 }
 
@@ -1033,7 +1060,7 @@ static void compute(struct netop *op)
 			if (f != NULL) {
 				f->next = fakes;
 				fakes = f;
-				used = fake_make(k, op->arg[nc->leader], n, x->rbuf + at,
+				used = fake_make(k, op->arg[nc->leader], op->sh, x->rbuf + at,
 						 x->rlen - at, f);
 			}
 			if (used == 0) {

@@ -97,6 +97,70 @@ static void traffic(MPI_Comm ic, int first, const char *what)
 			}
 		free(b);
 	}
+	/* Allgather (nonblocking on odd sizes): block j from remote rank j. */
+	int *all = malloc(sizeof(int) * 2 * rn), me2[2] = { rank, rank * 10 };
+	if (n % 2) {
+		MPI_Request aq;
+		MPI_Iallgather(me2, 2, MPI_INT, all, 2, MPI_INT, ic, &aq);
+		MPI_Wait(&aq, MPI_STATUS_IGNORE);
+	} else {
+		MPI_Allgather(me2, 2, MPI_INT, all, 2, MPI_INT, ic);
+	}
+	for (int j = 0; j < rn; j++)
+		CHECK(all[2 * j] == world_of(ic, j, 1) && all[2 * j + 1] == 10 * all[2 * j],
+		      "%s allgather: block %d = %d %d", what, j, all[2 * j], all[2 * j + 1]);
+	/* Alltoall: block j to remote rank j. */
+	int *out = malloc(sizeof(int) * rn), *in = malloc(sizeof(int) * rn);
+	for (int j = 0; j < rn; j++)
+		out[j] = rank * 1000 + j;
+	MPI_Alltoall(out, 1, MPI_INT, in, 1, MPI_INT, ic);
+	for (int j = 0; j < rn; j++)
+		CHECK(in[j] == world_of(ic, j, 1) * 1000 + r, "%s alltoall: block %d = %d", what, j,
+		      in[j]);
+	/* Alltoallv: j + 1 ints to remote rank j, r + 1 from each. */
+	int *sc = malloc(sizeof(int) * rn), *sd = malloc(sizeof(int) * rn);
+	int *rc = malloc(sizeof(int) * rn), *rd = malloc(sizeof(int) * rn), tot = 0;
+	for (int j = 0; j < rn; j++) {
+		sc[j] = j + 1;
+		sd[j] = tot;
+		tot += j + 1;
+		rc[j] = r + 1;
+		rd[j] = j * (r + 1);
+	}
+	int *vs = malloc(sizeof(int) * (tot + 1)), *vr = malloc(sizeof(int) * rn * (r + 1));
+	for (int j = 0; j < rn; j++)
+		for (int i = 0; i < j + 1; i++)
+			vs[sd[j] + i] = rank * 100 + j * 10 + i;
+	MPI_Alltoallv(vs, sc, sd, MPI_INT, vr, rc, rd, MPI_INT, ic);
+	for (int j = 0; j < rn; j++)
+		for (int i = 0; i <= r; i++)
+			if (vr[rd[j] + i] != world_of(ic, j, 1) * 100 + r * 10 + i) {
+				CHECK(0, "%s alltoallv: from %d [%d] = %d", what, j, i, vr[rd[j] + i]);
+				j = rn;
+				break;
+			}
+	/* Gather to the first group's rank 0; Scatter from the second's last rank. */
+	int groot = first ? (r == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+	for (int j = 0; j < rn; j++)
+		in[j] = -1;
+	MPI_Gather(&rank, 1, MPI_INT, in, 1, MPI_INT, groot, ic);
+	for (int j = 0; groot == MPI_ROOT && j < rn; j++)
+		CHECK(in[j] == world_of(ic, j, 1), "%s gather: block %d = %d", what, j, in[j]);
+	int sroot = !first ? (r == n - 1 ? MPI_ROOT : MPI_PROC_NULL) : rn - 1, got = -1;
+	for (int j = 0; j < rn; j++)
+		out[j] = 500 + j + rank;
+	MPI_Scatter(out, 1, MPI_INT, &got, 1, MPI_INT, sroot, ic);
+	if (sroot >= 0)
+		CHECK(got == 500 + r + world_of(ic, sroot, 1), "%s scatter: got %d", what, got);
+	free(all);
+	free(out);
+	free(in);
+	free(sc);
+	free(sd);
+	free(rc);
+	free(rd);
+	free(vs);
+	free(vr);
 }
 
 /* Groups by `color` (0 or 1) of world; leaders: the local group's rank `lead`
