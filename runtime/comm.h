@@ -169,7 +169,7 @@ struct shl_comm_shared {
 	 * (MPI_COMM_WORLD of a multi-node job, what dup/split/create(_group) make from such a
 	 * communicator, intercommunicators of Intercomm_create whose groups or leaders are on
 	 * different nodes, and what merge/dup/split/create make from those; on such an
-	 * intercommunicator only MPI_Barrier of the collectives: shl_coll_net_inter_check). */
+	 * intercommunicator not the reductions yet: shl_coll_net_inter_check). */
 	bool offnode;
 	/* What each member called at its last SHL_COLL_HIST collectives, a row of entries
 	 * per member that only it writes (shl_coll_next), read by a member blocked too long

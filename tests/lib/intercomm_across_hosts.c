@@ -244,6 +244,21 @@ static void scenario(const int *color, int lead, const char *what)
 	}
 	traffic(dup, first, what);
 	MPI_Comm_free(&dup);
+	/* An idup, completed while the parent carries a message. */
+	MPI_Request iq;
+	int tok = rank, tin = -1;
+	MPI_Comm_idup(ic, &dup, &iq);
+	if (icr == 0) {
+		MPI_Sendrecv(&tok, 1, MPI_INT, 0, 4, &tin, 1, MPI_INT, MPI_ANY_SOURCE, 4, ic,
+			     MPI_STATUS_IGNORE);
+		CHECK(tin == world_of(ic, 0, 1), "%s: during idup got %d", what, tin);
+	}
+	MPI_Wait(&iq, MPI_STATUS_IGNORE);
+	MPI_Comm_remote_size(dup, &drs);
+	MPI_Comm_rank(dup, &dr);
+	CHECK(dr == icr && drs == icrs, "%s idup: rank %d remote %d", what, dr, drs);
+	traffic(dup, first, what);
+	MPI_Comm_free(&dup);
 	/* Split by parity of the rank in the group, keys reversing the order: a color on one
 	 * side only gives MPI_COMM_NULL. */
 	MPI_Comm sp;
