@@ -325,11 +325,10 @@ void shl_coll_net_inter_check(shl_meet_fn *run, const char *fn)
 {
 	enum shl_coll_kind k = kind_of(run);
 
-	if (k == SHL_KIND_BARRIER || k == SHL_KIND_BCAST || k == SHL_KIND_GATHER ||
-	    k == SHL_KIND_SCATTER || k == SHL_KIND_ALLGATHER || k == SHL_KIND_ALLTOALL)
+	if (k != SHL_KIND_UNKNOWN && k != SHL_KIND_SCAN && k != SHL_KIND_EXSCAN)
 		return;
 	shl_job_abort(1, "rank %d: %s: not implemented yet on an intercommunicator spanning "
-		      "nodes (reductions are not; docs/offnode.md)", shl_job_my_rank(), fn);
+		      "nodes (docs/offnode.md)", shl_job_my_rank(), fn);
 }
 
 static bool reducing(enum shl_coll_kind k)
@@ -423,6 +422,19 @@ static int peers_of(const struct shl_comm_shared *sh, int member, const int **wo
 	return sh->inter ? sh->gsize[!side] : sh->nmembers;
 }
 
+/* What entry() takes as `n` for member `member` (and its readers' world ranks): the
+ * blocks of its per-peer buffers, or for a reduction the size of its own group, whose
+ * counts make a Reduce_scatter's input vector (MPI 4.1, 6.10.1). */
+static int blocks_of(enum shl_coll_kind k, const struct shl_comm_shared *sh, int member,
+		     const int **world)
+{
+	int n = peers_of(sh, member, world);
+
+	if (reducing(k) && sh->inter)
+		n = sh->gsize[member >= sh->gsize[0]];
+	return n;
+}
+
 /* Send and receive blocks member `x` ships (`n` blocks for a per-peer buffer), and whether
  * its receive blocks are input. */
 static void shape(enum shl_coll_kind k, const struct shl_cargs *x, int member, int n,
@@ -435,8 +447,10 @@ static void shape(enum shl_coll_kind k, const struct shl_cargs *x, int member, i
 		return;
 	}
 	if (reducing(k)) {
-		*ns = 1;
-		*nr = 0;
+		*ns = x->keep_s;  /* 0: an intercommunicator's Reduce root or MPI_PROC_NULL */
+		/* Reduce_scatter: the sizes of the group's blocks (no data), since on an
+		 * intercommunicator the groups' counts differ. */
+		*nr = k == SHL_KIND_REDUCE_SCATTER ? (uint32_t)n : 0;
 		return;
 	}
 	if (!x->keep_s || x->sbuf == MPI_IN_PLACE)
@@ -507,7 +521,11 @@ static uint64_t entry(enum shl_coll_kind k, const struct shl_cargs *x, int membe
 		uint64_t bytes;
 		struct blk s;
 		bool ship = b < ns || (flags & F_RDATA);
-		if (reducing(k)) {
+		if (reducing(k) && b >= ns) {
+			int j = (int)(b - ns);
+			s = (struct blk){ NULL, x->rvec == SHL_VEC_V ? shl_coll_count(x, x->rcounts, j)
+								     : x->rcount, x->rtype };
+		} else if (reducing(k)) {
 			const void *in = x->sbuf == MPI_IN_PLACE ? x->rbuf : x->sbuf;
 			s = (struct blk){ in, (MPI_Count)red_count(k, x, n), x->stype };
 		} else {
@@ -585,7 +603,7 @@ static uint64_t fake_make(enum shl_coll_kind k, const struct shl_cargs *tmpl,
 	memcpy(&e, p, sizeof(e));
 	if (e.member < 0 || e.member >= sh->nmembers)
 		return 0;
-	n = peers_of(sh, e.member, NULL);
+	n = blocks_of(k, sh, e.member, NULL);
 	if ((e.ns != 0 && e.ns != 1 && e.ns != (uint32_t)n) ||
 	    (e.nr != 0 && e.nr != 1 && e.nr != (uint32_t)n))
 		return 0;
@@ -615,12 +633,28 @@ static uint64_t fake_make(enum shl_coll_kind k, const struct shl_cargs *tmpl,
 		*x = *tmpl;
 		x->a = (struct shl_arrival){ 0 };
 		x->root = e.root;
+		if (e.ns == 0)
+			x->op = NULL;  /* contributes nothing (an intercommunicator's root side) */
 		char *in = scratch(t, cnt, &f->mem[0]);
 		char *out = scratch(t, cnt, &f->mem[1]);
 		if (in == NULL || out == NULL)
 			return 0;
 		if (sum_s > 0 && data == sum_s)  /* not skipped: a Reduce's root is here */
 			shl_dt_copy(in, t, at, NULL, sum_s);
+		if (e.nr > 0) {
+			/* Reduce_scatter: the member's group's counts, as its own. */
+			MPI_Count *rc = malloc(e.nr * sizeof(*rc));
+			if ((f->mem[2] = rc) == NULL || t->size == 0)
+				return 0;
+			for (uint32_t b = 0; b < e.nr; b++) {
+				uint64_t v;
+				memcpy(&v, sizes + 8 * (e.ns + b), 8);
+				rc[b] = (MPI_Count)((v & ~SKIP) / t->size);
+			}
+			x->rvec = SHL_VEC_V;
+			x->rcounts = rc;
+			x->wide = true;
+		}
 		x->sbuf = in;
 		x->rbuf = out;
 		x->rtype = tmpl->stype;
@@ -718,7 +752,8 @@ static bool exact(struct netop *op)
 	const struct shl_cargs *l = op->arg[op->nc->leader];
 	const struct shl_datatype *t = l->stype;
 
-	if (l->op == NULL || l->op->kind > SHL_OP_BXOR || !t->predefined ||
+	/* An intercommunicator's groups are folded apart: no node folds both. */
+	if (op->sh->inter || l->op == NULL || l->op->kind > SHL_OP_BXOR || !t->predefined ||
 	    (t->kind != SHL_DT_SIGNED && t->kind != SHL_DT_UNSIGNED && t->kind != SHL_DT_BYTES))
 		return false;
 	for (int j = 0; j < op->sh->nmembers; j++) {
@@ -935,7 +970,7 @@ static char *pack(struct netop *op, enum shl_coll_kind k, int dest, uint64_t *le
 	*len = sizeof(h);
 	for (int j = 0; j < n; j++) {
 		const int *pw;
-		int nb = peers_of(op->sh, j, &pw);
+		int nb = blocks_of(k, op->sh, j, &pw);
 		if (op->arg[j] != NULL)
 			*len += entry(k, op->arg[j], j, nb, pw, dest, NULL);
 	}
@@ -946,7 +981,7 @@ static char *pack(struct netop *op, enum shl_coll_kind k, int dest, uint64_t *le
 	memcpy(b, &h, sizeof(h));
 	for (int j = 0; j < n; j++) {
 		const int *pw;
-		int nb = peers_of(op->sh, j, &pw);
+		int nb = blocks_of(k, op->sh, j, &pw);
 		if (op->arg[j] != NULL)
 			at += entry(k, op->arg[j], j, nb, pw, dest, b + at);
 	}
@@ -1040,7 +1075,19 @@ static void compute(struct netop *op)
 	for (int j = 0; err == 0 && j < n; j++)
 		if (op->arg[j] != NULL)
 			m->arrival[j] = &op->arg[j]->a;
-	for (int p = 0; err == 0 && p < nc->npeers; p++) {
+	/* A reduction's stand-ins take the datatype and op of a local member that passed one:
+	 * the leader, or on an intercommunicator (whose Reduce's MPI_PROC_NULL members pass
+	 * none) another. None: every local member is such a one, and gets nothing. */
+	const struct shl_cargs *tmpl = op->arg[nc->leader];
+	bool idle = false;
+	if (reducing(k) && tmpl->op == NULL) {
+		tmpl = NULL;
+		for (int j = 0; j < n && tmpl == NULL; j++)
+			if (op->arg[j] != NULL && op->arg[j]->op != NULL)
+				tmpl = op->arg[j];
+		idle = tmpl == NULL;
+	}
+	for (int p = 0; err == 0 && !idle && p < nc->npeers; p++) {
 		struct peer *x = &op->peer[p];
 		struct blob_head h;
 		uint64_t at = sizeof(h);
@@ -1060,7 +1107,7 @@ static void compute(struct netop *op)
 			if (f != NULL) {
 				f->next = fakes;
 				fakes = f;
-				used = fake_make(k, op->arg[nc->leader], op->sh, x->rbuf + at,
+				used = fake_make(k, tmpl, op->sh, x->rbuf + at,
 						 x->rlen - at, f);
 			}
 			if (used == 0) {
@@ -1077,13 +1124,23 @@ static void compute(struct netop *op)
 			at += used;
 		}
 	}
-	for (int j = 0; err == 0 && j < n; j++)
+	for (int j = 0; err == 0 && !idle && j < n; j++)
 		if (m->arrival[j] == NULL)
 			err = MPI_ERR_INTERN;
 	/* A Reduce whose root is on another node: the inputs were not sent here (only the
-	 * roots are checked); the root's node folds them. */
+	 * roots are checked); the root's node folds them. On an intercommunicator the root
+	 * is the member that passed MPI_ROOT. */
 	int root = k == SHL_KIND_REDUCE && err == 0 ? op->arg[nc->leader]->root : -1;
-	if (root >= 0 && root < n && op->arg[root] == NULL) {
+	if (k == SHL_KIND_REDUCE && op->sh->inter) {
+		root = -1;
+		for (int j = 0; j < n && !idle; j++)
+			if (op->arg[j] != NULL && op->arg[j]->root == MPI_ROOT)
+				root = j;
+		idle = idle || root < 0;
+	}
+	if (idle && err == 0) {
+		;  /* nothing for this node's members; the root's node checks the roots */
+	} else if (root >= 0 && root < n && op->arg[root] == NULL) {
 		for (int j = 0; j < n; j++)
 			if (((struct shl_cargs *)m->arrival[j])->root != root)
 				err = MPI_ERR_ROOT;

@@ -168,8 +168,7 @@ struct shl_comm_shared {
 	/* Some member is a rank of another node: collectives go through coll_net.c
 	 * (MPI_COMM_WORLD of a multi-node job, what dup/split/create(_group) make from such a
 	 * communicator, intercommunicators of Intercomm_create whose groups or leaders are on
-	 * different nodes, and what merge/dup/split/create make from those; on such an
-	 * intercommunicator not the reductions yet: shl_coll_net_inter_check). */
+	 * different nodes, and what merge/dup/split/create make from those). */
 	bool offnode;
 	/* What each member called at its last SHL_COLL_HIST collectives, a row of entries
 	 * per member that only it writes (shl_coll_next), read by a member blocked too long

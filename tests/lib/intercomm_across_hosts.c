@@ -152,6 +152,64 @@ static void traffic(MPI_Comm ic, int first, const char *what)
 	MPI_Scatter(out, 1, MPI_INT, &got, 1, MPI_INT, sroot, ic);
 	if (sroot >= 0)
 		CHECK(got == 500 + r + world_of(ic, sroot, 1), "%s scatter: got %d", what, got);
+	/* Reductions: each group gets the fold of the other's inputs. */
+	long sumw = 0;
+	for (int j = 0; j < rn; j++)
+		sumw += world_of(ic, j, 1);
+	int two[2] = { rank, -rank }, res[2] = { 0, 0 };
+	MPI_Request rq;
+	MPI_Iallreduce(two, res, 2, MPI_INT, MPI_SUM, ic, &rq);
+	MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	CHECK(res[0] == sumw && res[1] == -sumw, "%s iallreduce: %d %d, not %ld", what, res[0],
+	      res[1], sumw);
+	double dv = rank * 0.5, dres[1] = { -1 };
+	MPI_Allreduce(&dv, dres, 1, MPI_DOUBLE, MPI_MAX, ic);
+	int maxw = 0;
+	for (int j = 0; j < rn; j++)
+		maxw = world_of(ic, j, 1) > maxw ? world_of(ic, j, 1) : maxw;
+	CHECK(dres[0] == maxw * 0.5, "%s allreduce max: %g", what, dres[0]);
+	/* Reduce to the first group's rank 0, then (Ireduce) to the second's last rank. */
+	for (int dir = 0; dir < 2; dir++) {
+		int gets = dir ? !first : first, rroot;
+		if (gets)
+			rroot = r == (dir ? n - 1 : 0) ? MPI_ROOT : MPI_PROC_NULL;
+		else
+			rroot = dir ? rn - 1 : 0;
+		dres[0] = -1;
+		if (dir == 0) {
+			MPI_Reduce(&dv, dres, 1, MPI_DOUBLE, MPI_SUM, rroot, ic);
+		} else {
+			MPI_Ireduce(&dv, dres, 1, MPI_DOUBLE, MPI_SUM, rroot, ic, &rq);
+			MPI_Wait(&rq, MPI_STATUS_IGNORE);
+		}
+		CHECK(rroot == MPI_ROOT ? dres[0] == sumw * 0.5 : dres[0] == -1,
+		      "%s reduce %d: %g (root %d)", what, dir, dres[0], rroot);
+	}
+	/* Reduce_scatter: n * rn elements in, rn to each of the other group's members. */
+	int tot2 = n * rn, *vin = malloc(sizeof(int) * tot2), *vout = malloc(sizeof(int) * rn);
+	int *cnts = malloc(sizeof(int) * n);
+	for (int i = 0; i < n; i++)
+		cnts[i] = rn;
+	for (int e = 0; e < tot2; e++)
+		vin[e] = rank + e;
+	MPI_Reduce_scatter(vin, vout, cnts, MPI_INT, MPI_SUM, ic);
+	for (int i = 0; i < rn; i++)
+		if (vout[i] != sumw + rn * (r * rn + i)) {
+			CHECK(0, "%s reduce_scatter: [%d] = %d", what, i, vout[i]);
+			break;
+		}
+	if (n == rn) {
+		int blk[2];
+		for (int e = 0; e < 2 * n; e++)
+			vin[e] = 3 * rank + e;
+		MPI_Reduce_scatter_block(vin, blk, 2, MPI_INT, MPI_SUM, ic);
+		for (int i = 0; i < 2; i++)
+			CHECK(blk[i] == 3 * sumw + rn * (2 * r + i), "%s reduce_scatter_block: "
+			      "[%d] = %d", what, i, blk[i]);
+	}
+	free(vin);
+	free(vout);
+	free(cnts);
 	free(all);
 	free(out);
 	free(in);
