@@ -111,6 +111,8 @@ int shl_coll_start(struct shl_rank *r, struct shl_comm *c, const char *fn, shl_m
 	struct shl_req *q;
 	int err = MPI_ERR_NO_MEM;
 
+	if (unlikely(sh->offnode) && c->inter)
+		shl_coll_net_inter_check(run, fn);
 	if (unlikely(sh->offnode) && mode == SHL_COLL_BLOCKING)
 		return shl_coll_net_block(r, c, run, x);
 	if (mode == SHL_COLL_BLOCKING) {

@@ -321,6 +321,16 @@ static enum shl_coll_kind kind_of(shl_meet_fn *run)
 	return k != SHL_KIND_UNKNOWN ? k : shl_coll_kind_reduce(run);
 }
 
+void shl_coll_net_inter_check(shl_meet_fn *run, const char *fn)
+{
+	enum shl_coll_kind k = kind_of(run);
+
+	if (k != SHL_KIND_UNKNOWN && k != SHL_KIND_SCAN && k != SHL_KIND_EXSCAN)
+		return;
+	shl_job_abort(1, "rank %d: %s: not implemented yet on an intercommunicator spanning "
+		      "nodes (docs/offnode.md)", shl_job_my_rank(), fn);
+}
+
 static bool reducing(enum shl_coll_kind k)
 {
 	return k >= SHL_KIND_REDUCE && k <= SHL_KIND_REDUCE_SCATTER;
@@ -400,7 +410,33 @@ struct ent {
 	int32_t aux;                  /* communicator creation: the key */
 };
 
-/* Send and receive blocks member `x` ships, and whether its receive blocks are input. */
+/* How many blocks a member's per-peer buffers hold, and (world) the world ranks of the
+ * members they go to or come from: the whole communicator, or on an intercommunicator the
+ * other group. */
+static int peers_of(const struct shl_comm_shared *sh, int member, const int **world)
+{
+	int side = sh->inter && member >= sh->gsize[0];
+
+	if (world != NULL)
+		*world = sh->world + (sh->inter && !side ? sh->gsize[0] : 0);
+	return sh->inter ? sh->gsize[!side] : sh->nmembers;
+}
+
+/* What entry() takes as `n` for member `member` (and its readers' world ranks): the
+ * blocks of its per-peer buffers, or for a reduction the size of its own group, whose
+ * counts make a Reduce_scatter's input vector (MPI 4.1, 6.10.1). */
+static int blocks_of(enum shl_coll_kind k, const struct shl_comm_shared *sh, int member,
+		     const int **world)
+{
+	int n = peers_of(sh, member, world);
+
+	if (reducing(k) && sh->inter)
+		n = sh->gsize[member >= sh->gsize[0]];
+	return n;
+}
+
+/* Send and receive blocks member `x` ships (`n` blocks for a per-peer buffer), and whether
+ * its receive blocks are input. */
 static void shape(enum shl_coll_kind k, const struct shl_cargs *x, int member, int n,
 		  uint32_t *ns, uint32_t *nr, uint32_t *flags)
 {
@@ -411,8 +447,10 @@ static void shape(enum shl_coll_kind k, const struct shl_cargs *x, int member, i
 		return;
 	}
 	if (reducing(k)) {
-		*ns = 1;
-		*nr = 0;
+		*ns = x->keep_s;  /* 0: an intercommunicator's Reduce root or MPI_PROC_NULL */
+		/* Reduce_scatter: the sizes of the group's blocks (no data), since on an
+		 * intercommunicator the groups' counts differ. */
+		*nr = k == SHL_KIND_REDUCE_SCATTER ? (uint32_t)n : 0;
 		return;
 	}
 	if (!x->keep_s || x->sbuf == MPI_IN_PLACE)
@@ -432,7 +470,7 @@ static void shape(enum shl_coll_kind k, const struct shl_cargs *x, int member, i
 		*flags |= F_SVEC;
 	if (x->rvec != SHL_VEC_NONE)
 		*flags |= F_RVEC;
-	if (*nr > 0 && ((k == SHL_KIND_BCAST && x->root == member) ||
+	if (*nr > 0 && ((k == SHL_KIND_BCAST && (x->root == member || x->root == MPI_ROOT)) ||
 			(x->sbuf == MPI_IN_PLACE &&
 			 (k == SHL_KIND_ALLGATHER || k == SHL_KIND_ALLTOALL))))
 		*flags |= F_RDATA;
@@ -442,8 +480,9 @@ static void shape(enum shl_coll_kind k, const struct shl_cargs *x, int member, i
  * for has no member that reads it). */
 #define SKIP (1ull << 63)
 
-/* Whether node `dest` (-1: every node) needs block b of member `member`'s entry: only the
- * node of the member that reads it, for the collectives whose blocks each go to one
+/* Whether node `dest` (-1: every node) needs block b of member `member`'s entry (`world`:
+ * the world ranks of the members its blocks go to, peers_of): only the node of the member
+ * that reads it, for the collectives whose blocks each go to one
  * member (Gather's and Reduce's to the root, Scatter's and Alltoall's block k to rank k). */
 static bool needed(enum shl_coll_kind k, const struct shl_cargs *x, const int *world,
 		   uint32_t ns, uint32_t b, int dest)
@@ -482,15 +521,20 @@ static uint64_t entry(enum shl_coll_kind k, const struct shl_cargs *x, int membe
 		uint64_t bytes;
 		struct blk s;
 		bool ship = b < ns || (flags & F_RDATA);
-		if (reducing(k)) {
+		if (reducing(k) && b >= ns) {
+			int j = (int)(b - ns);
+			s = (struct blk){ NULL, x->rvec == SHL_VEC_V ? shl_coll_count(x, x->rcounts, j)
+								     : x->rcount, x->rtype };
+		} else if (reducing(k)) {
 			const void *in = x->sbuf == MPI_IN_PLACE ? x->rbuf : x->sbuf;
 			s = (struct blk){ in, (MPI_Count)red_count(k, x, n), x->stype };
 		} else {
 			s = b < ns ? sblock(x, (int)b) : rblock(x, (int)(b - ns));
-			/* One block of a non-vector call: its whole buffer. */
-			if (b < ns && ns == 1)
+			/* One block of a non-vector call: its whole buffer (a v or w call
+			 * with one peer, on an intercommunicator, keeps its block). */
+			if (b < ns && ns == 1 && x->svec == SHL_VEC_NONE)
 				s = (struct blk){ x->sbuf, x->scount, x->stype };
-			if (b >= ns && nr == 1)
+			if (b >= ns && nr == 1 && x->rvec == SHL_VEC_NONE)
 				s = (struct blk){ x->rbuf, x->rcount, x->rtype };
 		}
 		bytes = blk_bytes(s);
@@ -545,16 +589,21 @@ static void fake_free(struct fake *f)
 
 /* Build the stand-in of entry `e` (at `p`, `avail` bytes) into `f`. Returns the entry's
  * length, or 0 if it is malformed. */
-static uint64_t fake_make(enum shl_coll_kind k, const struct shl_cargs *tmpl, int n,
-			  const char *p, uint64_t avail, struct fake *f)
+static uint64_t fake_make(enum shl_coll_kind k, const struct shl_cargs *tmpl,
+			  const struct shl_comm_shared *sh, const char *p, uint64_t avail,
+			  struct fake *f)
 {
 	struct ent e;
 	uint64_t len, sum_s = 0, sum_r = 0, data = 0;
 	const char *sizes;
+	int n;
 
 	if (avail < sizeof(e))
 		return 0;
 	memcpy(&e, p, sizeof(e));
+	if (e.member < 0 || e.member >= sh->nmembers)
+		return 0;
+	n = blocks_of(k, sh, e.member, NULL);
 	if ((e.ns != 0 && e.ns != 1 && e.ns != (uint32_t)n) ||
 	    (e.nr != 0 && e.nr != 1 && e.nr != (uint32_t)n))
 		return 0;
@@ -584,12 +633,28 @@ static uint64_t fake_make(enum shl_coll_kind k, const struct shl_cargs *tmpl, in
 		*x = *tmpl;
 		x->a = (struct shl_arrival){ 0 };
 		x->root = e.root;
+		if (e.ns == 0)
+			x->op = NULL;  /* contributes nothing (an intercommunicator's root side) */
 		char *in = scratch(t, cnt, &f->mem[0]);
 		char *out = scratch(t, cnt, &f->mem[1]);
 		if (in == NULL || out == NULL)
 			return 0;
 		if (sum_s > 0 && data == sum_s)  /* not skipped: a Reduce's root is here */
 			shl_dt_copy(in, t, at, NULL, sum_s);
+		if (e.nr > 0) {
+			/* Reduce_scatter: the member's group's counts, as its own. */
+			MPI_Count *rc = malloc(e.nr * sizeof(*rc));
+			if ((f->mem[2] = rc) == NULL || t->size == 0)
+				return 0;
+			for (uint32_t b = 0; b < e.nr; b++) {
+				uint64_t v;
+				memcpy(&v, sizes + 8 * (e.ns + b), 8);
+				rc[b] = (MPI_Count)((v & ~SKIP) / t->size);
+			}
+			x->rvec = SHL_VEC_V;
+			x->rcounts = rc;
+			x->wide = true;
+		}
 		x->sbuf = in;
 		x->rbuf = out;
 		x->rtype = tmpl->stype;
@@ -687,7 +752,8 @@ static bool exact(struct netop *op)
 	const struct shl_cargs *l = op->arg[op->nc->leader];
 	const struct shl_datatype *t = l->stype;
 
-	if (l->op == NULL || l->op->kind > SHL_OP_BXOR || !t->predefined ||
+	/* An intercommunicator's groups are folded apart: no node folds both. */
+	if (op->sh->inter || l->op == NULL || l->op->kind > SHL_OP_BXOR || !t->predefined ||
 	    (t->kind != SHL_DT_SIGNED && t->kind != SHL_DT_UNSIGNED && t->kind != SHL_DT_BYTES))
 		return false;
 	for (int j = 0; j < op->sh->nmembers; j++) {
@@ -902,17 +968,23 @@ static char *pack(struct netop *op, enum shl_coll_kind k, int dest, uint64_t *le
 	char *b;
 
 	*len = sizeof(h);
-	for (int j = 0; j < n; j++)
+	for (int j = 0; j < n; j++) {
+		const int *pw;
+		int nb = blocks_of(k, op->sh, j, &pw);
 		if (op->arg[j] != NULL)
-			*len += entry(k, op->arg[j], j, n, op->sh->world, dest, NULL);
+			*len += entry(k, op->arg[j], j, nb, pw, dest, NULL);
+	}
 	if ((b = malloc(*len)) == NULL)
 		shl_panic("collective across nodes", ENOMEM, "no memory for the network phase");
 	if (k == SHL_KIND_CREATE)
 		h.lo = shl_ctx_lowest_free();
 	memcpy(b, &h, sizeof(h));
-	for (int j = 0; j < n; j++)
+	for (int j = 0; j < n; j++) {
+		const int *pw;
+		int nb = blocks_of(k, op->sh, j, &pw);
 		if (op->arg[j] != NULL)
-			at += entry(k, op->arg[j], j, n, op->sh->world, dest, b + at);
+			at += entry(k, op->arg[j], j, nb, pw, dest, b + at);
+	}
 	return b;
 }
 
@@ -1003,7 +1075,19 @@ static void compute(struct netop *op)
 	for (int j = 0; err == 0 && j < n; j++)
 		if (op->arg[j] != NULL)
 			m->arrival[j] = &op->arg[j]->a;
-	for (int p = 0; err == 0 && p < nc->npeers; p++) {
+	/* A reduction's stand-ins take the datatype and op of a local member that passed one:
+	 * the leader, or on an intercommunicator (whose Reduce's MPI_PROC_NULL members pass
+	 * none) another. None: every local member is such a one, and gets nothing. */
+	const struct shl_cargs *tmpl = op->arg[nc->leader];
+	bool idle = false;
+	if (reducing(k) && tmpl->op == NULL) {
+		tmpl = NULL;
+		for (int j = 0; j < n && tmpl == NULL; j++)
+			if (op->arg[j] != NULL && op->arg[j]->op != NULL)
+				tmpl = op->arg[j];
+		idle = tmpl == NULL;
+	}
+	for (int p = 0; err == 0 && !idle && p < nc->npeers; p++) {
 		struct peer *x = &op->peer[p];
 		struct blob_head h;
 		uint64_t at = sizeof(h);
@@ -1023,7 +1107,7 @@ static void compute(struct netop *op)
 			if (f != NULL) {
 				f->next = fakes;
 				fakes = f;
-				used = fake_make(k, op->arg[nc->leader], n, x->rbuf + at,
+				used = fake_make(k, tmpl, op->sh, x->rbuf + at,
 						 x->rlen - at, f);
 			}
 			if (used == 0) {
@@ -1040,13 +1124,23 @@ static void compute(struct netop *op)
 			at += used;
 		}
 	}
-	for (int j = 0; err == 0 && j < n; j++)
+	for (int j = 0; err == 0 && !idle && j < n; j++)
 		if (m->arrival[j] == NULL)
 			err = MPI_ERR_INTERN;
 	/* A Reduce whose root is on another node: the inputs were not sent here (only the
-	 * roots are checked); the root's node folds them. */
+	 * roots are checked); the root's node folds them. On an intercommunicator the root
+	 * is the member that passed MPI_ROOT. */
 	int root = k == SHL_KIND_REDUCE && err == 0 ? op->arg[nc->leader]->root : -1;
-	if (root >= 0 && root < n && op->arg[root] == NULL) {
+	if (k == SHL_KIND_REDUCE && op->sh->inter) {
+		root = -1;
+		for (int j = 0; j < n && !idle; j++)
+			if (op->arg[j] != NULL && op->arg[j]->root == MPI_ROOT)
+				root = j;
+		idle = idle || root < 0;
+	}
+	if (idle && err == 0) {
+		;  /* nothing for this node's members; the root's node checks the roots */
+	} else if (root >= 0 && root < n && op->arg[root] == NULL) {
 		for (int j = 0; j < n; j++)
 			if (((struct shl_cargs *)m->arrival[j])->root != root)
 				err = MPI_ERR_ROOT;
@@ -1207,8 +1301,9 @@ static void map_add(const struct shl_comm_shared *sh)
 		shl_panic("MPI_Comm_split", ENOMEM, "no memory for a communicator across nodes");
 	for (int w = 0; w < net.size; w++)
 		m->rank_of[w] = -1;
+	/* An intercommunicator's frames name a rank of the sender's group. */
 	for (int j = 0; j < sh->nmembers; j++)
-		m->rank_of[sh->world[j]] = j;
+		m->rank_of[sh->world[j]] = sh->inter && j >= sh->gsize[0] ? j - sh->gsize[0] : j;
 	pthread_mutex_lock(&net.park_lock);
 	atomic_store_explicit(&net.maps[sh->context], m, memory_order_release);
 	for (struct parked **link = &net.park, *p; (p = *link) != NULL;) {
@@ -1231,6 +1326,7 @@ static void map_add(const struct shl_comm_shared *sh)
 struct cre {
 	int *color, *key;             /* by member */
 	int need;                     /* new communicators (distinct colors) */
+	int g0;                       /* splitting an intercommunicator: its group 0's size */
 	uint32_t base;                /* the window of context ids being tried */
 	uint64_t mine[4];             /* ids of the window reserved on this node */
 	uint64_t both[4];             /* ... and free on every node */
@@ -1248,6 +1344,8 @@ static int cre_cmp(const void *a, const void *b, void *arg)
 
 	if (c->color[x] != c->color[y])
 		return c->color[x] < c->color[y] ? -1 : 1;
+	if (c->g0 > 0 && (x >= c->g0) != (y >= c->g0))
+		return x >= c->g0 ? 1 : -1;
 	if (c->key[x] != c->key[y])
 		return c->key[x] < c->key[y] ? -1 : 1;
 	return x - y;
@@ -1262,9 +1360,13 @@ static void create_build(struct netop *op, const uint32_t *ids)
 
 	if (order == NULL)
 		shl_panic("MPI_Comm_split", ENOMEM, "no memory for a communicator across nodes");
-	for (int j = 0; j < n; j++)
+	for (int j = 0; j < n; j++) {
+		const struct cre_arg *a = (const struct cre_arg *)op->arg[j];
+		if (a != NULL && a->md.gsize0 < 0)
+			c->g0 = p->gsize[0];  /* MPI_Comm_split of an intercommunicator */
 		if (c->color[j] != MPI_UNDEFINED)
 			order[nm++] = j;
+	}
 	qsort_r(order, (size_t)nm, sizeof(int), cre_cmp, c);
 	for (int i = 0, e, ci = 0; i < nm; i = e, ci++) {
 		int nloc = 0;
@@ -1274,8 +1376,12 @@ static void create_build(struct netop *op, const uint32_t *ids)
 			nloc += here;
 			off = off || !here;
 		}
-		if (nloc == 0) {
-			shl_ctx_unmark(ids[ci]);  /* in use only on other nodes */
+		/* Of an intercommunicator, a color on one side only gives MPI_COMM_NULL. */
+		int k0 = 0;
+		for (int j = i; c->g0 > 0 && j < e; j++)
+			k0 += order[j] < c->g0;
+		if (nloc == 0 || (c->g0 > 0 && (k0 == 0 || k0 == e - i))) {
+			shl_ctx_unmark(ids[ci]);  /* in use only on other nodes, or not at all */
 			continue;
 		}
 		struct shl_comm_shared *sh = shl_comm_shared_for(e - i, ids[ci], nloc);
@@ -1284,6 +1390,21 @@ static void create_build(struct netop *op, const uint32_t *ids)
 		for (int j = i; j < e; j++)
 			sh->world[j - i] = p->world[order[j]];
 		sh->offnode = off;
+		if (c->g0 > 0) {
+			sh->inter = true;
+			sh->gsize[0] = k0;
+			sh->gsize[1] = e - i - k0;
+		}
+		/* Intercomm_create, or dup of an intercommunicator: one color, in order. */
+		for (int j = i; j < e; j++) {
+			const struct cre_arg *a = (const struct cre_arg *)op->arg[order[j]];
+			if (a == NULL || a->md.gsize0 <= 0 || a->md.gsize0 >= e - i)
+				continue;
+			sh->inter = true;
+			sh->gsize[0] = a->md.gsize0;
+			sh->gsize[1] = e - i - a->md.gsize0;
+			break;
+		}
 		if (off)
 			map_add(sh);
 		for (int j = i; j < e; j++) {

@@ -46,6 +46,11 @@ int shl_coll_net_block(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
 int shl_coll_net_join(struct shl_comm *c, shl_meet_fn *run, const struct shl_cargs *x,
 		      struct shl_req *q);
 
+/* Owner thread, at the entry of collective `fn` (run function `run`) on an
+ * intercommunicator spanning nodes: return if the network phase knows what `run` ships
+ * (every collective defined on an intercommunicator), else end the job with a message
+ * naming `fn` rather than run it wrong. */
+void shl_coll_net_inter_check(shl_meet_fn *run, const char *fn);
 /* Owner, rank locked (from shl_progress): advance the network phases this rank leads for
  * its node; runs the collectives whose data has all arrived and completes their members'
  * requests. Returns at once when there is nothing to do. */
@@ -68,9 +73,16 @@ struct shl_net_made {
 	struct shl_comm_shared *sh;
 	int member;
 	struct shl_comm *view;
+	/* Set by the caller, above 0 (one color, keys in the order wanted): the new
+	 * communicator is an intercommunicator whose first group is its first gsize0 members
+	 * (MPI_Intercomm_create, dup of an intercommunicator); -1: `p` is an
+	 * intercommunicator split by color, each new one connecting the members of a color
+	 * in group 0 to those in group 1 (MPI_COMM_NULL when a color is on one side only). */
+	int gsize0;
 };
 
-/* Owner thread, rank unlocked, p->sh->offnode (an intracommunicator): MPI_Comm_split of
+/* Owner thread, rank unlocked, p->sh->offnode (an intra- or intercommunicator; see
+ * md->gsize0): MPI_Comm_split of
  * `p` (color may be MPI_UNDEFINED) as this rank's next collective on it. The nodes' leaders
  * agree on a context id for each new communicator that is free on every node of `p`
  * (shl_ctx_lowest_free, shl_ctx_reserve). Blocking (q NULL): waits, fills *md and returns 0

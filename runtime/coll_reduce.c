@@ -251,9 +251,11 @@ static int reduce(const char *fn, const void *sbuf, void *rbuf, MPI_Count count,
 			return shl_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only for the root");
 		x.op = op;
 		x.keep_s = x.keep_r = true;
-		/* The intercommunicator's root contributes nothing: its op only receives. */
+		/* The intercommunicator's root contributes nothing (its group is not folded);
+		 * its op is kept, so its node can fold the remote group's inputs when they come
+		 * from other nodes (coll_net.c). */
 		if (c->inter && is_root)
-			x.op = NULL, x.keep_s = false;
+			x.keep_s = false;
 	}
 	if (!nb && active && count <= INT_MAX &&
 	    shl_coll_small_ok(c, SHL_RING_REDUCE, (size_t)count * type->size)) {

@@ -226,15 +226,6 @@ void shl_comm_finalize(struct shl_rank *r)
 	shl_attr_finalize_types(r);
 }
 
-void shl_comm_local_or_die(const struct shl_comm *c, const char *fn)
-{
-	if (!c->sh->offnode)
-		return;
-	shl_job_abort(1, "rank %d: %s: collectives and communicator creation are not "
-		      "implemented across nodes yet, and this communicator has members on another "
-		      "node (docs/offnode.md)", shl_job_my_rank(), fn);
-}
-
 /* ---- meetings ---- */
 
 int shl_comm_meet(struct shl_comm_shared *sh, uint64_t key, int n, int member, shl_meet_fn *fn,
@@ -502,9 +493,12 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 		comm_release(c);
 		return shl_err(p, err, fn, "an attribute copy callback failed");
 	}
+	/* Across nodes, a split of one color in member order; of an intercommunicator, the
+	 * same two groups. */
+	int key = p->inter ? p->member : p->rank, g0 = p->inter ? p->sh->gsize[0] : 0;
 	if (request == NULL) {
-		struct shl_net_made nm = { .view = c };
-		err = p->sh->offnode ? shl_comm_net_split(r, p, 0, p->rank, &nm, NULL)
+		struct shl_net_made nm = { .view = c, .gsize0 = g0 };
+		err = p->sh->offnode ? shl_comm_net_split(r, p, 0, key, &nm, NULL)
 				     : meet_all(r, p, fn, dup_run, NULL, c);
 		if (err != MPI_SUCCESS) {
 			shl_attr_delete_all(r, c);
@@ -526,8 +520,8 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 		q->comm = shl_comm_hold(p);
 		q->holds_comm = true;
 		*a = (struct shl_arrival){ .req = q, .out = c, .heap = true };
-		struct shl_net_made nm = { .view = c };
-		if (p->sh->offnode ? shl_comm_net_split(r, p, 0, p->rank, &nm, q) == 0
+		struct shl_net_made nm = { .view = c, .gsize0 = g0 };
+		if (p->sh->offnode ? shl_comm_net_split(r, p, 0, key, &nm, q) == 0
 				   : shl_comm_meet(p->sh, shl_coll_next(p, fn, SHL_COLL_MEET),
 						   p->sh->nmembers, p->member, dup_run, a) == 0) {
 			if (p->sh->offnode)
@@ -659,7 +653,7 @@ static int split(const char *fn, struct shl_rank *r, struct shl_comm *p, int col
 		return shl_err(p, MPI_ERR_ARG, fn, "color %d is negative (and not MPI_UNDEFINED)",
 			       color);
 	if (p->sh->offnode) {
-		struct shl_net_made nm = { 0 };
+		struct shl_net_made nm = { .gsize0 = p->inter ? -1 : 0 };
 		err = shl_comm_net_split(r, p, color, key, &nm, NULL);
 		md = (struct made){ nm.sh, nm.member };
 	} else {
@@ -862,8 +856,12 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 			       "group has a member that is not in comm");
 	if (p->sh->offnode) {
 		/* Across nodes, a split: the group (named by its first member) is the color,
-		 * the place in it the key. Overlapping groups are not detected there. */
+		 * the place in it the key. Overlapping groups are not detected there. Of an
+		 * intercommunicator, one color: each group names a subgroup of its own. */
 		int at = shl_group_find(group, r->world_rank);
+		if (p->inter)
+			return split("MPI_Comm_create", r, p, at == MPI_UNDEFINED ? MPI_UNDEFINED
+						       : 0, at, newcomm);
 		return split("MPI_Comm_create", r, p, at == MPI_UNDEFINED ? MPI_UNDEFINED
 					       : group->world[0], at, newcomm);
 	}
@@ -943,10 +941,22 @@ SHL_WEAK_ALIAS(Comm_create_group);
 
 /* ---- intercommunicators ---- */
 
+/* What the local leader tells its group: an error, or how the intercommunicator is made:
+ * on this node (`sh`, made by the leader of lower world rank), or, when either group spans
+ * nodes or the leaders are on different nodes (`net`), as MPI_Comm_create_group of both
+ * groups on MPI_COMM_WORLD, whose leaders agree on the context id across nodes. `side` is
+ * the local group's place (0: first), `rn` the remote group's size. */
 struct ic_in {
-	struct shl_comm_shared *sh;   /* the leader's: the new intercommunicator's */
-	int side;                     /* the local group's place in it */
-	int err;
+	struct shl_comm_shared *sh;
+	int side, rn, err;
+	bool net;
+	int *theirs;                  /* leader only: the remote group's world ranks */
+};
+
+/* What ic_run hands each member of an on-node local group. */
+struct ic_out {
+	struct made md;
+	struct ic_in h;               /* theirs not set */
 };
 
 /* Hand every member of the local group the leader's result. */
@@ -959,18 +969,33 @@ static void ic_run(struct shl_meeting *m)
 			lead = m->arrival[i]->in;
 	for (int i = 0; i < m->n; i++) {
 		struct shl_arrival *a = m->arrival[i];
+		struct ic_out *o = a->out;
 		if (lead == NULL || lead->err != MPI_SUCCESS) {
 			a->err = lead ? lead->err : MPI_ERR_ROOT;
 			continue;
 		}
-		*(struct made *)a->out = (struct made){
-			lead->sh, lead->side ? lead->sh->gsize[0] + i : i };
+		o->h = *lead;
+		o->h.theirs = NULL;
+		if (!lead->net)
+			o->md = (struct made){ lead->sh,
+					       lead->side ? lead->sh->gsize[0] + i : i };
 	}
 }
 
-/* The local leader's part: exchange the groups with the remote leader over `peer`; the
- * leader of lower world rank builds the shared object and sends its address (both leaders
- * share the node process). */
+/* Whether a member of the n world ranks `w` is a rank of another node. */
+static bool any_elsewhere(const int *w, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (shl_job.ranks[w[i]] == NULL)
+			return true;
+	return false;
+}
+
+/* The local leader's part: exchange the groups with the remote leader over `peer`. Both
+ * leaders decide alike whether to go across nodes: the groups are disjoint, so on one
+ * node each sees the other's members elsewhere exactly when its own span nodes. On one
+ * node, the leader of lower world rank builds the shared object and sends its address
+ * (both leaders share the node process). */
 static void ic_lead(struct shl_rank *r, struct shl_comm *local, MPI_Comm peer,
 		    struct shl_comm *pc, int remote_leader, int tag, struct ic_in *out)
 {
@@ -991,6 +1016,14 @@ static void ic_lead(struct shl_rank *r, struct shl_comm *local, MPI_Comm peer,
 			  remote_leader, tag, peer, MPI_STATUS_IGNORE) != MPI_SUCCESS)
 		goto fail;
 	out->side = r->world_rank > shl_comm_remote_world(pc, remote_leader);
+	out->rn = rn;
+	out->net = local->sh->offnode || any_elsewhere(theirs, rn);
+	if (out->net) {
+		out->theirs = theirs;
+		out->err = MPI_SUCCESS;
+		free(mine);
+		return;
+	}
 	if (out->side == 0) {
 		int err = MPI_SUCCESS;
 		sh = shared_make(n, rn, true, &err);
@@ -1015,19 +1048,49 @@ fail:
 	free(theirs);
 }
 
+/* Across nodes: every member learns the remote group from its leader, then both groups
+ * make the intercommunicator as MPI_Comm_create_group on MPI_COMM_WORLD of their union
+ * (group 0 first, with `tag`), an intercommunicator of gsize0 = group 0's size. */
+static int ic_net(struct shl_rank *r, struct shl_comm *lc, int local_leader,
+		  const struct ic_in *h, int tag, struct made *md)
+{
+	int n = lc->size, rn = h->rn, err;
+	int *theirs = lc->rank == local_leader ? h->theirs : malloc((size_t)rn * sizeof(int));
+	struct shl_group *g = shl_group_new(n + rn);
+	struct shl_net_made nm = { .gsize0 = h->side ? rn : n };
+
+	err = theirs != NULL && g != NULL ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+	/* Every member calls the Bcast, even one out of memory: the others would wait. */
+	if (PMPI_Bcast(theirs, theirs ? rn : 0, MPI_INT, local_leader, shl_comm_handle(lc))
+	    != MPI_SUCCESS && err == MPI_SUCCESS)
+		err = MPI_ERR_OTHER;
+	if (err == MPI_SUCCESS) {
+		int *w0 = g->world + (h->side ? rn : 0), *w1 = g->world + (h->side ? 0 : n);
+		for (int i = 0; i < n; i++)
+			w0[i] = shl_comm_world_rank(lc, i);
+		memcpy(w1, theirs, (size_t)rn * sizeof(int));
+		err = shl_comm_net_create_group(r, &r->world, g, tag, (h->side ? rn : 0) + lc->rank,
+						&nm);
+	}
+	*md = (struct made){ nm.sh, nm.member };
+	if (lc->rank != local_leader)
+		free(theirs);
+	free(g);
+	return err;
+}
+
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
 			  int remote_leader, int tag, MPI_Comm *newintercomm)
 {
 	const char *fn = "MPI_Intercomm_create";
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *lc, *pc = NULL;
-	struct ic_in lead = { NULL, 0, MPI_SUCCESS };
-	struct made md = { NULL, 0 };
+	struct ic_in lead = { .err = MPI_SUCCESS };
+	struct ic_out o = { { NULL, 0 }, { .err = MPI_SUCCESS } };
 	int err = get_intra(fn, r, local_comm, &lc);
 
 	if (err != MPI_SUCCESS)
 		return err;
-	shl_comm_local_or_die(lc, fn);
 	if ((err = shl_coll_usable(lc, fn)) != MPI_SUCCESS)
 		return err;
 	if (newintercomm == NULL)
@@ -1048,16 +1111,27 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
 				       "peer_comm", remote_leader);
 		if (shl_comm_remote_world(pc, remote_leader) == r->world_rank)
 			return shl_err(lc, MPI_ERR_RANK, fn, "remote_leader is the local leader");
-		if (shl_job.ranks[shl_comm_remote_world(pc, remote_leader)] == NULL)
-			shl_job_abort(1, "rank %d: %s: communicator creation is not implemented "
-				      "across nodes yet, and remote_leader is on another node "
-				      "(docs/offnode.md)", r->world_rank, fn);
 		ic_lead(r, lc, peer_comm, pc, remote_leader, tag, &lead);
 	}
-	err = meet_all(r, lc, fn, ic_run, lc->rank == local_leader ? &lead : NULL, &md);
+	if (lc->sh->offnode) {
+		/* The local group spans nodes: always the network way; the leader's verdict
+		 * (error or not, the remote size and side) through a Bcast. */
+		int hdr[3] = { lead.err, lead.side, lead.rn };
+		err = PMPI_Bcast(hdr, 3, MPI_INT, local_leader, local_comm);
+		o.h = (struct ic_in){ .err = hdr[0], .side = hdr[1], .rn = hdr[2], .net = true,
+				      .theirs = lead.theirs };
+		if (err == MPI_SUCCESS)
+			err = o.h.err;
+	} else {
+		err = meet_all(r, lc, fn, ic_run, lc->rank == local_leader ? &lead : NULL, &o);
+		o.h.theirs = lead.theirs;
+	}
+	if (err == MPI_SUCCESS && o.h.net)
+		err = ic_net(r, lc, local_leader, &o.h, tag, &o.md);
+	free(lead.theirs);
 	if (err != MPI_SUCCESS)
 		return shl_err(lc, err, fn, "the leaders could not exchange the groups");
-	return adopt(lc, &md, newintercomm, fn);
+	return adopt(lc, &o.md, newintercomm, fn);
 }
 SHL_WEAK_ALIAS(Intercomm_create);
 
@@ -1095,14 +1169,21 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 
 	if (err != MPI_SUCCESS)
 		return err;
-	shl_comm_local_or_die(p, fn);
 	if ((err = shl_coll_usable(p, fn)) != MPI_SUCCESS)
 		return err;
 	if (!p->inter)
 		return shl_err(p, MPI_ERR_COMM, fn, "intercomm is not an intercommunicator");
 	if (newintracomm == NULL)
 		return shl_err(p, MPI_ERR_ARG, fn, "newintracomm is NULL");
-	err = meet_all(r, p, fn, merge_run, &h, &md);
+	if (p->sh->offnode) {
+		/* A split of one color: the group that passed high = false first, group 0
+		 * first if both passed the same, each in its order. */
+		struct shl_net_made nm = { 0 };
+		err = shl_comm_net_split(r, p, 0, h * p->sh->nmembers + p->member, &nm, NULL);
+		md = (struct made){ nm.sh, nm.member };
+	} else {
+		err = meet_all(r, p, fn, merge_run, &h, &md);
+	}
 	if (err != MPI_SUCCESS)
 		return shl_err(p, err, fn, "the groups could not merge");
 	return adopt(p, &md, newintracomm, fn);

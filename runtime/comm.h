@@ -166,8 +166,9 @@ struct shl_comm_shared {
 	int gsize[2];                 /* group sizes; gsize[1] is 0 on an intracommunicator */
 	int *world;                   /* nmembers world ranks, group 0 then group 1 */
 	/* Some member is a rank of another node: collectives go through coll_net.c
-	 * (MPI_COMM_WORLD of a multi-node job, and what dup/split/create(_group) make from such a
-	 * communicator; other creation calls are refused, shl_comm_local_or_die). */
+	 * (MPI_COMM_WORLD of a multi-node job, what dup/split/create(_group) make from such a
+	 * communicator, intercommunicators of Intercomm_create whose groups or leaders are on
+	 * different nodes, and what merge/dup/split/create make from those). */
 	bool offnode;
 	/* What each member called at its last SHL_COLL_HIST collectives, a row of entries
 	 * per member that only it writes (shl_coll_next), read by a member blocked too long
@@ -274,14 +275,6 @@ struct shl_comm;
 
 /* Owner thread: make `c` the rank's view of member `member` of `sh` (creation). */
 void shl_comm_view(struct shl_comm *c, struct shl_comm_shared *sh, int member);
-
-/* Any rank thread, at the entry of the communicator-creation calls not written across
- * nodes yet (Intercomm_create, Intercomm_merge) on `c`: end the job with a
- * message naming `fn` if `c` has members on another node, since those calls meet in this
- * process's memory and would wait forever for the others. One load of a flag fixed at
- * creation. (Collectives, dup, split, create, create_group across nodes:
- * coll_net.c.) */
-void shl_comm_local_or_die(const struct shl_comm *c, const char *fn);
 
 enum shl_predef_comm { SHL_COMM_NOT_PREDEF = 0, SHL_COMM_IS_WORLD, SHL_COMM_IS_SELF };
 
