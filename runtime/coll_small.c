@@ -631,3 +631,91 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 	finish(g, c, cl, k, need);
 	return err;
 }
+
+/* ---- allgather and alltoall ---- */
+
+/* Segment roots of the data movers' rounds, below -1 (an Allreduce): a reduction's fold
+ * sees a mover's segment as another collective (MPI_ERR_NOT_SAME), and so do the movers. */
+enum { ROOT_ALLGATHER = -2, ROOT_ALLTOALL = -3 };
+
+bool shl_coll_small_move_ok(const struct shl_comm *c, size_t bytes)
+{
+	return c->size <= SHL_COLL_FOLD_ALL && shl_coll_small_ok(c, SHL_RING_REDUCE, bytes);
+}
+
+/* Member j's segment of round k is stamped: check that it holds the same collective as
+ * ours (number, kind, block bytes). Returns 0, MPI_ERR_NOT_SAME (another collective: the
+ * communicator is broken if its number differs, see shl_coll_stray) or MPI_ERR_TRUNCATE
+ * (its block is larger than our receive block). */
+static int move_check(struct shl_comm *c, const struct seg *s, int j, int32_t root, uint64_t seq,
+		      size_t rb)
+{
+	if (s->seq != (uint32_t)seq)
+		return shl_coll_stray(c, seq, j, s->seq);
+	if (s->root != root)
+		return MPI_ERR_NOT_SAME;
+	return s->bytes > rb ? MPI_ERR_TRUNCATE : 0;
+}
+
+int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, bool all2all,
+			const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+			MPI_Datatype rtype)
+{
+	int n = c->size, me = c->rank, err = 0;
+	bool in_place = sbuf == MPI_IN_PLACE;
+	size_t rb = (size_t)rcount * rtype->size;
+	size_t sb = in_place ? rb : (size_t)scount * stype->size;
+	ptrdiff_t stride = (ptrdiff_t)rcount * rtype->extent;  /* between receive blocks */
+	int32_t root = all2all ? ROOT_ALLTOALL : ROOT_ALLGATHER;
+	uint64_t k = ++c->rounds[SHL_RING_REDUCE];
+	uint64_t seq = shl_coll_next(c, fn, SHL_COLL_RING_REDUCE);
+	struct shl_coll_ring *g;
+	struct cell *cl;
+
+	if ((g = ring_get(c->sh, SHL_RING_REDUCE)) == NULL)
+		return MPI_ERR_NO_MEM;
+	cl = cell_at(g, k);
+	if ((err = wait_free(r, g, c, SHL_RING_REDUCE, cl, k, -1, seq)) != 0)
+		return err;
+	struct seg *s = seg_at(g, cl, me);
+	s->bytes = sb < UINT32_MAX ? (uint32_t)sb : UINT32_MAX;
+	s->kind = 0;
+	s->root = root;
+	s->seq = (uint32_t)seq;
+	s->sig = 0;
+	/* In place, this member's data is in its receive buffer, which the copies below
+	 * overwrite (alltoall): pack it first. Blocks larger than the receive blocks may not
+	 * fit: then everyone reading them reports MPI_ERR_TRUNCATE without reading them. */
+	if (!all2all && sb <= g->seg)
+		shl_dt_copy(s->data, NULL, in_place ? (char *)rbuf + me * stride : sbuf,
+			    in_place ? rtype : stype, sb);
+	else if (all2all && sb <= g->seg / (size_t)n)
+		shl_dt_copy(s->data, NULL, in_place ? rbuf : sbuf, in_place ? rtype : stype,
+			    (size_t)n * sb);
+	atomic_store(&s->stamp, k);  /* seq_cst store: see wake */
+	wake(g, c, tag_of(SEG, me, k), 0);
+	if (sb > rb)
+		err = MPI_ERR_TRUNCATE;
+	else if (all2all)
+		shl_dt_copy((char *)rbuf + me * stride, rtype, s->data + (size_t)me * sb, NULL, sb);
+	else if (!in_place)
+		shl_dt_copy((char *)rbuf + me * stride, rtype, sbuf, stype, sb);
+	/* The others in rank order, each as soon as its stamp is there. */
+	for (int d = 1; d < n; d++) {
+		int j = (me + d) % n;
+		struct seg *t = seg_at(g, cl, j);
+		int werr = ring_wait(r, g, c, &t->stamp, k, tag_of(SEG, j, k), -1, seq);
+		if (werr != 0)
+			return werr;  /* the ring is out of step for good (shl_coll_check) */
+		int e = move_check(c, t, j, root, seq, rb);
+		if (e == 0)
+			shl_dt_copy((char *)rbuf + j * stride, rtype,
+				    t->data + (all2all ? (size_t)me * t->bytes : 0), NULL, t->bytes);
+		else if (err == 0 || e == MPI_ERR_NOT_SAME)
+			err = e;
+	}
+	if (err == MPI_ERR_NOT_SAME && shl_coll_check(c, seq) != 0)
+		return err;  /* cut short by a broken communicator: leave the ring alone */
+	finish(g, c, cl, k, 0);
+	return err;
+}
