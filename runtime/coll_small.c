@@ -331,6 +331,48 @@ static void wake(struct shl_coll_ring *g, const struct shl_comm *c, uint64_t tag
 	}
 }
 
+/* Up to SHL_COLL_FOLD_ALL members, a member stamps its segment with a release store and
+ * looks for members asleep for it only later (*late true until then): before it waits
+ * for another segment that is not there yet, or, if none, together with its `done` stamp
+ * (finish_late), under one fence. Stamping with a seq_cst store stalled the member until
+ * the segment's line had moved, while the other member's segment was usually there to be
+ * read (2 ranks, 4 B Allgather: the stamp store was half of the call). Orders: the fence
+ * stands between the stamp and the publisher's reads of `sleepers` and `want`, as the
+ * seq_cst store did (see wake); nobody sleeps with *late still true (seg_wait). */
+static void seg_publish(struct shl_coll_ring *g, const struct shl_comm *c, uint64_t k,
+			bool *late)
+{
+	if (!*late)
+		return;
+	*late = false;
+	atomic_thread_fence(memory_order_seq_cst);
+	wake(g, c, tag_of(SEG, c->rank, k), 0);
+}
+
+/* Wait for member j's stamp of round k, first publishing the caller's if it has not yet
+ * and j's is not there. Returns 0 or MPI_ERR_NOT_SAME (see ring_wait). */
+static int seg_wait(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
+		    struct cell *cl, int j, uint64_t k, uint64_t seq, bool *late)
+{
+	_Atomic uint64_t *stamp = &seg_at(g, cl, j)->stamp;
+
+	if (atomic_load_explicit(stamp, memory_order_acquire) >= k)
+		return 0;
+	seg_publish(g, c, k, late);
+	return ring_wait(r, g, c, stamp, k, tag_of(SEG, j, k), -1, seq);
+}
+
+/* finish() for a member whose stamp may still be unpublished (*late): both stamps with
+ * release stores, then one fence and one look for sleepers. */
+static void finish_late(struct shl_coll_ring *g, const struct shl_comm *c, uint64_t k, bool *late)
+{
+	/* Release: the caller's reads of the cell happen before the next writer's writes. */
+	atomic_store_explicit(&g->done[c->member].v, k, memory_order_release);
+	atomic_thread_fence(memory_order_seq_cst);
+	wake(g, c, *late ? tag_of(SEG, c->rank, k) : 0, k);
+	*late = false;
+}
+
 /* The caller is through with round k of `cl`: stamp it (small communicators) or count
  * itself finished, the `need`-th reopening the cell; wake whoever waits to reuse it. Above
  * SHL_COLL_FOLD_ALL members only the members that read the cell after others wrote it
@@ -545,7 +587,7 @@ free_bufs:
  * in the segments already), else through a stack buffer when it fits. */
 static int fold_all(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
 		    struct cell *cl, uint64_t k, void *rbuf, int count, MPI_Datatype type,
-		    struct shl_op *op, uint64_t seq)
+		    struct shl_op *op, uint64_t seq, bool *late)
 {
 	size_t bytes = (size_t)count * type->size;
 	alignas(64) char local[4096];
@@ -553,8 +595,7 @@ static int fold_all(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm
 	int err;
 
 	for (int j = 0; j < c->size; j++)
-		if ((err = ring_wait(r, g, c, &seg_at(g, cl, j)->stamp, k, tag_of(SEG, j, k), -1,
-				     seq)) != 0)
+		if ((err = seg_wait(r, g, c, cl, j, k, seq, late)) != 0)
 			return err;
 	if (out == NULL && (out = malloc(bytes)) == NULL)
 		return MPI_ERR_NO_MEM;
@@ -591,13 +632,15 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 	s->sig = type_sig(type);
 	shl_dt_copy(s->data, NULL, sbuf == MPI_IN_PLACE ? rbuf : sbuf, type, bytes);
 	if (n <= SHL_COLL_FOLD_ALL) {
-		atomic_store(&s->stamp, k);  /* seq_cst store: see wake */
-		wake(g, c, tag_of(SEG, c->rank, k), 0);
+		bool late = true;
+		atomic_store_explicit(&s->stamp, k, memory_order_release);  /* see seg_publish */
 		if (reads)
-			err = fold_all(r, g, c, cl, k, rbuf, count, type, op, seq);
-		if (err == MPI_ERR_NOT_SAME && shl_coll_check(c, seq) != 0)
+			err = fold_all(r, g, c, cl, k, rbuf, count, type, op, seq, &late);
+		if (err == MPI_ERR_NOT_SAME && shl_coll_check(c, seq) != 0) {
+			seg_publish(g, c, k, &late);
 			return err;  /* cut short by a broken communicator: leave the ring alone */
-		finish(g, c, cl, k, 0);
+		}
+		finish_late(g, c, k, &late);
 		return err;
 	}
 	/* acq_rel: the last arriver reads every member's segment. */
@@ -692,8 +735,8 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 	else if (all2all && sb <= g->seg / (size_t)n)
 		shl_dt_copy(s->data, NULL, in_place ? rbuf : sbuf, in_place ? rtype : stype,
 			    (size_t)n * sb);
-	atomic_store(&s->stamp, k);  /* seq_cst store: see wake */
-	wake(g, c, tag_of(SEG, me, k), 0);
+	bool late = true;
+	atomic_store_explicit(&s->stamp, k, memory_order_release);  /* see seg_publish */
 	if (sb > rb)
 		err = MPI_ERR_TRUNCATE;
 	else if (all2all)
@@ -704,7 +747,7 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 	for (int d = 1; d < n; d++) {
 		int j = (me + d) % n;
 		struct seg *t = seg_at(g, cl, j);
-		int werr = ring_wait(r, g, c, &t->stamp, k, tag_of(SEG, j, k), -1, seq);
+		int werr = seg_wait(r, g, c, cl, j, k, seq, &late);
 		if (werr != 0)
 			return werr;  /* the ring is out of step for good (shl_coll_check) */
 		int e = move_check(c, t, j, root, seq, rb);
@@ -714,8 +757,10 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 		else if (err == 0 || e == MPI_ERR_NOT_SAME)
 			err = e;
 	}
-	if (err == MPI_ERR_NOT_SAME && shl_coll_check(c, seq) != 0)
+	if (err == MPI_ERR_NOT_SAME && shl_coll_check(c, seq) != 0) {
+		seg_publish(g, c, k, &late);
 		return err;  /* cut short by a broken communicator: leave the ring alone */
-	finish(g, c, cl, k, 0);
+	}
+	finish_late(g, c, k, &late);
 	return err;
 }
