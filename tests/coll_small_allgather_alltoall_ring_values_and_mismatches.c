@@ -118,7 +118,7 @@ static void usable(MPI_Comm c)
 
 static void mismatches(void)
 {
-	static int big[4 * 2048], out[4 * 2048];
+	static int big[4 * 4096], out[4 * 4096];
 	int a[8] = { 0 }, b[8] = { 0 };
 	MPI_Comm c = fresh();
 
@@ -157,7 +157,7 @@ static void mismatches(void)
 		CHECK_CLASS(MPI_Allgather(a, 1, MPI_INT, b, 1, MPI_INT, c), MPI_ERR_NOT_SAME);
 	broken(c);
 	c = fresh();
-	CHECK_CLASS(MPI_Allgather(big, rank == 0 ? 1 : 2048, MPI_INT, out, rank == 0 ? 1 : 2048,
+	CHECK_CLASS(MPI_Allgather(big, rank == 0 ? 1 : 4096, MPI_INT, out, rank == 0 ? 1 : 4096,
 				  MPI_INT, c),
 		    MPI_ERR_NOT_SAME);
 	broken(c);
@@ -188,10 +188,11 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 
 	MPI_Comm c = fresh();
-	/* 0 bytes, 1 int, and blocks up to the ring's limit (4 KiB per member) and past it;
+	/* 0 bytes, 1 int, and blocks up to the ring's limit (a segment: 10 KiB at 2 ranks,
+	 * 6.5 KiB at 4) and past it;
 	 * 40 rounds of the small ones wrap the 32-cell ring. */
 	int counts[] = { 0, 1, 3, 16, 256, 1024 / (size < 4 ? size : 4),
-			 size <= 4 ? 2048 : 64 };
+			 size <= 4 ? 2048 : 64, size <= 4 ? 4096 : 64 };
 	int rounds = size > 8 ? 2 : 40;
 	for (int round = 0; round < rounds; round++)
 		for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
