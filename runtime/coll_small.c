@@ -1,5 +1,5 @@
-/* The small-message paths of the blocking Bcast, Reduce and Allreduce on an
- * intracommunicator: rings of cells in the communicator's shared object, through which
+/* The small-message paths of the blocking Bcast, Reduce and Allreduce (and, up to
+ * SHL_COLL_FOLD_ALL members, Allgather and Alltoall) on an intracommunicator: rings of cells in the communicator's shared object, through which
  * members copy without a meeting, a lock or an allocation. Entered by rank threads (one
  * call per member per round). Must not be used by a call whose members may take other
  * paths: every member decides from what they agree on (intracommunicator, size, bytes).
@@ -28,6 +28,12 @@
  * segments strictly in rank order with the meeting path's kernels (coll_reduce.c), so
  * results are bitwise the same on every rank and as before. Reduce non-roots return once
  * their input is in.
+ *
+ * Allgather, Alltoall (up to SHL_COLL_FOLD_ALL members, the reduction ring's rounds): every
+ * member packs its block (its n blocks) into its segment, stamps it, and copies every other
+ * member's block (block `rank` of it) out as soon as that member's stamp is there. Their
+ * segments carry a root below -1, so a reduction and a mover meeting in one round both
+ * report MPI_ERR_NOT_SAME.
  *
  * Waiting: a member polls (shl_poll), then counts itself in the ring's `sleepers` (or
  * `free_sleepers`, waiting for a stamp, so that the stamp of every round checks a word
