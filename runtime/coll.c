@@ -780,6 +780,12 @@ static int allgather(const char *fn, bool vec, bool wide, const void *sbuf, MPI_
 	if (sbuf == rbuf && scount > 0)
 		return shl_err(c, MPI_ERR_BUFFER, fn,
 			       "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
+	if (!nb && !vec && !wide && rcount <= INT_MAX && scount <= INT_MAX && !c->inter &&
+	    shl_coll_small_move_ok(c, (size_t)rcount * rtype->size)) {
+		err = shl_coll_small_move(r, c, fn, false, sbuf, (int)scount, stype, rbuf,
+					  (int)rcount, rtype);
+		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
+	}
 	err = shl_coll_start(r, c, fn, allgather_run, &x, request, mode);
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
@@ -921,6 +927,12 @@ static int alltoall(const char *fn, enum shl_coll_vec vec, bool wide, const void
 	if (sbuf == rbuf && n > 0)
 		return shl_err(c, MPI_ERR_BUFFER, fn,
 			       "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
+	if (!nb && vec == SHL_VEC_NONE && !wide && rcount <= INT_MAX && scount <= INT_MAX &&
+	    !c->inter && shl_coll_small_move_ok(c, (size_t)n * (size_t)rcount * rtype->size)) {
+		err = shl_coll_small_move(r, c, fn, true, sbuf, (int)scount, stype, rbuf,
+					  (int)rcount, rtype);
+		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
+	}
 	err = shl_coll_start(r, c, fn, alltoall_run, &x, request, mode);
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }

@@ -94,6 +94,22 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 			  const void *sbuf, void *rbuf, int count, MPI_Datatype type,
 			  struct shl_op *op, int root);
 
+/* Whether a blocking MPI_Allgather (MPI_Alltoall) whose members each send `bytes` bytes
+ * (all their blocks) on `c` takes the ring path: intracommunicators of up to 4 members.
+ * Every member of a correct call gets the same answer. */
+bool shl_coll_small_move_ok(const struct shl_comm *c, size_t bytes);
+
+/* Owner thread, rank unlocked, arguments checked, shl_coll_small_move_ok true for
+ * (c, size of one receive block, times the size for alltoall): MPI_Allgather (all2all
+ * false) or MPI_Alltoall of (sbuf, scount, stype) into (rbuf, rcount, rtype), sbuf
+ * possibly MPI_IN_PLACE, called as `fn`. Each member packs its block(s) into its segment
+ * of the reduction ring and copies the others' out. Returns 0 or an error class
+ * (MPI_ERR_TRUNCATE: a block larger than the receive block; MPI_ERR_NOT_SAME: another
+ * collective at the same number on another member; MPI_ERR_NO_MEM). */
+int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, bool all2all,
+			const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+			MPI_Datatype rtype);
+
 /* Owner thread, in ring call `k` on `c`: the data of member `other` in this round came
  * from its collective number `their` (low 32 bits), not `k`: the members' collectives are
  * out of step since some earlier call (a Bcast root, say, whose next call completed the

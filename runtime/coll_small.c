@@ -1,5 +1,5 @@
-/* The small-message paths of the blocking Bcast, Reduce and Allreduce on an
- * intracommunicator: rings of cells in the communicator's shared object, through which
+/* The small-message paths of the blocking Bcast, Reduce and Allreduce (and, up to
+ * SHL_COLL_FOLD_ALL members, Allgather and Alltoall) on an intracommunicator: rings of cells in the communicator's shared object, through which
  * members copy without a meeting, a lock or an allocation. Entered by rank threads (one
  * call per member per round). Must not be used by a call whose members may take other
  * paths: every member decides from what they agree on (intracommunicator, size, bytes).
@@ -28,6 +28,12 @@
  * segments strictly in rank order with the meeting path's kernels (coll_reduce.c), so
  * results are bitwise the same on every rank and as before. Reduce non-roots return once
  * their input is in.
+ *
+ * Allgather, Alltoall (up to SHL_COLL_FOLD_ALL members, the reduction ring's rounds): every
+ * member packs its block (its n blocks) into its segment, stamps it, and copies every other
+ * member's block (block `rank` of it) out as soon as that member's stamp is there. Their
+ * segments carry a root below -1, so a reduction and a mover meeting in one round both
+ * report MPI_ERR_NOT_SAME.
  *
  * Waiting: a member polls (shl_poll), then counts itself in the ring's `sleepers` (or
  * `free_sleepers`, waiting for a stamp, so that the stamp of every round checks a word
@@ -130,9 +136,13 @@ static size_t up64(size_t x)
 /* The largest reduction segment for n members: every member agrees on it. */
 static size_t red_seg(int n)
 {
-	size_t s = SHL_COLL_RED_BUDGET / ((size_t)n + 1);
+	size_t s = SHL_COLL_RED_BUDGET / ((size_t)n + 1), cap = shl_job.coll_small_max;
 
-	return (s < shl_job.coll_small_max ? s : shl_job.coll_small_max) / 64 * 64;
+	/* Up to SHL_COLL_FOLD_ALL members the budget alone limits it (10 KiB at 2 members):
+	 * a 2-rank Reduce of 8 KiB took 2.4 us in a meeting (Open MPI: 3.2). */
+	if (n <= SHL_COLL_FOLD_ALL && cap <= SIZE_MAX / 4)
+		cap *= 4;
+	return (s < cap ? s : cap) / 64 * 64;
 }
 
 bool shl_coll_small_ok(const struct shl_comm *c, enum shl_ring_kind kind, size_t bytes)
@@ -329,6 +339,48 @@ static void wake(struct shl_coll_ring *g, const struct shl_comm *c, uint64_t tag
 		if (atomic_compare_exchange_strong(&g->want[i].v, &t, 0))
 			shl_rank_wake(shl_job.ranks[sh->world[i]]);
 	}
+}
+
+/* Up to SHL_COLL_FOLD_ALL members, a member stamps its segment with a release store and
+ * looks for members asleep for it only later (*late true until then): before it waits
+ * for another segment that is not there yet, or, if none, together with its `done` stamp
+ * (finish_late), under one fence. Stamping with a seq_cst store stalled the member until
+ * the segment's line had moved, while the other member's segment was usually there to be
+ * read (2 ranks, 4 B Allgather: the stamp store was half of the call). Orders: the fence
+ * stands between the stamp and the publisher's reads of `sleepers` and `want`, as the
+ * seq_cst store did (see wake); nobody sleeps with *late still true (seg_wait). */
+static void seg_publish(struct shl_coll_ring *g, const struct shl_comm *c, uint64_t k,
+			bool *late)
+{
+	if (!*late)
+		return;
+	*late = false;
+	atomic_thread_fence(memory_order_seq_cst);
+	wake(g, c, tag_of(SEG, c->rank, k), 0);
+}
+
+/* Wait for member j's stamp of round k, first publishing the caller's if it has not yet
+ * and j's is not there. Returns 0 or MPI_ERR_NOT_SAME (see ring_wait). */
+static int seg_wait(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
+		    struct cell *cl, int j, uint64_t k, uint64_t seq, bool *late)
+{
+	_Atomic uint64_t *stamp = &seg_at(g, cl, j)->stamp;
+
+	if (atomic_load_explicit(stamp, memory_order_acquire) >= k)
+		return 0;
+	seg_publish(g, c, k, late);
+	return ring_wait(r, g, c, stamp, k, tag_of(SEG, j, k), -1, seq);
+}
+
+/* finish() for a member whose stamp may still be unpublished (*late): both stamps with
+ * release stores, then one fence and one look for sleepers. */
+static void finish_late(struct shl_coll_ring *g, const struct shl_comm *c, uint64_t k, bool *late)
+{
+	/* Release: the caller's reads of the cell happen before the next writer's writes. */
+	atomic_store_explicit(&g->done[c->member].v, k, memory_order_release);
+	atomic_thread_fence(memory_order_seq_cst);
+	wake(g, c, *late ? tag_of(SEG, c->rank, k) : 0, k);
+	*late = false;
 }
 
 /* The caller is through with round k of `cl`: stamp it (small communicators) or count
@@ -545,7 +597,7 @@ free_bufs:
  * in the segments already), else through a stack buffer when it fits. */
 static int fold_all(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
 		    struct cell *cl, uint64_t k, void *rbuf, int count, MPI_Datatype type,
-		    struct shl_op *op, uint64_t seq)
+		    struct shl_op *op, uint64_t seq, bool *late)
 {
 	size_t bytes = (size_t)count * type->size;
 	alignas(64) char local[4096];
@@ -553,8 +605,7 @@ static int fold_all(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm
 	int err;
 
 	for (int j = 0; j < c->size; j++)
-		if ((err = ring_wait(r, g, c, &seg_at(g, cl, j)->stamp, k, tag_of(SEG, j, k), -1,
-				     seq)) != 0)
+		if ((err = seg_wait(r, g, c, cl, j, k, seq, late)) != 0)
 			return err;
 	if (out == NULL && (out = malloc(bytes)) == NULL)
 		return MPI_ERR_NO_MEM;
@@ -591,13 +642,15 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 	s->sig = type_sig(type);
 	shl_dt_copy(s->data, NULL, sbuf == MPI_IN_PLACE ? rbuf : sbuf, type, bytes);
 	if (n <= SHL_COLL_FOLD_ALL) {
-		atomic_store(&s->stamp, k);  /* seq_cst store: see wake */
-		wake(g, c, tag_of(SEG, c->rank, k), 0);
+		bool late = true;
+		atomic_store_explicit(&s->stamp, k, memory_order_release);  /* see seg_publish */
 		if (reads)
-			err = fold_all(r, g, c, cl, k, rbuf, count, type, op, seq);
-		if (err == MPI_ERR_NOT_SAME && shl_coll_check(c, seq) != 0)
+			err = fold_all(r, g, c, cl, k, rbuf, count, type, op, seq, &late);
+		if (err == MPI_ERR_NOT_SAME && shl_coll_check(c, seq) != 0) {
+			seg_publish(g, c, k, &late);
 			return err;  /* cut short by a broken communicator: leave the ring alone */
-		finish(g, c, cl, k, 0);
+		}
+		finish_late(g, c, k, &late);
 		return err;
 	}
 	/* acq_rel: the last arriver reads every member's segment. */
@@ -629,5 +682,95 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 	if (err == MPI_SUCCESS)
 		shl_dt_copy(rbuf, type, cl->data, NULL, bytes);
 	finish(g, c, cl, k, need);
+	return err;
+}
+
+/* ---- allgather and alltoall ---- */
+
+/* Segment roots of the data movers' rounds, below -1 (an Allreduce): a reduction's fold
+ * sees a mover's segment as another collective (MPI_ERR_NOT_SAME), and so do the movers. */
+enum { ROOT_ALLGATHER = -2, ROOT_ALLTOALL = -3 };
+
+bool shl_coll_small_move_ok(const struct shl_comm *c, size_t bytes)
+{
+	return c->size <= SHL_COLL_FOLD_ALL && shl_coll_small_ok(c, SHL_RING_REDUCE, bytes);
+}
+
+/* Member j's segment of round k is stamped: check that it holds the same collective as
+ * ours (number, kind, block bytes). Returns 0, MPI_ERR_NOT_SAME (another collective: the
+ * communicator is broken if its number differs, see shl_coll_stray) or MPI_ERR_TRUNCATE
+ * (its block is larger than our receive block). */
+static int move_check(struct shl_comm *c, const struct seg *s, int j, int32_t root, uint64_t seq,
+		      size_t rb)
+{
+	if (s->seq != (uint32_t)seq)
+		return shl_coll_stray(c, seq, j, s->seq);
+	if (s->root != root)
+		return MPI_ERR_NOT_SAME;
+	return s->bytes > rb ? MPI_ERR_TRUNCATE : 0;
+}
+
+int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, bool all2all,
+			const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+			MPI_Datatype rtype)
+{
+	int n = c->size, me = c->rank, err = 0;
+	bool in_place = sbuf == MPI_IN_PLACE;
+	size_t rb = (size_t)rcount * rtype->size;
+	size_t sb = in_place ? rb : (size_t)scount * stype->size;
+	ptrdiff_t stride = (ptrdiff_t)rcount * rtype->extent;  /* between receive blocks */
+	int32_t root = all2all ? ROOT_ALLTOALL : ROOT_ALLGATHER;
+	uint64_t k = ++c->rounds[SHL_RING_REDUCE];
+	uint64_t seq = shl_coll_next(c, fn, SHL_COLL_RING_REDUCE);
+	struct shl_coll_ring *g;
+	struct cell *cl;
+
+	if ((g = ring_get(c->sh, SHL_RING_REDUCE)) == NULL)
+		return MPI_ERR_NO_MEM;
+	cl = cell_at(g, k);
+	if ((err = wait_free(r, g, c, SHL_RING_REDUCE, cl, k, -1, seq)) != 0)
+		return err;
+	struct seg *s = seg_at(g, cl, me);
+	s->bytes = sb < UINT32_MAX ? (uint32_t)sb : UINT32_MAX;
+	s->kind = 0;
+	s->root = root;
+	s->seq = (uint32_t)seq;
+	s->sig = 0;
+	/* In place, this member's data is in its receive buffer, which the copies below
+	 * overwrite (alltoall): pack it first. Blocks larger than the receive blocks may not
+	 * fit: then everyone reading them reports MPI_ERR_TRUNCATE without reading them. */
+	if (!all2all && sb <= g->seg)
+		shl_dt_copy(s->data, NULL, in_place ? (char *)rbuf + me * stride : sbuf,
+			    in_place ? rtype : stype, sb);
+	else if (all2all && sb <= g->seg / (size_t)n)
+		shl_dt_copy(s->data, NULL, in_place ? rbuf : sbuf, in_place ? rtype : stype,
+			    (size_t)n * sb);
+	bool late = true;
+	atomic_store_explicit(&s->stamp, k, memory_order_release);  /* see seg_publish */
+	if (sb > rb)
+		err = MPI_ERR_TRUNCATE;
+	else if (all2all)
+		shl_dt_copy((char *)rbuf + me * stride, rtype, s->data + (size_t)me * sb, NULL, sb);
+	else if (!in_place)
+		shl_dt_copy((char *)rbuf + me * stride, rtype, sbuf, stype, sb);
+	/* The others in rank order, each as soon as its stamp is there. */
+	for (int d = 1; d < n; d++) {
+		int j = (me + d) % n;
+		struct seg *t = seg_at(g, cl, j);
+		int werr = seg_wait(r, g, c, cl, j, k, seq, &late);
+		if (werr != 0)
+			return werr;  /* the ring is out of step for good (shl_coll_check) */
+		int e = move_check(c, t, j, root, seq, rb);
+		if (e == 0)
+			shl_dt_copy((char *)rbuf + j * stride, rtype,
+				    t->data + (all2all ? (size_t)me * t->bytes : 0), NULL, t->bytes);
+		else if (err == 0 || e == MPI_ERR_NOT_SAME)
+			err = e;
+	}
+	if (err == MPI_ERR_NOT_SAME && shl_coll_check(c, seq) != 0) {
+		seg_publish(g, c, k, &late);
+		return err;  /* cut short by a broken communicator: leave the ring alone */
+	}
+	finish_late(g, c, k, &late);
 	return err;
 }
