@@ -76,6 +76,7 @@ struct conn {
 	unsigned char small[8];
 	struct shl_io_recv *rv;
 	struct conn *dead;           /* closed during this batch of events: freed after it */
+	struct conn *next_authed;    /* io.authed */
 	/* Accepted connections still to greet: a list with their deadlines. */
 	struct conn *greeting;
 	time_t deadline;             /* CLOCK_MONOTONIC seconds */
@@ -122,6 +123,12 @@ static struct {
 	struct peer *peers;
 	struct conn *dead;
 	struct conn *greeting;       /* accepted connections that have not greeted yet */
+	struct conn *authed;         /* connections that proved the secret, open */
+	/* Rank threads spinning in a wait that read the connections themselves
+	 * (shl_io_poll); while there are any, the authed connections' arrivals do not wake
+	 * the thread (`disarmed`: no EPOLLIN). */
+	int pollers;
+	bool disarmed;
 	struct shl_pool pool;
 	struct shl_io_recv *recvs;   /* rendezvous receives waiting for DATA */
 	struct rts_in *rts_in;       /* RTS delivered here, not yet answered */
@@ -222,11 +229,27 @@ static void greeted(struct conn *c)
 		}
 }
 
+/* Set the events epoll reports for authed connection `c`: EPOLLIN unless ranks read the
+ * connections themselves (io.disarmed), EPOLLOUT while frames wait for room in it. Errors
+ * and hang-ups are always reported. */
+static void arm(struct conn *c)
+{
+	struct peer *p = &io.peers[c->node];
+	struct epoll_event ev = { (io.disarmed ? 0 : EPOLLIN) |
+				  (p->out == c && p->pollout ? EPOLLOUT : 0), { .ptr = c } };
+
+	epoll_ctl(io.ep, EPOLL_CTL_MOD, c->fd, &ev);
+}
+
 /* `c` speaks for node `node` from now on. */
 static void conn_auth(struct conn *c, uint32_t node)
 {
 	c->authed = true;
 	c->node = node;
+	c->next_authed = io.authed;
+	io.authed = c;
+	if (io.disarmed)
+		arm(c);
 	c->rules = (struct shl_io_frame_rules){ .world_size = io.world_size,
 						.node_of = io.node_of, .from_node = node,
 						.to_node = io.node, .eager_max = SHL_IO_EAGER_MAX };
@@ -245,6 +268,12 @@ static void conn_close(struct conn *c)
 	epoll_ctl(io.ep, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
 	c->fd = -1;
+	for (struct conn **link = &io.authed; c->authed && *link != NULL;
+	     link = &(*link)->next_authed)
+		if (*link == c) {
+			*link = c->next_authed;
+			break;
+		}
 	if (!c->authed)
 		greeted(c);
 	if (c->dialed && !c->authed) {
@@ -753,9 +782,8 @@ static void flush(uint32_t n)
 			continue;
 		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 			if (!p->pollout) {
-				struct epoll_event ev = { EPOLLIN | EPOLLOUT, { .ptr = p->out } };
-				epoll_ctl(io.ep, EPOLL_CTL_MOD, p->out->fd, &ev);
 				p->pollout = true;
+				arm(p->out);
 			}
 			return;
 		}
@@ -803,9 +831,8 @@ static void flush(uint32_t n)
 		}
 	}
 	if (p->pollout && p->out != NULL) {
-		struct epoll_event ev = { EPOLLIN, { .ptr = p->out } };
-		epoll_ctl(io.ep, EPOLL_CTL_MOD, p->out->fd, &ev);
 		p->pollout = false;
+		arm(p->out);
 	}
 }
 
@@ -1222,9 +1249,8 @@ static bool write_now(struct shl_io_send *d, uint32_t n)
 		p->tail = &d->next;
 		p->off = (size_t)w;
 		if (!p->pollout) {
-			struct epoll_event ev = { EPOLLIN | EPOLLOUT, { .ptr = p->out } };
-			epoll_ctl(io.ep, EPOLL_CTL_MOD, p->out->fd, &ev);
 			p->pollout = true;
+			arm(p->out);
 		}
 		return true;
 	}
@@ -1275,4 +1301,45 @@ int shl_io_finish(unsigned timeout_ms)
 		usleep(1000);
 	}
 	return -ETIMEDOUT;
+}
+
+/* Holding io.lock: every authed connection's events as io.disarmed says. */
+static void arm_all(void)
+{
+	for (struct conn *c = io.authed; c != NULL; c = c->next_authed)
+		arm(c);
+}
+
+bool shl_io_poll(bool *joined)
+{
+	bool got = false;
+
+	if (pthread_mutex_trylock(&io.lock) != 0)
+		return false;  /* the thread (or another rank) is reading or writing: let it */
+	if (!*joined) {
+		*joined = true;
+		if (io.pollers++ == 0) {
+			io.disarmed = true;
+			arm_all();
+		}
+	}
+	for (struct conn *c = io.authed, *next; c != NULL; c = next) {
+		size_t before = c->got + c->ihave - c->ipos;
+		enum in_state in = c->in;
+		next = c->next_authed;  /* drain_conn may close c */
+		drain_conn(c);
+		got |= c->in != in || c->got + c->ihave - c->ipos != before;
+	}
+	pthread_mutex_unlock(&io.lock);
+	return got;
+}
+
+void shl_io_poll_end(void)
+{
+	pthread_mutex_lock(&io.lock);
+	if (--io.pollers == 0) {
+		io.disarmed = false;
+		arm_all();  /* level-triggered: what came meanwhile wakes the thread now */
+	}
+	pthread_mutex_unlock(&io.lock);
 }
