@@ -129,6 +129,7 @@ static struct {
 	 * the thread (`disarmed`: no EPOLLIN). */
 	int pollers;
 	bool disarmed;
+	uint64_t reads;              /* read() calls that returned bytes */
 	struct shl_pool pool;
 	struct shl_io_recv *recvs;   /* rendezvous receives waiting for DATA */
 	struct rts_in *rts_in;       /* RTS delivered here, not yet answered */
@@ -725,6 +726,7 @@ static void drain_conn(struct conn *c)
 				return;
 			}
 			c->more = (size_t)n == space;
+			io.reads++;
 			if (!direct) {
 				c->ipos = 0;
 				c->ihave = (size_t)n;
@@ -1285,12 +1287,10 @@ bool shl_io_poll(bool *joined)
 			arm_all();
 		}
 	}
+	uint64_t reads = io.reads;
 	for (struct conn *c = io.authed, *next; c != NULL; c = next) {
-		size_t before = c->got + c->ihave - c->ipos;
-		enum in_state in = c->in;
 		next = c->next_authed;  /* drain_conn may close c */
 		drain_conn(c);
-		got |= c->in != in || c->got + c->ihave - c->ipos != before;
 		/* Frames waiting for room: with the connections disarmed, no EPOLLOUT wakes
 		 * the thread for them. */
 		if (c->fd >= 0 && io.peers[c->node].out == c && io.peers[c->node].head != NULL)
@@ -1298,6 +1298,7 @@ bool shl_io_poll(bool *joined)
 	}
 	if (!cds_wfcq_empty(&io.sub_head, &io.sub_tail))
 		take_posts();
+	got = io.reads != reads;
 	pthread_mutex_unlock(&io.lock);
 	return got;
 }

@@ -35,7 +35,7 @@ bool shl_p2p_cancel_remote(struct shl_rank *r, struct shl_req *req);
  * wait's start: read the node's connections now if its completion thread is idle
  * (io/mesh.h, shl_io_poll). Once *joined is true, call shl_p2p_poll_remote_end when the
  * spin ends. */
-void shl_p2p_poll_remote(bool *joined);
+bool shl_p2p_poll_remote(bool *joined);
 void shl_p2p_poll_remote_end(void);
 
 /* Whether receive `q` is on `r`'s list of posted receives (not matched yet). */

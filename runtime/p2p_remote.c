@@ -102,9 +102,9 @@ int shl_job_connect(const struct shl_io_config *cfg)
 	return err < 0 ? err : shl_io_start(&c, &hooks);
 }
 
-void shl_p2p_poll_remote(bool *joined)
+bool shl_p2p_poll_remote(bool *joined)
 {
-	shl_io_poll(joined);
+	return shl_io_poll(joined);
 }
 
 void shl_p2p_poll_remote_end(void)

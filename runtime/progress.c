@@ -97,6 +97,15 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 			ok = true;
 			break;
 		}
+		/* Before the core is handed over: an answer due in microseconds should find
+		 * the connections read by us, not by a completion thread woken for it. */
+		if (shl_job.poll_net && shl_p2p_poll_remote(&net)) {
+			shl_progress(r);
+			if (done(arg)) {
+				ok = true;
+				break;
+			}
+		}
 		if (shl_job.spin_ns == 0) {
 			/* Ranks outnumber cores: rather than spin, hand the core over. */
 			if (polls > shl_job.yields)
@@ -123,8 +132,6 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 				__builtin_ia32_pause();
 			}
 		}
-		if (shl_job.poll_net)
-			shl_p2p_poll_remote(&net);
 	}
 	if (net)
 		shl_p2p_poll_remote_end();
