@@ -76,6 +76,7 @@ struct conn {
 	unsigned char small[8];
 	struct shl_io_recv *rv;
 	struct conn *dead;           /* closed during this batch of events: freed after it */
+	struct conn *next_authed;    /* io.authed */
 	/* Accepted connections still to greet: a list with their deadlines. */
 	struct conn *greeting;
 	time_t deadline;             /* CLOCK_MONOTONIC seconds */
@@ -122,6 +123,13 @@ static struct {
 	struct peer *peers;
 	struct conn *dead;
 	struct conn *greeting;       /* accepted connections that have not greeted yet */
+	struct conn *authed;         /* connections that proved the secret, open */
+	/* Rank threads spinning in a wait that read the connections themselves
+	 * (shl_io_poll); while there are any, the authed connections' arrivals do not wake
+	 * the thread (`disarmed`: no EPOLLIN). */
+	int pollers;
+	bool disarmed;
+	uint64_t reads;              /* read() calls that returned bytes */
 	struct shl_pool pool;
 	struct shl_io_recv *recvs;   /* rendezvous receives waiting for DATA */
 	struct rts_in *rts_in;       /* RTS delivered here, not yet answered */
@@ -222,11 +230,27 @@ static void greeted(struct conn *c)
 		}
 }
 
+/* Set the events epoll reports for authed connection `c`: none while ranks read and write
+ * the connections themselves (io.disarmed), else EPOLLIN, and EPOLLOUT while frames wait
+ * for room in it. Errors and hang-ups are always reported. */
+static void arm(struct conn *c)
+{
+	struct peer *p = &io.peers[c->node];
+	struct epoll_event ev = { io.disarmed ? 0 : EPOLLIN | (p->out == c && p->pollout ?
+								EPOLLOUT : 0), { .ptr = c } };
+
+	epoll_ctl(io.ep, EPOLL_CTL_MOD, c->fd, &ev);
+}
+
 /* `c` speaks for node `node` from now on. */
 static void conn_auth(struct conn *c, uint32_t node)
 {
 	c->authed = true;
 	c->node = node;
+	c->next_authed = io.authed;
+	io.authed = c;
+	if (io.disarmed)
+		arm(c);
 	c->rules = (struct shl_io_frame_rules){ .world_size = io.world_size,
 						.node_of = io.node_of, .from_node = node,
 						.to_node = io.node, .eager_max = SHL_IO_EAGER_MAX };
@@ -245,6 +269,12 @@ static void conn_close(struct conn *c)
 	epoll_ctl(io.ep, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
 	c->fd = -1;
+	for (struct conn **link = &io.authed; c->authed && *link != NULL;
+	     link = &(*link)->next_authed)
+		if (*link == c) {
+			*link = c->next_authed;
+			break;
+		}
 	if (!c->authed)
 		greeted(c);
 	if (c->dialed && !c->authed) {
@@ -696,6 +726,7 @@ static void drain_conn(struct conn *c)
 				return;
 			}
 			c->more = (size_t)n == space;
+			io.reads++;
 			if (!direct) {
 				c->ipos = 0;
 				c->ihave = (size_t)n;
@@ -753,9 +784,8 @@ static void flush(uint32_t n)
 			continue;
 		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 			if (!p->pollout) {
-				struct epoll_event ev = { EPOLLIN | EPOLLOUT, { .ptr = p->out } };
-				epoll_ctl(io.ep, EPOLL_CTL_MOD, p->out->fd, &ev);
 				p->pollout = true;
+				arm(p->out);
 			}
 			return;
 		}
@@ -803,9 +833,8 @@ static void flush(uint32_t n)
 		}
 	}
 	if (p->pollout && p->out != NULL) {
-		struct epoll_event ev = { EPOLLIN, { .ptr = p->out } };
-		epoll_ctl(io.ep, EPOLL_CTL_MOD, p->out->fd, &ev);
 		p->pollout = false;
+		arm(p->out);
 	}
 }
 
@@ -1194,66 +1223,27 @@ int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hoo
 	return 0;
 }
 
-/* Rank thread, holding io.lock: write eager frame `d` to node `n` now if nothing is
- * queued before it (so no frame of the caller's can be overtaken: the thread holds the
- * lock from taking a post to queueing it). Returns false if the caller must post it. */
-static bool write_now(struct shl_io_send *d, uint32_t n)
-{
-	struct peer *p = &io.peers[n];
-	struct iovec iov[2] = { { d->wire, SHL_IO_FRAME_HEADER },
-				{ (void *)d->payload, (size_t)d->frame.length } };
-	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = d->frame.length ? 2 : 1 };
-	ssize_t w;
-
-	if (p->out == NULL || p->lost || p->head != NULL ||
-	    !cds_wfcq_empty(&io.sub_head, &io.sub_tail))
-		return false;
-	shl_io_frame_encode(&d->frame, d->wire);
-	w = sendmsg(p->out->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
-	if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-		return false;  /* the thread meets the error and reports it */
-	if (w < 0)
-		w = 0;
-	d->counted = true;
-	if ((size_t)w < SHL_IO_FRAME_HEADER + d->frame.length) {
-		/* The socket is full: the rest is the thread's, once it can be written. */
-		d->next = NULL;
-		p->head = d;
-		p->tail = &d->next;
-		p->off = (size_t)w;
-		if (!p->pollout) {
-			struct epoll_event ev = { EPOLLIN | EPOLLOUT, { .ptr = p->out } };
-			epoll_ctl(io.ep, EPOLL_CTL_MOD, p->out->fd, &ev);
-			p->pollout = true;
-		}
-		return true;
-	}
-	count_written();
-	io.hooks.sent(d->req);
-	free(d->owned);
-	free(d);
-	return true;
-}
-
 void shl_io_post_send(struct shl_io_send *d)
 {
 	uint64_t one = 1;
 
 	atomic_fetch_add_explicit(&io.posted, 1, memory_order_relaxed);
-	/* An eager frame skips the thread when it is idle: one wake-up less per message
-	 * (docs/performance.md, "Off-node"). */
-	if (d->frame.type == SHL_IO_EAGER && pthread_mutex_trylock(&io.lock) == 0) {
-		bool done = write_now(d, io.node_of[d->frame.dst]);
-		pthread_mutex_unlock(&io.lock);
-		if (done)
-			return;
-	}
 	cds_wfcq_node_init(&d->link);
-	/* The enqueue's full barrier publishes *d before the node is visible. When the queue
-	 * was empty the thread may be asleep in epoll_wait: wake it; otherwise it has not
-	 * drained yet and will find `d` (it dequeues until empty after each wake). */
-	if (cds_wfcq_enqueue(&io.sub_head, &io.sub_tail, &d->link))
-		return;  /* true: the queue was not empty */
+	/* The enqueue's full barrier publishes *d before the node is visible. */
+	bool queued = cds_wfcq_enqueue(&io.sub_head, &io.sub_tail, &d->link);
+	/* The thread is idle (or asleep): take the posts ourselves, `d` among them, and write
+	 * what can be written; one thread hand-off less per message (docs/performance.md,
+	 * "Off-node"). */
+	if (pthread_mutex_trylock(&io.lock) == 0) {
+		take_posts();
+		pthread_mutex_unlock(&io.lock);
+		return;
+	}
+	/* true: the queue was not empty: whoever made it so has woken the thread, or holds
+	 * the lock and takes every post, or the thread has not drained yet and will find `d`
+	 * (it dequeues until empty after each wake). */
+	if (queued)
+		return;
 	/* Pairs with the thread's seq_cst store of false before it looks at the queue one
 	 * last time and sleeps: a polling thread finds `d` without being woken. */
 	if (atomic_load(&io.polling))
@@ -1275,4 +1265,50 @@ int shl_io_finish(unsigned timeout_ms)
 		usleep(1000);
 	}
 	return -ETIMEDOUT;
+}
+
+/* Holding io.lock: every authed connection's events as io.disarmed says. */
+static void arm_all(void)
+{
+	for (struct conn *c = io.authed; c != NULL; c = c->next_authed)
+		arm(c);
+}
+
+bool shl_io_poll(bool *joined)
+{
+	bool got = false;
+
+	if (pthread_mutex_trylock(&io.lock) != 0)
+		return false;  /* the thread (or another rank) is reading or writing: let it */
+	if (!*joined) {
+		*joined = true;
+		if (io.pollers++ == 0) {
+			io.disarmed = true;
+			arm_all();
+		}
+	}
+	uint64_t reads = io.reads;
+	for (struct conn *c = io.authed, *next; c != NULL; c = next) {
+		next = c->next_authed;  /* drain_conn may close c */
+		drain_conn(c);
+		/* Frames waiting for room: with the connections disarmed, no EPOLLOUT wakes
+		 * the thread for them. */
+		if (c->fd >= 0 && io.peers[c->node].out == c && io.peers[c->node].head != NULL)
+			flush(c->node);
+	}
+	if (!cds_wfcq_empty(&io.sub_head, &io.sub_tail))
+		take_posts();
+	got = io.reads != reads;
+	pthread_mutex_unlock(&io.lock);
+	return got;
+}
+
+void shl_io_poll_end(void)
+{
+	pthread_mutex_lock(&io.lock);
+	if (--io.pollers == 0) {
+		io.disarmed = false;
+		arm_all();  /* level-triggered: what came meanwhile wakes the thread now */
+	}
+	pthread_mutex_unlock(&io.lock);
 }

@@ -9,6 +9,7 @@
 #define SHL_IO_MESH_H
 
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "io/auth.h"
@@ -125,6 +126,19 @@ int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hoo
  * called in the caller's thread) when the thread is idle (a trylock) and nothing is queued
  * for that node: one thread hand-off less per message. */
 void shl_io_post_send(struct shl_io_send *d);
+
+/* Rank thread spinning in a wait (`joined` false at its start): if the completion thread
+ * is idle (a trylock), read every connection now, as the thread would (arriving messages
+ * go to their ranks' inboxes through the hooks, called in the caller's thread). From the
+ * first such call that got the lock (*joined becomes true) until shl_io_poll_end, the
+ * connections' arrivals no longer wake the thread: on cores shared with the thread, the
+ * message waited for is read by its waiter without a thread hand-off
+ * (docs/performance.md, "Off-node"). Returns whether anything was read. */
+bool shl_io_poll(bool *joined);
+
+/* The same thread, after shl_io_poll set *joined: it no longer polls (its wait is over,
+ * or it goes to sleep). Once no rank polls, arrivals wake the completion thread again. */
+void shl_io_poll_end(void);
 
 /* Node process, main thread, once every rank thread has ended: wait until every posted
  * send has been written to its socket (a send completes at once for small payloads, so a

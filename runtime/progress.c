@@ -78,38 +78,54 @@ static uint64_t now_ns(void)
 bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 {
 	uint64_t deadline = 0;
+	bool net = false;   /* reading the node's connections (shl_p2p_poll_remote) */
+	bool ok = false;
 
 	for (unsigned polls = 1;; polls++) {
 		shl_progress(r);
-		if (done(arg))
-			return true;
+		if (done(arg)) {
+			ok = true;
+			break;
+		}
+		/* Before the core is handed over: an answer due in microseconds should find
+		 * the connections read by us, not by a completion thread woken for it. */
+		if (shl_job.poll_net && shl_p2p_poll_remote(&net)) {
+			shl_progress(r);
+			if (done(arg)) {
+				ok = true;
+				break;
+			}
+		}
 		if (shl_job.spin_ns == 0) {
 			/* Ranks outnumber cores: rather than spin, hand the core over. */
 			if (polls > shl_job.yields)
-				return false;
+				break;
 			shl_rank_unlock(r);
 			sched_yield();
 			shl_rank_lock(r);
-			continue;
-		}
-		if (polls % SHL_WAIT_CLOCK_EVERY == 0) {
-			uint64_t t = now_ns();
-			if (deadline == 0)
-				deadline = t + shl_job.spin_ns;
-			else if (t >= deadline)
-				return false;
-		}
-		if (r->mt) {
-			/* Let the rank's other threads in between polls. */
-			shl_rank_unlock(r);
-			__builtin_ia32_pause();
-			shl_rank_lock(r);
-		} else if (shl_job.spin_yield) {
-			sched_yield();
 		} else {
-			__builtin_ia32_pause();
+			if (polls % SHL_WAIT_CLOCK_EVERY == 0) {
+				uint64_t t = now_ns();
+				if (deadline == 0)
+					deadline = t + shl_job.spin_ns;
+				else if (t >= deadline)
+					break;
+			}
+			if (r->mt) {
+				/* Let the rank's other threads in between polls. */
+				shl_rank_unlock(r);
+				__builtin_ia32_pause();
+				shl_rank_lock(r);
+			} else if (shl_job.spin_yield) {
+				sched_yield();
+			} else {
+				__builtin_ia32_pause();
+			}
 		}
 	}
+	if (net)
+		shl_p2p_poll_remote_end();
+	return ok;
 }
 
 /* Sleep once on the rank's futex unless `done` or an arrival shows up first; `limit`

@@ -164,6 +164,8 @@ struct shl_job {
 	unsigned yields;      /* SHOAL_YIELDS: with spin_ns 0, sched_yields before sleeping */
 	bool spin_yield;      /* a spinning rank yields the core between polls: the node's
 			       * completion thread needs one too (p2p_remote.c) */
+	bool poll_net;        /* a spinning rank reads the node's connections itself
+			       * (SHOAL_RANK_POLL; p2p_remote.c) */
 	int fbox_peers;       /* SHOAL_FBOX_PEERS: fastboxes a rank accepts (0: none) */
 	bool sleeper_fences;  /* a rank about to sleep fences every running thread (membarrier),
 			       * so fastbox senders publish without a full barrier (progress.c) */
