@@ -89,15 +89,9 @@ static int join(struct shl_comm *c, shl_meet_fn *run, const struct shl_cargs *x,
 	return 0;
 }
 
-/* A member blocked in a meeting: its request, and where large runs offer copies. */
-struct blocked {
-	struct shl_req *req;
-	struct shl_comm_shared *sh;
-};
-
-static bool blocked_done(void *arg)
+bool shl_coll_blocked_done(void *arg)
 {
-	struct blocked *w = arg;
+	struct shl_coll_blocked *w = arg;
 
 	shl_coll_share_help(w->sh);
 	return req_done(w->req);
@@ -122,11 +116,11 @@ int shl_coll_start(struct shl_rank *r, struct shl_comm *c, const char *fn, shl_m
 		uint64_t k = shl_coll_next(c, fn, SHL_COLL_MEET);
 		if (shl_comm_meet(sh, k, sh->nmembers, c->member, run, &a.a) < 0)
 			return MPI_ERR_NO_MEM;
-		struct blocked w = { &sq, sh };
+		struct shl_coll_blocked w = { &sq, sh };
 		shl_rank_lock(r);
 		/* A mismatch found fails this meeting too: wait for it in any case. */
 		for (bool poll = true;
-		     !shl_wait_once(r, blocked_done, &w, SHL_COLL_CHECK_NS, poll);
+		     !shl_wait_once(r, shl_coll_blocked_done, &w, SHL_COLL_CHECK_NS, poll);
 		     poll = false)
 			shl_coll_check(c, k);
 		shl_rank_unlock(r);

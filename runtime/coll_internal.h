@@ -51,6 +51,15 @@ static inline MPI_Aint shl_coll_displ(const struct shl_cargs *x, const void *a, 
  * persistent request, started by each MPI_Start). */
 enum shl_coll_mode { SHL_COLL_BLOCKING, SHL_COLL_NONBLOCKING, SHL_COLL_PERSISTENT };
 
+/* A member blocked in a collective: its request, and where large runs offer copies. */
+struct shl_coll_blocked {
+	struct shl_req *req;
+	struct shl_comm_shared *sh;
+};
+/* Owner thread, as a shl_wait predicate on a struct shl_coll_blocked: take a share of the
+ * copies a large run offers, then whether the request is done (acquire). */
+bool shl_coll_blocked_done(void *arg);
+
 /* Any rank thread: hold the types and op a heap copy `x` of a nonblocking member's
  * arguments names (the user may free them before the operation is done). */
 void shl_coll_hold(struct shl_cargs *x);

@@ -253,32 +253,19 @@ static int arrive(struct shl_comm *c, shl_meet_fn *run, struct shl_cargs *a)
 	return 0;
 }
 
-struct blocked {
-	struct shl_req *req;
-	struct shl_comm_shared *sh;
-};
-
-static bool blocked_done(void *arg)
-{
-	struct blocked *w = arg;
-
-	shl_coll_share_help(w->sh);
-	return atomic_load_explicit(&w->req->done, memory_order_acquire);
-}
-
 int shl_coll_net_block(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
 		       const struct shl_cargs *x)
 {
 	struct shl_req sq = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_DONE, .owner = r };
 	struct shl_cargs a = *x;
-	struct blocked w = { &sq, c->sh };
+	struct shl_coll_blocked w = { &sq, c->sh };
 	int err;
 
 	a.a = (struct shl_arrival){ .req = &sq };
 	if ((err = arrive(c, run, &a)) != 0)
 		return err;
 	shl_rank_lock(r);
-	shl_wait(r, blocked_done, &w);
+	shl_wait(r, shl_coll_blocked_done, &w);
 	shl_rank_unlock(r);
 	return a.a.err;
 }
@@ -1576,13 +1563,13 @@ int shl_comm_net_split(struct shl_rank *r, struct shl_comm *p, int color, int ke
 	if (q == NULL) {
 		struct shl_req sq = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_DONE, .owner = r };
 		struct cre_arg a = { .x = { .root = color, .scount = key }, .md = *md };
-		struct blocked w = { &sq, p->sh };
+		struct shl_coll_blocked w = { &sq, p->sh };
 		int err;
 		a.x.a = (struct shl_arrival){ .req = &sq };
 		if ((err = arrive(p, create_run, &a.x)) != 0)
 			return err;
 		shl_rank_lock(r);
-		shl_wait(r, blocked_done, &w);
+		shl_wait(r, shl_coll_blocked_done, &w);
 		shl_rank_unlock(r);
 		*md = a.md;
 		return a.x.a.err;
