@@ -105,8 +105,6 @@ int shl_coll_start(struct shl_rank *r, struct shl_comm *c, const char *fn, shl_m
 	struct shl_req *q;
 	int err = MPI_ERR_NO_MEM;
 
-	if (unlikely(sh->offnode) && c->inter)
-		shl_coll_net_inter_check(run, fn);
 	if (unlikely(sh->offnode) && mode == SHL_COLL_BLOCKING)
 		return shl_coll_net_block(r, c, run, x);
 	if (mode == SHL_COLL_BLOCKING) {
@@ -326,57 +324,13 @@ static int peers(const struct shl_comm *c)
 
 /* ---- moving blocks ---- */
 
-struct blk {
-	char *p;
-	MPI_Count count;
-	MPI_Datatype t;
-};
-
-/* Block k of a member's send (or receive) side. */
-static struct blk sblock(const struct shl_cargs *x, int k)
-{
-	const char *b = x->sbuf;
-
-	switch (x->svec) {
-	case SHL_VEC_V:
-		return (struct blk){ (char *)b + shl_coll_displ(x, x->sdispls, k) * x->stype->extent,
-				     shl_coll_count(x, x->scounts, k), x->stype };
-	case SHL_VEC_W:
-		return (struct blk){ (char *)b + shl_coll_displ(x, x->sdispls, k),
-				     shl_coll_count(x, x->scounts, k), x->stypes[k] };
-	default:
-		return (struct blk){ (char *)b + (ptrdiff_t)k * x->scount * x->stype->extent,
-				     x->scount, x->stype };
-	}
-}
-
-static struct blk rblock(const struct shl_cargs *x, int k)
-{
-	switch (x->rvec) {
-	case SHL_VEC_V:
-		return (struct blk){ (char *)x->rbuf +
-					     shl_coll_displ(x, x->rdispls, k) * x->rtype->extent,
-				     shl_coll_count(x, x->rcounts, k), x->rtype };
-	case SHL_VEC_W:
-		return (struct blk){ (char *)x->rbuf + shl_coll_displ(x, x->rdispls, k),
-				     shl_coll_count(x, x->rcounts, k), x->rtypes[k] };
-	default:
-		return (struct blk){ (char *)x->rbuf + (ptrdiff_t)k * x->rcount * x->rtype->extent,
-				     x->rcount, x->rtype };
-	}
-}
-
-static size_t blk_bytes(struct blk b)
-{
-	return (size_t)b.count * b.t->size;
-}
-
 /* Copy block s into block d for members (src, dst) of m; a block too small for what is
  * sent gets what fits and both members get MPI_ERR_TRUNCATE. A large copy is only
  * recorded, for the meeting to share out once the run returns (coll_share.c). */
-static void move(struct shl_meeting *m, int src, int dst, struct blk d, struct blk s)
+static void move(struct shl_meeting *m, int src, int dst, struct shl_coll_blk d,
+		 struct shl_coll_blk s)
 {
-	size_t sb = blk_bytes(s), db = blk_bytes(d);
+	size_t sb = shl_coll_blk_bytes(s), db = shl_coll_blk_bytes(d);
 
 	if (sb > db) {
 		shl_coll_bad(m, src, MPI_ERR_TRUNCATE);
@@ -480,11 +434,11 @@ static void bcast_run(struct shl_meeting *m)
 		return;
 	}
 	struct shl_cargs *rx = shl_coll_arg(m, root);
-	struct blk s = { rx->rbuf, rx->rcount, rx->rtype };
+	struct shl_coll_blk s = { rx->rbuf, rx->rcount, rx->rtype };
 	for (int i = 0; i < m->n; i++) {
 		struct shl_cargs *x = shl_coll_arg(m, i);
 		if (i != root && shl_coll_side(sh, i) == side)
-			move(m, root, i, (struct blk){ x->rbuf, x->rcount, x->rtype }, s);
+			move(m, root, i, (struct shl_coll_blk){ x->rbuf, x->rcount, x->rtype }, s);
 	}
 }
 
@@ -548,8 +502,8 @@ static void gather_run(struct shl_meeting *m)
 		struct shl_cargs *x = shl_coll_arg(m, i);
 		if (shl_coll_side(sh, i) != side || x->sbuf == MPI_IN_PLACE)
 			continue;
-		move(m, i, root, rblock(rx, shl_coll_lrank(sh, i)),
-		     (struct blk){ (char *)x->sbuf, x->scount, x->stype });
+		move(m, i, root, shl_coll_rblock(rx, shl_coll_lrank(sh, i)),
+		     (struct shl_coll_blk){ (char *)x->sbuf, x->scount, x->stype });
 	}
 }
 
@@ -567,8 +521,8 @@ static void scatter_run(struct shl_meeting *m)
 		struct shl_cargs *x = shl_coll_arg(m, i);
 		if (shl_coll_side(sh, i) != side || x->rbuf == MPI_IN_PLACE)
 			continue;
-		move(m, root, i, (struct blk){ x->rbuf, x->rcount, x->rtype },
-		     sblock(rx, shl_coll_lrank(sh, i)));
+		move(m, root, i, (struct shl_coll_blk){ x->rbuf, x->rcount, x->rtype },
+		     shl_coll_sblock(rx, shl_coll_lrank(sh, i)));
 	}
 }
 
@@ -733,14 +687,14 @@ static void allgather_run(struct shl_meeting *m)
 	for (int i = 0; i < m->n; i++) {
 		struct shl_cargs *x = shl_coll_arg(m, i);
 		int k = shl_coll_lrank(sh, i);
-		struct blk s = x->sbuf == MPI_IN_PLACE
-				       ? rblock(x, k)
-				       : (struct blk){ (char *)x->sbuf, x->scount, x->stype };
+		struct shl_coll_blk s = x->sbuf == MPI_IN_PLACE
+				       ? shl_coll_rblock(x, k)
+				       : (struct shl_coll_blk){ (char *)x->sbuf, x->scount, x->stype };
 		for (int j = 0; j < m->n; j++) {
 			if (sh->inter ? shl_coll_side(sh, j) == shl_coll_side(sh, i)
 				      : j == i && x->sbuf == MPI_IN_PLACE)
 				continue;
-			move(m, i, j, rblock(shl_coll_arg(m, j), k), s);
+			move(m, i, j, shl_coll_rblock(shl_coll_arg(m, j), k), s);
 		}
 	}
 }
@@ -828,14 +782,14 @@ static char *snapshot(const struct shl_cargs *x, int n)
 	char *p;
 
 	for (int k = 0; k < n; k++)
-		total += blk_bytes(rblock(x, k));
+		total += shl_coll_blk_bytes(shl_coll_rblock(x, k));
 	p = malloc(total ? total : 1);
 	if (p == NULL)
 		return NULL;
 	for (int k = 0; k < n; k++) {
-		struct blk b = rblock(x, k);
-		shl_dt_copy(p + off, NULL, b.p, b.t, blk_bytes(b));
-		off += blk_bytes(b);
+		struct shl_coll_blk b = shl_coll_rblock(x, k);
+		shl_dt_copy(p + off, NULL, b.p, b.t, shl_coll_blk_bytes(b));
+		off += shl_coll_blk_bytes(b);
 	}
 	return p;
 }
@@ -863,13 +817,13 @@ static void alltoall_run(struct shl_meeting *m)
 			if (sh->inter && shl_coll_side(sh, j) == shl_coll_side(sh, i))
 				continue;
 			int kj = shl_coll_lrank(sh, j);
-			struct blk d = rblock(shl_coll_arg(m, j), k), s;
+			struct shl_coll_blk d = shl_coll_rblock(shl_coll_arg(m, j), k), s;
 			if (snap[i] != NULL) {
-				s = rblock(x, kj);
-				s = (struct blk){ snap[i] + off, (MPI_Count)blk_bytes(s), &shl_mpi_byte };
+				s = shl_coll_rblock(x, kj);
+				s = (struct shl_coll_blk){ snap[i] + off, (MPI_Count)shl_coll_blk_bytes(s), &shl_mpi_byte };
 				off += (size_t)s.count;
 			} else {
-				s = sblock(x, kj);
+				s = shl_coll_sblock(x, kj);
 			}
 			move(m, i, j, d, s);
 		}

@@ -47,6 +47,54 @@ static inline MPI_Aint shl_coll_displ(const struct shl_cargs *x, const void *a, 
 	return x->wide ? ((const MPI_Aint *)a)[k] : ((const int *)a)[k];
 }
 
+/* A block of a member's buffer: where it starts, and count elements of type t. */
+struct shl_coll_blk {
+	char *p;
+	MPI_Count count;
+	MPI_Datatype t;
+};
+
+/* Block k of one side of `x`: buffer b described by (vec, count, type) or by the arrays
+ * (counts, displs, types). */
+static inline struct shl_coll_blk shl_coll_block(const struct shl_cargs *x, const void *b,
+						 enum shl_coll_vec vec, MPI_Count count,
+						 MPI_Datatype type, const void *counts,
+						 const void *displs, const MPI_Datatype *types,
+						 int k)
+{
+	char *base = (char *)b;
+
+	switch (vec) {
+	case SHL_VEC_V:
+		return (struct shl_coll_blk){ base + shl_coll_displ(x, displs, k) * type->extent,
+					      shl_coll_count(x, counts, k), type };
+	case SHL_VEC_W:
+		return (struct shl_coll_blk){ base + shl_coll_displ(x, displs, k),
+					      shl_coll_count(x, counts, k), types[k] };
+	default:
+		return (struct shl_coll_blk){ base + (ptrdiff_t)k * count * type->extent, count,
+					      type };
+	}
+}
+
+/* Block k of a member's send (or receive) side. */
+static inline struct shl_coll_blk shl_coll_sblock(const struct shl_cargs *x, int k)
+{
+	return shl_coll_block(x, x->sbuf, x->svec, x->scount, x->stype, x->scounts, x->sdispls,
+			      x->stypes, k);
+}
+
+static inline struct shl_coll_blk shl_coll_rblock(const struct shl_cargs *x, int k)
+{
+	return shl_coll_block(x, x->rbuf, x->rvec, x->rcount, x->rtype, x->rcounts, x->rdispls,
+			      x->rtypes, k);
+}
+
+static inline size_t shl_coll_blk_bytes(struct shl_coll_blk b)
+{
+	return (size_t)b.count * b.t->size;
+}
+
 /* How a collective call runs: waiting for it; MPI_I… (a request, started); MPI_…_init (a
  * persistent request, started by each MPI_Start). */
 enum shl_coll_mode { SHL_COLL_BLOCKING, SHL_COLL_NONBLOCKING, SHL_COLL_PERSISTENT };

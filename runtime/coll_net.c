@@ -308,64 +308,9 @@ static enum shl_coll_kind kind_of(shl_meet_fn *run)
 	return k != SHL_KIND_UNKNOWN ? k : shl_coll_kind_reduce(run);
 }
 
-void shl_coll_net_inter_check(shl_meet_fn *run, const char *fn)
-{
-	enum shl_coll_kind k = kind_of(run);
-
-	if (k != SHL_KIND_UNKNOWN && k != SHL_KIND_SCAN && k != SHL_KIND_EXSCAN)
-		return;
-	shl_job_abort(1, "rank %d: %s: not implemented yet on an intercommunicator spanning "
-		      "nodes (docs/offnode.md)", shl_job_my_rank(), fn);
-}
-
 static bool reducing(enum shl_coll_kind k)
 {
 	return k >= SHL_KIND_REDUCE && k <= SHL_KIND_REDUCE_SCATTER;
-}
-
-struct blk {
-	const char *p;
-	MPI_Count count;
-	const struct shl_datatype *t;
-};
-
-static struct blk sblock(const struct shl_cargs *x, int k)
-{
-	const char *b = x->sbuf;
-
-	switch (x->svec) {
-	case SHL_VEC_V:
-		return (struct blk){ b + shl_coll_displ(x, x->sdispls, k) * x->stype->extent,
-				     shl_coll_count(x, x->scounts, k), x->stype };
-	case SHL_VEC_W:
-		return (struct blk){ b + shl_coll_displ(x, x->sdispls, k),
-				     shl_coll_count(x, x->scounts, k), x->stypes[k] };
-	default:
-		return (struct blk){ b + (ptrdiff_t)k * x->scount * x->stype->extent, x->scount,
-				     x->stype };
-	}
-}
-
-static struct blk rblock(const struct shl_cargs *x, int k)
-{
-	const char *b = x->rbuf;
-
-	switch (x->rvec) {
-	case SHL_VEC_V:
-		return (struct blk){ b + shl_coll_displ(x, x->rdispls, k) * x->rtype->extent,
-				     shl_coll_count(x, x->rcounts, k), x->rtype };
-	case SHL_VEC_W:
-		return (struct blk){ b + shl_coll_displ(x, x->rdispls, k),
-				     shl_coll_count(x, x->rcounts, k), x->rtypes[k] };
-	default:
-		return (struct blk){ b + (ptrdiff_t)k * x->rcount * x->rtype->extent, x->rcount,
-				     x->rtype };
-	}
-}
-
-static uint64_t blk_bytes(struct blk b)
-{
-	return (uint64_t)b.count * b.t->size;
 }
 
 /* Elements of a reduction's input vector (a reduce-scatter's is every block). */
@@ -506,25 +451,27 @@ static uint64_t entry(enum shl_coll_kind k, const struct shl_cargs *x, int membe
 	char *sizes = out ? out + sizeof(struct ent) : NULL;
 	for (uint32_t b = 0; b < ns + nr; b++) {
 		uint64_t bytes;
-		struct blk s;
+		struct shl_coll_blk s;
 		bool ship = b < ns || (flags & F_RDATA);
 		if (reducing(k) && b >= ns) {
 			int j = (int)(b - ns);
-			s = (struct blk){ NULL, x->rvec == SHL_VEC_V ? shl_coll_count(x, x->rcounts, j)
-								     : x->rcount, x->rtype };
+			MPI_Count cnt = x->rvec == SHL_VEC_V ? shl_coll_count(x, x->rcounts, j)
+							     : x->rcount;
+			s = (struct shl_coll_blk){ NULL, cnt, x->rtype };
 		} else if (reducing(k)) {
 			const void *in = x->sbuf == MPI_IN_PLACE ? x->rbuf : x->sbuf;
-			s = (struct blk){ in, (MPI_Count)red_count(k, x, n), x->stype };
+			s = (struct shl_coll_blk){ (char *)in, (MPI_Count)red_count(k, x, n),
+						   x->stype };
 		} else {
-			s = b < ns ? sblock(x, (int)b) : rblock(x, (int)(b - ns));
+			s = b < ns ? shl_coll_sblock(x, (int)b) : shl_coll_rblock(x, (int)(b - ns));
 			/* One block of a non-vector call: its whole buffer (a v or w call
 			 * with one peer, on an intercommunicator, keeps its block). */
 			if (b < ns && ns == 1 && x->svec == SHL_VEC_NONE)
-				s = (struct blk){ x->sbuf, x->scount, x->stype };
+				s = (struct shl_coll_blk){ (char *)x->sbuf, x->scount, x->stype };
 			if (b >= ns && nr == 1 && x->rvec == SHL_VEC_NONE)
-				s = (struct blk){ x->rbuf, x->rcount, x->rtype };
+				s = (struct shl_coll_blk){ x->rbuf, x->rcount, x->rtype };
 		}
-		bytes = blk_bytes(s);
+		bytes = shl_coll_blk_bytes(s);
 		if (ship && !needed(k, x, world, ns, b, dest)) {
 			ship = false;
 			bytes |= SKIP;

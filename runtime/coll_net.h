@@ -46,11 +46,6 @@ int shl_coll_net_block(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
 int shl_coll_net_join(struct shl_comm *c, shl_meet_fn *run, const struct shl_cargs *x,
 		      struct shl_req *q);
 
-/* Owner thread, at the entry of collective `fn` (run function `run`) on an
- * intercommunicator spanning nodes: return if the network phase knows what `run` ships
- * (every collective defined on an intercommunicator), else end the job with a message
- * naming `fn` rather than run it wrong. */
-void shl_coll_net_inter_check(shl_meet_fn *run, const char *fn);
 /* Owner, rank locked (from shl_progress): advance the network phases this rank leads for
  * its node; runs the collectives whose data has all arrived and completes their members'
  * requests. Returns at once when there is nothing to do. */
