@@ -178,6 +178,29 @@ static char *shell_quote(const char *s)
 	return q;
 }
 
+/* Append to argv from index n the node process's command: shoal-node with the control
+ * address, node index `node`, `hostopt host` (--host, or --hosts with slurm), the working
+ * directory, then the program and its arguments. Returns the new count. */
+static int node_command(struct run *run, char **argv, int n, char *node, const char *hostopt,
+			char *host, char *cwd)
+{
+	struct shl_launch *l = run->l;
+
+	argv[n++] = (char *)l->node_path;
+	argv[n++] = "--connect";
+	argv[n++] = run->addr;
+	argv[n++] = "--node";
+	argv[n++] = node;
+	argv[n++] = (char *)hostopt;
+	argv[n++] = host;
+	argv[n++] = "--wdir";
+	argv[n++] = cwd;
+	argv[n++] = (char *)l->program;
+	for (int i = 1; l->args[0] && l->args[i]; i++)
+		argv[n++] = l->args[i];
+	return n;
+}
+
 /* The launcher command line of node `k` (see docs/offnode.md, "Launch"). */
 static char **agent_argv(struct run *run, int k, char *nodeidx, char *cwd)
 {
@@ -207,18 +230,7 @@ static char **agent_argv(struct run *run, int k, char *nodeidx, char *cwd)
 		}
 		argv[n++] = (char *)run->nodes[k].host;
 	}
-	argv[n++] = (char *)l->node_path;
-	argv[n++] = "--connect";
-	argv[n++] = run->addr;
-	argv[n++] = "--node";
-	argv[n++] = nodeidx;
-	argv[n++] = "--host";
-	argv[n++] = (char *)run->nodes[k].host;
-	argv[n++] = "--wdir";
-	argv[n++] = cwd;
-	argv[n++] = (char *)l->program;
-	for (int i = 1; i < nargs; i++)
-		argv[n++] = l->args[i];
+	n = node_command(run, argv, n, nodeidx, "--host", (char *)run->nodes[k].host, cwd);
 	if (ssh) {  /* the remote shell splits the words again: quote each */
 		int first = strcmp(launcher, "rsh") ? 4 : 2;
 
@@ -260,18 +272,7 @@ static char **srun_argv(struct run *run, char *cwd, char **hosts)
 	argv[n++] = "--input=all";        /* the secret line reaches every task */
 	argv[n++] = "--cpu-bind=none";    /* ranks are threads: not one CPU for the node */
 	argv[n++] = "--mpi=none";
-	argv[n++] = (char *)l->node_path;
-	argv[n++] = "--connect";
-	argv[n++] = run->addr;
-	argv[n++] = "--node";
-	argv[n++] = "slurm";
-	argv[n++] = "--hosts";
-	argv[n++] = *hosts;
-	argv[n++] = "--wdir";
-	argv[n++] = cwd;
-	argv[n++] = (char *)l->program;
-	for (int i = 1; i < nargs; i++)
-		argv[n++] = l->args[i];
+	node_command(run, argv, n, "slurm", "--hosts", *hosts, cwd);
 	return argv;
 }
 
@@ -433,38 +434,28 @@ static int send_assign(struct run *run, struct node *n)
  * not carry mpiexec's environment, so they travel in the control channel. */
 static int send_env(struct run *run, struct node *n)
 {
-	size_t len = 0, off = 0;
-	unsigned char *b;
+	char *b = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&b, &len);
 	int err;
 
+	if (!f)
+		return -ENOMEM;
 	if (run->l->env_all) {  /* -genvall: all of it, named ones included */
 		for (char **e = environ; *e; e++)
 			if (**e != '=' && strchr(*e, '='))  /* the proxy refuses others */
-				len += strlen(*e) + 1;
-		b = malloc(len ? len : 1);
-		if (!b)
-			return -ENOMEM;
-		for (char **e = environ; *e; e++)
-			if (**e != '=' && strchr(*e, '='))
-				off += (size_t)sprintf((char *)b + off, "%s", *e) + 1;
-		err = shl_io_ctl_send(n->fd, SHL_IO_CTL_ENV, b, len);
+				fprintf(f, "%s%c", *e, '\0');
+	} else {
+		for (int i = 0; i < run->l->nenv; i++) {
+			const char *v = getenv(run->l->env[i]);
+
+			if (v)
+				fprintf(f, "%s=%s%c", run->l->env[i], v, '\0');
+		}
+	}
+	if (fclose(f) != 0) {
 		free(b);
-		return err;
-	}
-	for (int i = 0; i < run->l->nenv; i++) {
-		const char *v = getenv(run->l->env[i]);
-
-		if (v)
-			len += strlen(run->l->env[i]) + strlen(v) + 2;
-	}
-	b = malloc(len ? len : 1);
-	if (!b)
 		return -ENOMEM;
-	for (int i = 0; i < run->l->nenv; i++) {
-		const char *v = getenv(run->l->env[i]);
-
-		if (v)
-			off += (size_t)sprintf((char *)b + off, "%s=%s", run->l->env[i], v) + 1;
 	}
 	err = shl_io_ctl_send(n->fd, SHL_IO_CTL_ENV, b, len);
 	free(b);

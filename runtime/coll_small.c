@@ -383,6 +383,19 @@ static void finish_late(struct shl_coll_ring *g, const struct shl_comm *c, uint6
 	*late = false;
 }
 
+/* End a small ring's round k that returns `err`: publish the caller's stamp and, unless a
+ * mismatch broke the communicator (then the ring is out of step for good and is left
+ * alone), its `done` stamp too (finish_late). Returns `err`. */
+static int end_round(struct shl_coll_ring *g, struct shl_comm *c, uint64_t k, uint64_t seq,
+		     int err, bool *late)
+{
+	if (err == MPI_ERR_NOT_SAME && shl_coll_check(c, seq) != 0)
+		seg_publish(g, c, k, late);
+	else
+		finish_late(g, c, k, late);
+	return err;
+}
+
 /* The caller is through with round k of `cl`: stamp it (small communicators) or count
  * itself finished, the `need`-th reopening the cell; wake whoever waits to reuse it. Above
  * SHL_COLL_FOLD_ALL members only the members that read the cell after others wrote it
@@ -646,12 +659,7 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 		atomic_store_explicit(&s->stamp, k, memory_order_release);  /* see seg_publish */
 		if (reads)
 			err = fold_all(r, g, c, cl, k, rbuf, count, type, op, seq, &late);
-		if (err == MPI_ERR_NOT_SAME && shl_coll_check(c, seq) != 0) {
-			seg_publish(g, c, k, &late);
-			return err;  /* cut short by a broken communicator: leave the ring alone */
-		}
-		finish_late(g, c, k, &late);
-		return err;
+		return end_round(g, c, k, seq, err, &late);
 	}
 	/* acq_rel: the last arriver reads every member's segment. */
 	bool last = atomic_fetch_add(arrived_at(g, cl), 1) + 1 == n;
@@ -767,10 +775,5 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 		else if (err == 0 || e == MPI_ERR_NOT_SAME)
 			err = e;
 	}
-	if (err == MPI_ERR_NOT_SAME && shl_coll_check(c, seq) != 0) {
-		seg_publish(g, c, k, &late);
-		return err;  /* cut short by a broken communicator: leave the ring alone */
-	}
-	finish_late(g, c, k, &late);
-	return err;
+	return end_round(g, c, k, seq, err, &late);
 }

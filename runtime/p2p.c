@@ -133,18 +133,23 @@ static void take_chunks(struct shl_envelope *env, bool back)
 	}
 }
 
+/* Whether a copy into `type` from `env`'s sender layout is dense on both sides. */
+static bool dense_copy(const struct shl_envelope *env, const struct shl_datatype *type)
+{
+	const struct shl_datatype *layout = env->layout;
+
+	return type->contig && (layout == NULL || layout->contig);
+}
+
 /* Whether a copy of `n` bytes into `type` from `env` is worth sharing with its sender:
  * dense copies from SHOAL_SPLIT_MIN, copies with a non-contiguous side from the smaller
  * SHOAL_SPLIT_MIN_TYPED. */
 static bool split_worth(const struct shl_envelope *env, const struct shl_datatype *type,
 			size_t n)
 {
-	const struct shl_datatype *layout = env->layout;
-
 	if (n >= shl_job.split_min)
 		return true;
-	return n >= shl_job.split_min_typed &&
-	       !(type->contig && (layout == NULL || layout->contig));
+	return n >= shl_job.split_min_typed && !dense_copy(env, type);
 }
 
 /* A large message in the sender's buffer: offer its copy into (dst, type) in chunks, so a
@@ -156,8 +161,7 @@ static void split_copy(struct shl_envelope *env, void *dst, const struct shl_dat
 		       size_t n)
 {
 	struct shl_q_split *sp = &env->split;
-	const struct shl_datatype *layout = env->layout;
-	bool dense = type->contig && (layout == NULL || layout->contig);
+	bool dense = dense_copy(env, type);
 	/* Small chunks only where the message is too small for 64 KiB ones to share. */
 	size_t chunk = dense || n >= shl_job.split_min ? SHL_P2P_SPLIT_CHUNK
 						       : shl_job.split_chunk_typed;

@@ -17,9 +17,10 @@
 /* Polls between two looks at the clock while spinning: about 1 µs of polling. */
 #define SHL_WAIT_CLOCK_EVERY 64
 
-static long futex(_Atomic uint32_t *word, int op, uint32_t val)
+/* `timeout` (FUTEX_WAIT only; NULL: none) bounds the wait. */
+static long futex(_Atomic uint32_t *word, int op, uint32_t val, const struct timespec *timeout)
 {
-	return syscall(SYS_futex, (uint32_t *)word, op, val, NULL, NULL, 0);
+	return syscall(SYS_futex, (uint32_t *)word, op, val, timeout, NULL, 0);
 }
 
 int shl_wait_register_fences(void)
@@ -45,7 +46,7 @@ void shl_rank_wake(struct shl_rank *r)
 	 * event, or we see it and bump wake_seq past the value it sleeps on. */
 	if (atomic_load(&r->sleepers) > 0) {
 		atomic_fetch_add(&r->wake_seq, 1);
-		futex(&r->wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX);
+		futex(&r->wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
 	}
 }
 
@@ -147,8 +148,7 @@ static void sleep_once(struct shl_rank *r, bool (*done)(void *arg), void *arg,
 	shl_progress(r);
 	if (shl_inbox_empty(&r->inbox) && !done(arg)) {
 		shl_rank_unlock(r);
-		long rc = syscall(SYS_futex, (uint32_t *)&r->wake_seq, FUTEX_WAIT_PRIVATE, seq,
-				  limit, NULL, 0);
+		long rc = futex(&r->wake_seq, FUTEX_WAIT_PRIVATE, seq, limit);
 		if (rc < 0 && errno != EAGAIN && errno != EINTR && errno != ETIMEDOUT)
 			shl_panic("shl_wait", errno, "futex wait failed");
 		shl_rank_lock(r);
