@@ -950,7 +950,8 @@ static SHL_HOT_INLINE int make_request(const char *fn, enum shl_req_kind kind,
 	if (q != NULL) {
 		fill_request(q, c, buf, count, type, peer, tag, mode);
 		shl_dt_hold(type);  /* MPI_Type_free may come before completion */
-		q->holds_comm = shl_comm_hold(c) != NULL;  /* and MPI_Comm_free */
+		q->comm = shl_comm_hold(c);  /* and MPI_Comm_free */
+		q->holds_comm = true;
 		q->persistent = persistent;
 		q->active = !persistent;
 		if (!persistent)

@@ -31,13 +31,6 @@ void shl_p2p_recv_remote(struct shl_rank *r, struct shl_req *q, struct shl_envel
  * completes as usual (MPI 4.1 §3.8.4). Returns false if `req` is not such a send. */
 bool shl_p2p_cancel_remote(struct shl_rank *r, struct shl_req *req);
 
-/* Spinning in a wait of a multi-node job (shl_job.poll_net), with `joined` false at the
- * wait's start: read the node's connections now if its completion thread is idle
- * (io/mesh.h, shl_io_poll). Once *joined is true, call shl_p2p_poll_remote_end when the
- * spin ends. */
-bool shl_p2p_poll_remote(bool *joined);
-void shl_p2p_poll_remote_end(void);
-
 /* Whether receive `q` is on `r`'s list of posted receives (not matched yet). */
 bool shl_p2p_is_posted(const struct shl_rank *r, const struct shl_req *q);
 

@@ -85,31 +85,21 @@ int shl_job_connect(const struct shl_io_config *cfg)
 	const char *yield = getenv("SHOAL_SPIN_YIELD");
 	bool crowded = nlocal + 1 >= cores;
 	shl_job.spin_yield = yield != NULL && *yield ? *yield == '1' : crowded;
-	/* The completion thread polls as long as a rank spins when it has a core of its own
-	 * (a wake-up saved on each side of a message); on crowded cores it sleeps at once:
-	 * its polls only took turns from ranks (bench OFFNODE=1 on 2 cores, 1-8 B, medians of
-	 * 3: 21-57 µs polling 200 µs, 25-26 µs not). */
 	/* A rank spinning for a message reads the connections itself while the completion
 	 * thread sleeps, so that an arriving message is not handed from the thread to the
 	 * rank (docs/performance.md, "Off-node"). */
 	const char *poll = getenv("SHOAL_RANK_POLL");
 	shl_job.poll_net = poll == NULL || *poll != '0';
+	/* The completion thread polls as long as a rank spins when it has a core of its own
+	 * (a wake-up saved on each side of a message); on crowded cores it sleeps at once:
+	 * its polls only took turns from ranks (bench OFFNODE=1 on 2 cores, 1-8 B, medians of
+	 * 3: 21-57 µs polling 200 µs, 25-26 µs not). */
 	struct shl_io_config c = *cfg;
 	c.poll_ns = 1000 * shl_env_size("SHOAL_IO_POLL_US", crowded ? 0 : SHL_WAIT_SPIN_US,
 					1000000);
 	const char *connect = getenv("SHOAL_CONNECT");
 	c.lazy = connect != NULL && strcmp(connect, "lazy") == 0;
 	return err < 0 ? err : shl_io_start(&c, &hooks);
-}
-
-bool shl_p2p_poll_remote(bool *joined)
-{
-	return shl_io_poll(joined);
-}
-
-void shl_p2p_poll_remote_end(void)
-{
-	shl_io_poll_end();
 }
 
 void shl_p2p_recv_remote(struct shl_rank *r, struct shl_req *q, struct shl_envelope *env,

@@ -13,6 +13,7 @@
 #include "runtime/rt.h"
 #include "runtime/p2p_internal.h"
 #include "runtime/coll_net.h"
+#include "io/mesh.h"
 
 /* Polls between two looks at the clock while spinning: about 1 µs of polling. */
 #define SHL_WAIT_CLOCK_EVERY 64
@@ -79,7 +80,7 @@ static uint64_t now_ns(void)
 bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 {
 	uint64_t deadline = 0;
-	bool net = false;   /* reading the node's connections (shl_p2p_poll_remote) */
+	bool net = false;   /* reading the node's connections (shl_io_poll) */
 	bool ok = false;
 
 	for (unsigned polls = 1;; polls++) {
@@ -90,7 +91,7 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 		}
 		/* Before the core is handed over: an answer due in microseconds should find
 		 * the connections read by us, not by a completion thread woken for it. */
-		if (shl_job.poll_net && shl_p2p_poll_remote(&net)) {
+		if (shl_job.poll_net && shl_io_poll(&net)) {
 			shl_progress(r);
 			if (done(arg)) {
 				ok = true;
@@ -125,7 +126,7 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 		}
 	}
 	if (net)
-		shl_p2p_poll_remote_end();
+		shl_io_poll_end();
 	return ok;
 }
 
