@@ -342,8 +342,7 @@ static int meet_all(struct shl_rank *r, struct shl_comm *c, const char *name, sh
 
 /* ---- per-rank objects ---- */
 
-/* Make `c` the view of member `member` of `sh`. */
-static void view(struct shl_comm *c, struct shl_comm_shared *sh, int member)
+void shl_comm_view(struct shl_comm *c, struct shl_comm_shared *sh, int member)
 {
 	int side = sh->inter && member >= sh->gsize[0];
 	int base = side ? sh->gsize[0] : 0;
@@ -359,11 +358,6 @@ static void view(struct shl_comm *c, struct shl_comm_shared *sh, int member)
 		c->remote_size = sh->gsize[!side];
 		c->remote_world = sh->world + (side ? 0 : sh->gsize[0]);
 	}
-}
-
-void shl_comm_view(struct shl_comm *c, struct shl_comm_shared *sh, int member)
-{
-	view(c, sh, member);
 }
 
 /* A rank's new object inheriting `parent`'s error handler; not yet a view. */
@@ -417,7 +411,7 @@ static int adopt(struct shl_comm *parent, const struct made *md, MPI_Comm *newco
 		shared_drop(md->sh);
 		return shl_err(parent, MPI_ERR_NO_MEM, fn, "out of memory");
 	}
-	view(c, md->sh, md->member);
+	shl_comm_view(c, md->sh, md->member);
 	*newcomm = c;
 	return MPI_SUCCESS;
 }
@@ -453,7 +447,7 @@ static void dup_run(struct shl_meeting *m)
 	for (int i = 0; i < m->n; i++) {
 		/* The member's new object is not visible to its user until completion. */
 		if (sh != NULL)
-			view(m->arrival[i]->out, sh, i);
+			shl_comm_view(m->arrival[i]->out, sh, i);
 		else
 			m->arrival[i]->err = err;
 	}
