@@ -704,6 +704,24 @@ static const void *input_of(const struct shl_cargs *x)
 	return x->sbuf == MPI_IN_PLACE ? x->rbuf : x->sbuf;
 }
 
+/* Fold this node's members' inputs of `op`, in rank order, into *acc (*tmp: the step's
+ * scratch, swapped with *acc as shl_fold_step does). */
+static void fold_local(const struct netop *op, struct shl_fold *f, void **acc, void **tmp)
+{
+	bool first = true;
+
+	for (int j = 0; j < op->sh->nmembers; j++) {
+		const struct shl_cargs *x = op->arg[j];
+		if (x == NULL)
+			continue;
+		if (first)
+			shl_fold_load(f, *acc, input_of(x), x->stype);
+		else
+			shl_fold_step(f, acc, tmp, input_of(x), x->stype);
+		first = false;
+	}
+}
+
 /* The fold of this node's members' inputs (packed basic elements), for the blob. */
 static char *partial_blob(struct netop *op, uint64_t *len)
 {
@@ -712,7 +730,6 @@ static char *partial_blob(struct netop *op, uint64_t *len)
 	struct shl_fold f;
 	char why[SHL_OP_WHY], *b;
 	void *acc, *tmp;
-	bool first = true;
 
 	if (shl_fold_init(&f, l->op, l->stype, l->scount, false, why) != 0 || f.k == NULL)
 		return NULL;
@@ -722,16 +739,7 @@ static char *partial_blob(struct netop *op, uint64_t *len)
 	b = malloc(*len);
 	if (acc == NULL || tmp == NULL || b == NULL)
 		shl_panic("collective across nodes", ENOMEM, "no memory for the network phase");
-	for (int j = 0; j < op->sh->nmembers; j++) {
-		const struct shl_cargs *x = op->arg[j];
-		if (x == NULL)
-			continue;
-		if (first)
-			shl_fold_load(&f, acc, input_of(x), x->stype);
-		else
-			shl_fold_step(&f, &acc, &tmp, input_of(x), x->stype);
-		first = false;
-	}
+	fold_local(op, &f, &acc, &tmp);
 	memcpy(b, &h, sizeof(h));
 	memcpy(b + sizeof(h), acc, f.bytes);
 	shl_fold_free(&f, acc);
@@ -747,7 +755,6 @@ static int combine(struct netop *op)
 	struct shl_fold f;
 	char why[SHL_OP_WHY];
 	void *acc, *tmp;
-	bool first = true;
 	int err = 0;
 
 	if ((err = shl_fold_init(&f, l->op, l->stype, l->scount, false, why)) != 0)
@@ -760,16 +767,7 @@ static int combine(struct netop *op)
 		err = MPI_ERR_NO_MEM;
 		goto out;
 	}
-	for (int j = 0; j < op->sh->nmembers; j++) {
-		const struct shl_cargs *x = op->arg[j];
-		if (x == NULL)
-			continue;
-		if (first)
-			shl_fold_load(&f, acc, input_of(x), x->stype);
-		else
-			shl_fold_step(&f, &acc, &tmp, input_of(x), x->stype);
-		first = false;
-	}
+	fold_local(op, &f, &acc, &tmp);
 	for (int p = 0; p < op->nc->npeers && err == 0; p++) {
 		const struct peer *x = &op->peer[p];
 		struct blob_head h;
