@@ -1094,14 +1094,13 @@ static void compute(struct netop *op)
 	free(m);
 }
 
-/* Advance `op`; true once it is done (its members completed). */
-static bool step(struct shl_rank *r, struct netop *op)
+/* Whether every message of `op`'s current round is in and out, posting the receive of
+ * each peer's blob once its size is in. */
+static bool round_done(struct shl_rank *r, struct netop *op)
 {
 	struct shl_coll_net *nc = op->nc;
 	bool all = true;
 
-	if (op->state == 0)
-		start(r, op);
 	for (int p = 0; p < nc->npeers; p++) {
 		struct peer *x = &op->peer[p];
 		if (x->rdata == NULL && done(x->rsize)) {
@@ -1116,14 +1115,27 @@ static bool step(struct shl_rank *r, struct netop *op)
 		}
 		all = all && done(x->rdata) && done(x->ssize) && done(x->sdata);
 	}
-	if (!all)
-		return false;
-	if (kind_of(op->run) == SHL_KIND_CREATE) {
-		if (!create_round(r, op))
+	return all;
+}
+
+/* Advance `op`; true once it is done (its members completed). */
+static bool step(struct shl_rank *r, struct netop *op)
+{
+	if (op->state == 0)
+		start(r, op);
+	for (;;) {
+		if (!round_done(r, op))
 			return false;
-	} else {
-		compute(op);
-		round_free(r, op);
+		if (kind_of(op->run) != SHL_KIND_CREATE) {
+			compute(op);
+			round_free(r, op);
+			break;
+		}
+		if (create_round(r, op))
+			break;
+		/* The next round started. Look at it at once: its receives may have matched
+		 * messages already drained into the unexpected list, which wake no one, and a
+		 * leader that left them for its next progress could sleep on them for good. */
 	}
 	free(op->peer);
 	free(op);
