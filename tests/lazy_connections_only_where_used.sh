@@ -43,6 +43,7 @@ mesh_links() {
 }
 for mode in lazy all; do
 	go=$TEST_TMP/go.$mode
+	: >"$OUT"  # not the last mode's "ready" lines: the job below truncates it only later
 	SHOAL_CONNECT=$mode "${NETNS_MPIEXEC[@]}" -H "$(netns_hosts)" "$TEST_TMP/talk" "$go" \
 		>"$OUT" 2>"$ERR" </dev/null &
 	job=$!
@@ -50,8 +51,14 @@ for mode in lazy all; do
 		[ "$(grep -c ready "$OUT")" = 4 ] && break
 		sleep 0.1
 	done
-	links=""
-	for ns in "${NS_HOSTS[@]}"; do links="$links $(mesh_links "$ns")"; done
+	# Connections made at start may still be coming up when a rank prints: with "all",
+	# give them a few seconds.
+	for i in $(seq 50); do
+		links=""
+		for ns in "${NS_HOSTS[@]}"; do links="$links $(mesh_links "$ns")"; done
+		[ $mode = lazy ] || [ "$links" = " 3 3 3 3" ] && break
+		sleep 0.1
+	done
 	touch "$go"
 	wait $job
 	RC=$?
