@@ -27,6 +27,13 @@
 /* Frames gathered into one sendmsg: 64 small frames make one system call when a rank
  * sends in bursts (the OSU message-rate window is 64). */
 #define SHL_IO_IOV 128
+/* Bytes handed to one sendmsg. A rendezvous payload of megabytes written in one call
+ * keeps the socket locked while the kernel copies all of it, so the receiver's
+ * acknowledgements wait in the socket's backlog and the stream goes in bursts; calls of
+ * 256 KiB let them in between (bench OFFNODE, 1 MiB, 6 interleaved launches each:
+ * bandwidth 1.83 -> 2.40 GB/s median, ping-pong 575 -> 392 us one way; 128 KiB was slower
+ * than 256, 512 KiB about the same: docs/performance.md, "Off-node"). */
+#define SHL_IO_WRITE_MAX (256u * 1024)
 /* Input buffer of a connection: small frames (headers, eager payloads, greetings) come out
  * of one read() of up to this many bytes, instead of a read() per part and one more to
  * learn the socket is empty (three system calls per small message before). */
@@ -766,16 +773,26 @@ static void flush(uint32_t n)
 		struct iovec iov[SHL_IO_IOV];
 		struct msghdr mh = { .msg_iov = iov };
 		size_t off = p->off;
+		size_t total = 0;
 		int k = 0;
 		ssize_t w;
 
-		for (struct shl_io_send *d = p->head; d != NULL && k + 2 <= SHL_IO_IOV; d = d->next) {
+		for (struct shl_io_send *d = p->head;
+		     d != NULL && k + 2 <= SHL_IO_IOV && total < SHL_IO_WRITE_MAX; d = d->next) {
 			size_t len = (size_t)d->frame.length;
-			if (off < SHL_IO_FRAME_HEADER)
+			if (off < SHL_IO_FRAME_HEADER) {
 				iov[k++] = (struct iovec){ d->wire + off, SHL_IO_FRAME_HEADER - off };
+				total += SHL_IO_FRAME_HEADER - off;
+			}
 			off = off > SHL_IO_FRAME_HEADER ? off - SHL_IO_FRAME_HEADER : 0;
-			if (len > off)
-				iov[k++] = (struct iovec){ (char *)d->payload + off, len - off };
+			size_t part = len > off ? len - off : 0;
+			size_t room = total < SHL_IO_WRITE_MAX ? SHL_IO_WRITE_MAX - total : 0;
+			if (part > room)
+				part = room;
+			if (part > 0) {
+				iov[k++] = (struct iovec){ (char *)d->payload + off, part };
+				total += part;
+			}
 			off = 0;
 		}
 		mh.msg_iovlen = (size_t)k;
