@@ -1,6 +1,7 @@
 /* The node proxy of a job on several hosts (shoal-node --connect, docs/offnode.md): joins
  * mpiexec's control channel with the job secret, forks the node process proper, forwards
- * its stdout/stderr line by line and its end, and delivers mpiexec's END.
+ * its stdout/stderr line by line, its watchdog's states and its end, delivers mpiexec's
+ * END, and answers REPORT with the hang report of its node process (gdb, run here).
  * Entered by shoal-node's main thread only, before any rank exists; single-threaded.
  * Must not outlive mpiexec or leave its node process or job directory behind. */
 #include <arpa/inet.h>
@@ -40,9 +41,9 @@
 #define SHL_PROXY_DRAIN_MS 2000
 
 /* How long the node process's watchdog has to describe its ranks (it looks every 250 ms),
- * and gdb to attach and report (measured: ~1 s for 256 ranks on 2 busy cores, see
- * docs/debugging.md) before the report goes without them. mpiexec waits longer
- * (SHL_LAUNCH_REPORT_S). */
+ * and gdb to attach and report (docs/debugging.md measured 1.0 s to attach to 256 ranks,
+ * 1.4 s to 1024, on 2 cores; 2-3 s for 2 ranks on 2 busy cores here) before the report
+ * goes without them. mpiexec waits longer (SHL_LAUNCH_REPORT_S). */
 #define SHL_PROXY_DESCRIBE_MS 5000
 #define SHL_PROXY_GDB_MS 30000
 /* A report goes to mpiexec in OUT records of at most this many bytes. */
