@@ -877,6 +877,9 @@ static void on_signal(struct run *run)
 			reap(run);
 		else if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
 			end_job(run, 128 + sig, sig, NULL);
+		else if (sig == SIGQUIT && !run->peers_sent && !run->ending)
+			fprintf(stderr, "shoal: hang report (SIGQUIT): no rank runs yet: %d of %d "
+				"node processes have started\n", run->naddr, run->nnodes);
 		else if (sig == SIGQUIT)  /* the job goes on */
 			start_report(run, "SIGQUIT", SHL_IO_CTL_REPORT_HANG, -1, NULL);
 		/* SIGUSR1 is the single node's deadlock call: mpiexec judges here itself. */
