@@ -26,8 +26,8 @@ endif
 # Files of loader/ that are programs or objects of their own; the rest of loader/ lives in
 # libmpi.so because it interposes libc functions that must come ahead of libc.
 LOADER_PROGRAMS := $(wildcard loader/mpiexec*.c) loader/shoal_node.c loader/rankcrt.c
-# mpiexec's own files, and the pure parts of io/ it shares with the node process.
-MPIEXEC_SRCS := $(wildcard loader/mpiexec*.c) io/ctl.c io/auth.c
+# mpiexec's own files, and the pure parts of io/ and loader/ it shares with the node process.
+MPIEXEC_SRCS := $(wildcard loader/mpiexec*.c) loader/report.c io/ctl.c io/auth.c
 # io/fuzz_*.c are libFuzzer targets (make fuzz), not library code.
 LIB_SRCS := $(wildcard runtime/*.c queues/*.c) $(filter-out io/fuzz_%,$(wildcard io/*.c)) \
             $(filter-out $(LOADER_PROGRAMS),$(wildcard loader/*.c))

@@ -59,6 +59,45 @@ def nranks():
         return 0
 
 
+_local = []
+
+
+def local_ranks():
+    """The world ranks of this node process's copies, in copy order: 0..n-1 for a job on
+    one node, the node's share of the world on several hosts."""
+    global _local
+    n = nranks()
+    if len(_local) != n:
+        try:
+            _local = [int(gdb.parse_and_eval("shl_loader.copies[%d].rank" % k))
+                      for k in range(n)]
+        except gdb.error:
+            _local = list(range(n))
+    return _local
+
+
+def world_size():
+    load_runtime()
+    try:
+        return int(gdb.parse_and_eval("shl_loader.world_size")) or nranks()
+    except gdb.error:
+        return nranks()
+
+
+def ranks_of(spec):
+    """SPEC (see parse_spec) as world ranks of this node: 'all' is every one of them; a
+    list keeps those on this node and fails if that leaves none."""
+    local = local_ranks()
+    if spec == "all":
+        return list(local)
+    mine = set(local)
+    ranks = [r for r in parse_spec(spec, world_size()) if not mine or r in mine]
+    if not ranks:
+        raise gdb.GdbError("no rank of '%s' is on this node (its ranks: %s)" % (
+            spec, compact(sorted(mine))))
+    return ranks
+
+
 def rank_threads():
     """{rank: gdb.InferiorThread} for every live rank; a rank's own threads inherit its
     name, so the rank is its lowest-numbered thread of that name."""
@@ -296,7 +335,10 @@ def phase_text(rank):
 
 
 def copy_field(rank, field):
-    return gdb.parse_and_eval("shl_loader.copies[%d].%s" % (rank, field))
+    """Field of world rank `rank`'s copy (copies are in this node's order)."""
+    local = local_ranks()
+    k = local.index(rank) if rank in local else rank
+    return gdb.parse_and_eval("shl_loader.copies[%d].%s" % (k, field))
 
 
 # ---- commands ------------------------------------------------------------------------
@@ -310,9 +352,8 @@ Usage: info ranks [SPEC]   (SPEC: N, N-M, N,M or all; default all)"""
         super().__init__("info ranks", gdb.COMMAND_STATUS)
 
     def invoke(self, arg, from_tty):
-        n = nranks()
         threads = rank_threads()
-        ranks = parse_spec(arg.strip(), n) if arg.strip() else list(range(n or len(threads)))
+        ranks = ranks_of(arg.strip()) if arg.strip() else (local_ranks() or sorted(threads))
         current = thread_rank(gdb.selected_thread())
         t0 = time.monotonic()
         lines = ["  %-5s %-7s %s" % ("Rank", "Thread", "State / frame")]
@@ -404,8 +445,7 @@ Usage: rank                 show the selected rank
             return
         if not is_spec(words[0]):
             raise gdb.GdbError("usage: rank N | rank SPEC COMMAND (see help rank)")
-        n = nranks()
-        ranks = parse_spec(words[0], n)
+        ranks = ranks_of(words[0])
         cmd = words[1].strip() if len(words) > 1 else ""
         verb = cmd.split(None, 1)[0] if cmd else ""
         if not cmd:
@@ -537,18 +577,18 @@ Usage: mpi queues [SPEC]   (default: the selected rank; SPEC: N, N-M, N,M or all
         super().__init__("mpi queues", gdb.COMMAND_DATA)
 
     def invoke(self, arg, from_tty):
-        n = nranks()
+        local = local_ranks()
         if arg.strip():
-            ranks = parse_spec(arg.strip(), n)
+            ranks = ranks_of(arg.strip())
         else:
             r = thread_rank(gdb.selected_thread())
             if r is None:
                 raise gdb.GdbError("no rank selected: mpi queues N, or rank N first")
             ranks = [r]
         for k in ranks:
-            self.show(k, n, terse=len(ranks) > 1)
+            self.show(k, local, terse=len(ranks) > 1)
 
-    def show(self, k, n, terse):
+    def show(self, k, local, terse):
         """Every section for one rank; for several ranks only the non-empty ones."""
         r = gdb.parse_and_eval("shl_job.ranks[%d]" % k)
         if int(r) == 0:
@@ -561,7 +601,7 @@ Usage: mpi queues [SPEC]   (default: the selected rank; SPEC: N, N-M, N,M or all
         detached = [req_text(q) for q in walk(r["detached"])
                     if not int(q.dereference()["done"])]
         sends = []
-        for j in range(n):
+        for j in local:  # a send to another node waits there, not here
             other = gdb.parse_and_eval("shl_job.ranks[%d]" % j)
             if j == k or int(other) == 0:
                 continue
@@ -594,7 +634,7 @@ as shoal-gdb attaches to large jobs). Usage: mpi load SPEC"""
 
     def invoke(self, arg, from_tty):
         load_runtime()
-        for k in parse_spec(arg.strip() or "all", nranks()):
+        for k in ranks_of(arg.strip() or "all"):
             load_copy(k)
 
 

@@ -31,10 +31,22 @@ enum shl_io_ctl_type {
 	SHL_IO_CTL_STDIN_ACK = 10, /* node: u32 bytes of STDIN given to the node process (or
 				    * dropped); mpiexec keeps at most SHL_IO_CTL_STDIN_WINDOW
 				    * bytes unacknowledged */
+	SHL_IO_CTL_REPORT = 11, /* mpiexec: u32 what (SHL_IO_CTL_REPORT_*): run the hang report
+				 * on the node's host and send it as OUT records, then REPORTED */
+	SHL_IO_CTL_REPORTED = 12, /* node: (empty) the REPORT asked for is all sent */
+	SHL_IO_CTL_STATE = 13,  /* node: u32 blocked (every rank blocked in MPI or ended),
+				 * u64 frames sent, u64 frames retired (io/mesh.h,
+				 * shl_io_count_frames); sent whenever any of them or a blocked
+				 * rank's wake count changes */
 	/* The proof of the secret that follows HELLO (numbered apart from the job's records). */
 	SHL_IO_CTL_CHALLENGE = 20,  /* mpiexec: its nonce, its answer to HELLO's nonce */
 	SHL_IO_CTL_PROOF = 21,      /* node: its answer to CHALLENGE's nonce */
 };
+
+/* What a REPORT asks for: the gdb hang report; the same after each rank's own account of
+ * what it waits for (a likely deadlock: only then are the ranks known to be blocked). */
+#define SHL_IO_CTL_REPORT_HANG 0
+#define SHL_IO_CTL_REPORT_DEADLOCK 1
 
 /* Bytes of stdin in flight to rank 0's node at once: bounds what the proxy buffers when
  * rank 0 reads slowly or never. Four 64 KiB records: the 64 KiB pipe into the node stays

@@ -154,6 +154,12 @@ static struct {
 	alignas(64) struct cds_wfcq_tail sub_tail;
 	_Atomic uint64_t posted;     /* sends posted: any thread, relaxed increments */
 	alignas(64) _Atomic uint64_t written;  /* sends written: the thread, release stores */
+	/* For the deadlock check (shl_io_count_frames), both written holding io.lock, with
+	 * release stores, read by the watchdog: frames this node made itself (DATA after a
+	 * CTS, CANCELLED, a CANCEL behind its RTS; a rank's post counts in `posted`), and
+	 * frames retired here (read whole and handed over, or posted and dropped unwritten). */
+	_Atomic uint64_t generated;
+	_Atomic uint64_t retired;
 } io;
 
 /* epoll tags of the two non-connection descriptors. */
@@ -410,6 +416,21 @@ static void next_header(struct conn *c)
 	c->rv = NULL;
 }
 
+/* Holding io.lock: `n` more frames made by this node (before the frame that caused them
+ * is retired: see shl_io_count_frames), or one more retired. Release stores pair with the
+ * acquire loads in shl_io_count_frames. */
+static void count_generated(uint64_t n)
+{
+	atomic_store_explicit(&io.generated, atomic_load_explicit(&io.generated,
+		memory_order_relaxed) + n, memory_order_release);
+}
+
+static void count_retired(void)
+{
+	atomic_store_explicit(&io.retired, atomic_load_explicit(&io.retired,
+		memory_order_relaxed) + 1, memory_order_release);
+}
+
 /* A whole EAGER payload, or an RTS, has arrived in c->env: hand it over. */
 static int deliver(struct conn *c, uint64_t bytes)
 {
@@ -428,6 +449,7 @@ static int deliver(struct conn *c, uint64_t bytes)
 		report(c, "dropped: frame for context %u, which spans no nodes", c->f.context);
 		return -EPROTO;
 	}
+	count_retired();
 	next_header(c);
 	return 0;
 }
@@ -498,6 +520,7 @@ static void got_cancel(struct conn *c)
 	e->frame = (struct shl_io_frame){ .type = SHL_IO_CANCELLED, .src = c->f.dst,
 					  .dst = c->f.src, .context = c->f.context,
 					  .cookie = c->f.cookie };
+	count_generated(1);
 	queue(c->node, e);
 	flush(c->node);
 }
@@ -518,6 +541,7 @@ static int got_cancelled(struct conn *c)
 	io.hooks.cancelled(d->req);
 	free(d->owned);
 	free(d);
+	count_retired();
 	return 0;
 }
 
@@ -563,6 +587,9 @@ static int got_size(struct conn *c)
 	}
 	*link = d->next;
 	uint64_t chunks = d->bytes ? (d->bytes + SHL_IO_CHUNK_MAX - 1) / SHL_IO_CHUNK_MAX : 1;
+	/* Counted before the CTS is retired (below): the counts never read level while
+	 * these DATA frames are still to be sent. */
+	count_generated(chunks);
 	for (uint64_t i = 0; i < chunks; i++) {
 		bool last = i + 1 == chunks;
 		struct shl_io_send *e = last ? d : calloc(1, sizeof(*e));
@@ -582,6 +609,7 @@ static int got_size(struct conn *c)
 		queue(c->node, e);
 	}
 	flush(c->node);
+	count_retired();
 	next_header(c);
 	return 0;
 }
@@ -601,6 +629,7 @@ static int got_data(struct conn *c, size_t n)
 		*link = rv->next;
 		io.hooks.received(rv);
 	}
+	count_retired();
 	next_header(c);
 	return 0;
 }
@@ -637,7 +666,8 @@ static int start_frame(struct conn *c)
 		c->in = IN_SIZE;
 		return 0;
 	case SHL_IO_CANCEL:
-		got_cancel(c);
+		got_cancel(c);  /* its CANCELLED, if any, is counted first */
+		count_retired();
 		next_header(c);
 		return 0;
 	case SHL_IO_CANCELLED: {
@@ -831,6 +861,7 @@ static void flush(uint32_t n)
 						.type = SHL_IO_CANCEL, .src = d->frame.src,
 						.dst = d->frame.dst, .context = d->frame.context,
 						.cookie = d->frame.cookie };
+					count_generated(1);
 					e->next = later;
 					later = e;
 				}
@@ -947,6 +978,7 @@ static void cancel_queued(uint32_t n, void *req)
 	if (p->tail == &d->next)
 		p->tail = link;
 	count_written();  /* counted by the last DATA frame it will never have */
+	count_retired();  /* posted, never to be written */
 	io.hooks.cancelled(d->req);
 	free(d->owned);
 	free(d);
@@ -977,6 +1009,7 @@ static void take_posts(void)
 			if (link == NULL) {
 				cancel_queued(n, d->req);
 				count_written();
+				count_retired();  /* this CANCEL: posted, never written */
 				free(d);
 				continue;
 			}
@@ -1267,6 +1300,16 @@ void shl_io_post_send(struct shl_io_send *d)
 		return;
 	while (write(io.wake, &one, sizeof(one)) < 0 && errno == EINTR)
 		;
+}
+
+void shl_io_count_frames(uint64_t *sent, uint64_t *retired)
+{
+	/* Retired first: a frame retired here after making others (a CTS and its DATA) made
+	 * them before (release store, holding io.lock), so `generated`, loaded after with
+	 * acquire, has them. A rank's post counts in `posted` before it is queued. */
+	*retired = atomic_load_explicit(&io.retired, memory_order_acquire);
+	*sent = atomic_load_explicit(&io.generated, memory_order_acquire) +
+		atomic_load_explicit(&io.posted, memory_order_acquire);
 }
 
 int shl_io_finish(unsigned timeout_ms)

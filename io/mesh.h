@@ -140,6 +140,17 @@ bool shl_io_poll(bool *joined);
  * or it goes to sleep). Once no rank polls, arrivals wake the completion thread again. */
 void shl_io_poll_end(void);
 
+/* Any thread (the deadlock watchdog): frames of this node's mesh so far. `sent` counts
+ * every frame posted by a rank (when posted, so frames still queued count) or made by the
+ * completion thread (DATA after a CTS, CANCELLED, CANCEL), `retired` every frame read here
+ * whole and handed over, or posted here and dropped unwritten (a cancelled RTS). Both only
+ * grow, and a frame is counted sent before it is retired, so over a job's nodes, read at
+ * one moment, sum(sent) - sum(retired) is the number of frames still to be written, in
+ * flight or being read. A frame retired after making others (a CTS its DATA) counts them
+ * first, so the sums never read level while those are still to be sent. Both 0 before
+ * shl_io_start. */
+void shl_io_count_frames(uint64_t *sent, uint64_t *retired);
+
 /* Node process, main thread, once every rank thread has ended: wait until every posted
  * send has been written to its socket (a send completes at once for small payloads, so a
  * node must not end with some still queued), at most `timeout_ms`. Returns 0, or

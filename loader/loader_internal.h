@@ -108,6 +108,13 @@ struct shl_node_state {
 	bool debug_gate;          /* SHOAL_DEBUG_STOP=gate: also wait for MPIR_debug_gate */
 	pthread_barrier_t loaded;
 	unsigned deadlock_ms;     /* SHOAL_DEADLOCK_S in ms, 0: no watchdog; set before ranks start */
+	/* A node process started by a proxy (several hosts, or a launcher): its end of the
+	 * watch socket (SHL_WATCH_*), set before ranks start, else -1. The watchdog and, at
+	 * the end, the main thread send on it holding proxy_lock; after the main thread's
+	 * final STATE (proxy_final) nothing else is sent. */
+	int proxy;
+	pthread_mutex_t proxy_lock;
+	bool proxy_final;
 	sigset_t stop_signals;    /* SIGINT/TERM/HUP: written once by the main thread before the
 				   signal thread starts, then only read by it */
 	/* Real libc functions, resolved once by the library constructor before main. */
@@ -123,6 +130,21 @@ struct shl_node_state {
 };
 
 extern struct shl_node_state shl_loader;
+
+/* Messages on the watch socket between a node process and its proxy (AF_UNIX SEQPACKET, one
+ * message each, the type in the first byte). mpiexec judges deadlocks across hosts from the
+ * STATE records the proxy forwards (docs/debugging.md, "Deadlocks"). */
+enum shl_watch_msg {
+	SHL_WATCH_STATE = 'S',     /* node: then the body of a STATE control record (io/ctl.h) */
+	SHL_WATCH_DESCRIBE = 'D',  /* proxy: describe every rank not ended (the job is judged
+				    * deadlocked); node: then a piece of that text */
+	SHL_WATCH_DESCRIBED = 'E', /* node: the description is whole */
+};
+/* Bytes of text per DESCRIBE piece: far below an AF_UNIX socket's buffer, so a piece is
+ * never refused for its size. */
+#define SHL_WATCH_PIECE 4096
+/* Bytes of a STATE body: u32 blocked, u64 frames sent, u64 frames retired. */
+#define SHL_WATCH_STATE_BYTES 20
 
 /* The calling thread's rank copy, or NULL in threads that are not ranks. Initial-exec is
  * safe: libmpi.so is always loaded at start-up (DT_NEEDED of shoal-node or of the program). */

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "loader/mpiexec.h"
+#include "loader/report.h"
 
 #define SHL_MPIEXEC_VERSION "0.1.0"
 /* Grace between forwarding a signal and SIGKILL: long enough to flush stdio of a thousand
@@ -28,8 +29,6 @@
 /* Exit status of a job ended by --timeout: coreutils timeout(1)'s, so scripts that already
  * treat 124 as "timed out" keep working. */
 #define SHL_MPIEXEC_TIMEOUT_EXIT 124
-/* Exit status of a job the node process found deadlocked (it asks with SIGUSR1). */
-#define SHL_MPIEXEC_DEADLOCK_EXIT 125
 
 /* The MPIR process acquisition interface (MPI Forum, "The MPIR Process Acquisition
  * Interface", 2010): a parallel debugger that starts or attaches to mpiexec reads these by
@@ -535,27 +534,12 @@ static void publish(const struct job *job)
  * Shoal's extension (the ranks are stopped meanwhile) and runs info ranks and mpi queues. */
 static void report(const struct job *job, const char *why)
 {
-	const char *gdb = getenv("SHOAL_GDB");
-	char pid[24];
 	pid_t g;
 	int status;
 
 	fprintf(stderr, "shoal: hang report (%s): what every rank is waiting for\n", why);
 	fflush(stderr);
-	snprintf(pid, sizeof(pid), "%d", (int)job->node);
-	g = fork();
-	if (g == 0) {
-		/* gdb waits for its inferior with SIGCHLD: it must not inherit ours blocked. */
-		sigprocmask(SIG_SETMASK, &job->old_mask, NULL);
-		dup2(STDERR_FILENO, STDOUT_FILENO);
-		execlp(gdb && *gdb ? gdb : "gdb", "gdb", "-batch", "-nx", "-q",
-		       "-iex", "set print thread-events off", "-iex", "set auto-solib-add off",
-		       "-p", pid, "-x", job->ext, "-ex", "shoal-attached",
-		       "-ex", "info ranks", "-ex", "mpi queues all", (char *)NULL);
-		fprintf(stderr, "shoal: the hang report needs gdb (set SHOAL_GDB): %s\n",
-			strerror(errno));
-		_exit(127);
-	}
+	g = shl_report_start(job->node, job->ext, STDERR_FILENO, &job->old_mask);
 	if (g > 0)
 		while (waitpid(g, &status, 0) < 0 && errno == EINTR)
 			;
@@ -666,6 +650,9 @@ int main(int argc, char **argv)
 	} else {
 		unsetenv("SHOAL_OUTPUT_LABEL");
 	}
+	/* mpiexec judges deadlocks across hosts; the nodes' watchdogs must agree on "off". */
+	if (getenv("SHOAL_DEADLOCK_S"))
+		forward(&job, "SHOAL_DEADLOCK_S", strlen("SHOAL_DEADLOCK_S"));
 	if (!job.place.nhosts && !job.agent &&
 	    (job.launcher ? !strcmp(job.launcher, "slurm") : shl_slurm_inside())) {
 		/* Inside an allocation without hosts given: its nodes, started by srun. */
@@ -739,7 +726,7 @@ int main(int argc, char **argv)
 	remove_dir(&job);
 	if (deadlocked) {
 		fprintf(stderr, "shoal: job ended as a likely deadlock\n");
-		return SHL_MPIEXEC_DEADLOCK_EXIT;
+		return SHL_REPORT_DEADLOCK_EXIT;  /* the node found it (it asks with SIGUSR1) */
 	}
 	if (timed_out) {
 		fprintf(stderr, "shoal: job ended by --timeout after %ld s\n", job.timeout);

@@ -1,6 +1,8 @@
 /* mpiexec's side of a job on several hosts (docs/offnode.md): the job secret, the control
- * listener, one launcher process per node, the handshake, output and exit forwarding, and
- * ending the whole job when a node fails, is lost, or a signal or --timeout says so.
+ * listener, one launcher process per node, the handshake, output and exit forwarding, hang
+ * reports gathered from every node (SIGQUIT, --timeout), the deadlock check over the
+ * nodes' states, and ending the whole job when a node fails, is lost, or a signal,
+ * --timeout or a deadlock says so.
  * Entered by mpiexec's only thread (shl_launch_run), with the signals it waits for blocked.
  * Must not block on one node while others need service (every socket read goes through the
  * poll loop) nor leave a launcher process running when it returns. */
@@ -31,6 +33,7 @@
 
 extern char **environ;
 #include "loader/mpiexec.h"
+#include "loader/report.h"
 
 /* Seconds every node has to connect back and say HELLO (SHOAL_LAUNCH_TIMEOUT): ssh to a
  * cold host can take several seconds; a minute says "unreachable" without a long hang. */
@@ -41,6 +44,9 @@ extern char **environ;
 #define SHL_LAUNCH_KILL_GRACE_S 3
 /* Exit status of a job ended by --timeout: coreutils timeout(1)'s, as on one node. */
 #define SHL_LAUNCH_TIMEOUT_EXIT 124
+/* How long a hang report may take to come back from every host: a proxy gives gdb 30 s
+ * (SHL_PROXY_GDB_MS) after up to 5 s for its node's description. */
+#define SHL_LAUNCH_REPORT_S 40
 /* Connections waiting for their HELLO at once; more are refused until one is judged. */
 #define SHL_LAUNCH_PENDING_MAX 64
 
@@ -57,6 +63,11 @@ struct node {
 	unsigned char addr[8]; /* its ADDR body */
 	unsigned char *buf;    /* bytes received, not yet a whole record */
 	size_t len;
+	/* Its last STATE (the deadlock check): every rank blocked in MPI or ended, and its
+	 * frame counts (io/mesh.h, shl_io_count_frames). */
+	bool stated, blocked;
+	uint64_t sent, retired;
+	bool report_wait;      /* REPORT sent, REPORTED not yet back */
 };
 
 /* A connection that has not proved the secret yet: its HELLO, then (challenged) its PROOF. */
@@ -93,6 +104,12 @@ struct run {
 	int stdin_node;         /* node of rank 0, which gets mpiexec's stdin */
 	bool stdin_open;        /* stdin still to be read and forwarded */
 	size_t stdin_inflight;  /* STDIN bytes sent, not yet acknowledged */
+	long deadlock_ms;       /* SHOAL_DEADLOCK_S in ms, 0: no deadlock check */
+	long changed_ms;        /* when a node's STATE last arrived (each says a change) */
+	bool reporting;         /* REPORT sent: waiting for every node's REPORTED */
+	time_t report_by;       /* stop waiting for REPORTED then */
+	int report_then;        /* once the report is in, end the job with this; -1: go on */
+	char report_end[96];    /* and this message */
 };
 
 static time_t now(void)
@@ -101,6 +118,14 @@ static time_t now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* The IPv4 address to listen on: --control-addr, SHOAL_CONTROL_ADDR, loopback for the
@@ -601,6 +626,20 @@ static void on_record(struct run *run, struct node *n, uint8_t type, const unsig
 		fflush(stdout);
 		write_all(shl_io_ctl_get32(b) == 2 ? STDERR_FILENO : STDOUT_FILENO, b + 8, len - 8);
 		return;
+	case SHL_IO_CTL_STATE:
+		if (len != 20)
+			break;
+		n->stated = true;
+		n->blocked = shl_io_ctl_get32(b) != 0;
+		n->sent = shl_io_ctl_get32(b + 4) | (uint64_t)shl_io_ctl_get32(b + 8) << 32;
+		n->retired = shl_io_ctl_get32(b + 12) | (uint64_t)shl_io_ctl_get32(b + 16) << 32;
+		run->changed_ms = now_ms();
+		return;
+	case SHL_IO_CTL_REPORTED:
+		if (len != 0)
+			break;
+		n->report_wait = false;
+		return;
 	case SHL_IO_CTL_STDIN_ACK:
 		if (len != 4 || n != &run->nodes[run->stdin_node])
 			break;
@@ -722,6 +761,111 @@ static void reap(struct run *run)
 		}
 }
 
+/* Ask every node that still runs for its part of a hang report (REPORT `what`), after a
+ * header naming `why`; once all have answered (or SHL_LAUNCH_REPORT_S passed), end the job
+ * with status `then` and message `end` unless `then` is -1. Returns false if no node can
+ * be asked (none runs yet or any more): the caller ends the job itself. */
+static bool start_report(struct run *run, const char *why, uint32_t what, int then,
+			 const char *end)
+{
+	unsigned char b[4];
+	bool asked = false;
+
+	if (run->ending || !run->peers_sent)
+		return false;
+	if (then >= 0 && run->report_then < 0) {  /* the report under way will do */
+		run->report_then = then;
+		snprintf(run->report_end, sizeof(run->report_end), "%s", end);
+	}
+	if (run->reporting)
+		return true;
+	fflush(stdout);
+	fprintf(stderr, "shoal: hang report (%s): what every rank is waiting for\n", why);
+	shl_io_ctl_put32(b, what);
+	for (int k = 0; k < run->nnodes; k++) {
+		struct node *n = &run->nodes[k];
+
+		n->report_wait = n->fd >= 0 && !n->exited &&
+				 shl_io_ctl_send(n->fd, SHL_IO_CTL_REPORT, b, sizeof(b)) == 0;
+		asked |= n->report_wait;
+	}
+	if (!asked) {
+		run->report_then = -1;
+		return false;
+	}
+	run->reporting = true;
+	run->report_by = now() + SHL_LAUNCH_REPORT_S;
+	return true;
+}
+
+/* The report under way is complete once every node asked has answered, ended or gone. */
+static void check_report(struct run *run)
+{
+	bool late = now() >= run->report_by;
+
+	if (!run->reporting)
+		return;
+	for (int k = 0; k < run->nnodes; k++) {
+		struct node *n = &run->nodes[k];
+
+		if (n->report_wait && n->fd >= 0 && !n->exited && !late)
+			return;
+		n->report_wait = false;
+	}
+	run->reporting = false;
+	if (late)
+		fprintf(stderr, "shoal: some hosts did not report within %d s\n",
+			SHL_LAUNCH_REPORT_S);
+	if (run->report_then >= 0)
+		end_job(run, run->report_then, SIGTERM, "%s", run->report_end);
+	run->report_then = -1;
+}
+
+/* A job on several hosts is deadlocked when every rank of every node is blocked in MPI (or
+ * has ended), no frame is on its way between nodes (the sums of the nodes' sent and
+ * retired counts are equal), and no node's state changed for SHOAL_DEADLOCK_S. Each node
+ * reads its state at one moment, but the nodes at different moments: only states that
+ * held still for that long, together, describe one moment of the job. A frame a node's
+ * completion thread makes itself (DATA after a CTS) counts as sent before the frame that
+ * caused it is retired (shl_io_count_frames), and a frame a rank posts counts before the
+ * rank can sleep, so the sums are never level while a frame is still to be sent. Then
+ * report what every rank waits for and end the job with status 125. */
+static void check_deadlock(struct run *run)
+{
+	uint64_t sent = 0, retired = 0;
+	char hosts[512] = "";
+	size_t off = 0;
+	bool live = false;
+
+	if (!run->deadlock_ms || run->ending || run->reporting || !run->peers_sent ||
+	    now_ms() - run->changed_ms < run->deadlock_ms)
+		return;
+	for (int k = 0; k < run->nnodes; k++) {
+		struct node *n = &run->nodes[k];
+
+		if (!n->stated || !n->blocked)
+			return;
+		sent += n->sent;
+		retired += n->retired;
+		if (n->exited)
+			continue;  /* its last STATE, with its final counts, came before its EXIT */
+		live = true;
+		if (off < sizeof(hosts))
+			off += (size_t)snprintf(hosts + off, sizeof(hosts) - off, "%s%s",
+						off ? ", " : "", n->host);
+	}
+	if (!live || sent != retired)
+		return;
+	fflush(stdout);
+	fprintf(stderr, "shoal: likely deadlock: every rank on hosts %s has been blocked in MPI "
+		"for %ld s with no message in flight between them (SHOAL_DEADLOCK_S=0 turns this "
+		"check off)\n", hosts, run->deadlock_ms / 1000);
+	if (!start_report(run, "likely deadlock", SHL_IO_CTL_REPORT_DEADLOCK,
+			  SHL_REPORT_DEADLOCK_EXIT, "shoal: job ended as a likely deadlock"))
+		end_job(run, SHL_REPORT_DEADLOCK_EXIT, SIGTERM,
+			"shoal: job ended as a likely deadlock");
+}
+
 static void on_signal(struct run *run)
 {
 	struct signalfd_siginfo si;
@@ -733,7 +877,12 @@ static void on_signal(struct run *run)
 			reap(run);
 		else if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
 			end_job(run, 128 + sig, sig, NULL);
-		/* SIGQUIT (hang report) and SIGUSR1 (deadlock) are single-node only so far. */
+		else if (sig == SIGQUIT && !run->peers_sent && !run->ending)
+			fprintf(stderr, "shoal: hang report (SIGQUIT): no rank runs yet: %d of %d "
+				"node processes have started\n", run->naddr, run->nnodes);
+		else if (sig == SIGQUIT)  /* the job goes on */
+			start_report(run, "SIGQUIT", SHL_IO_CTL_REPORT_HANG, -1, NULL);
+		/* SIGUSR1 is the single node's deadlock call: mpiexec judges here itself. */
 	}
 }
 
@@ -749,9 +898,16 @@ static void check_clocks(struct run *run)
 					run->nodes[k].ranks, run->addr, run->connect_s);
 				break;
 			}
-	if (run->timeout_at && t >= run->timeout_at)
-		end_job(run, SHL_LAUNCH_TIMEOUT_EXIT, SIGTERM, "shoal: job ended by --timeout "
-			"after %ld s", run->l->timeout);
+	if (run->timeout_at && t >= run->timeout_at) {
+		char why[64], end[64];
+
+		run->timeout_at = 0;
+		snprintf(why, sizeof(why), "--timeout %ld s expired", run->l->timeout);
+		snprintf(end, sizeof(end), "shoal: job ended by --timeout after %ld s",
+			 run->l->timeout);
+		if (!start_report(run, why, SHL_IO_CTL_REPORT_HANG, SHL_LAUNCH_TIMEOUT_EXIT, end))
+			end_job(run, SHL_LAUNCH_TIMEOUT_EXIT, SIGTERM, "%s", end);
+	}
 	for (int i = run->npending - 1; i >= 0; i--)
 		if (t >= run->pending[i].deadline)
 			drop_pending(run, i, "no HELLO in time");
@@ -826,6 +982,8 @@ static int loop(struct run *run)
 		if (fds[2].revents && in)
 			pump_stdin(run);
 		check_clocks(run);
+		check_report(run);
+		check_deadlock(run);
 		release(run);
 	}
 	free(fds);
@@ -847,6 +1005,19 @@ static long env_seconds(const char *name, long dflt)
 		return dflt;
 	v = strtol(s, &end, 10);
 	return *end || v < 1 ? dflt : v;
+}
+
+/* Whole seconds from the environment, 0 allowed, or `dflt`. */
+static long env_count(const char *name, long dflt)
+{
+	const char *s = getenv(name);
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return dflt;
+	v = strtol(s, &end, 10);
+	return *end || v < 0 || v > 86400 ? dflt : v;
 }
 
 int shl_launch_run(struct shl_launch *l)
@@ -871,6 +1042,9 @@ int shl_launch_run(struct shl_launch *l)
 	run.connect_s = env_seconds("SHOAL_LAUNCH_TIMEOUT", SHL_LAUNCH_CONNECT_S);
 	run.connect_by = now() + run.connect_s;
 	run.timeout_at = l->timeout ? now() + l->timeout : 0;
+	run.deadlock_ms = 1000 * env_count("SHOAL_DEADLOCK_S", SHL_REPORT_DEADLOCK_S);
+	run.changed_ms = now_ms();
+	run.report_then = -1;
 	run.stdin_node = (int)pl->node_of[0];
 	run.stdin_open = true;
 	if (!stdin_usable()) {

@@ -7,17 +7,20 @@
 #include <execinfo.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <string.h>
 #include <sys/sendfile.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "loader/loader.h"
 #include "loader/loader_internal.h"
+#include "loader/report.h"
 #include "io/mesh.h"
 #include "runtime/job.h"
 
@@ -30,6 +33,8 @@
 struct shl_node_state shl_loader = {
 	.first_failed = -1,
 	.single_lock = PTHREAD_MUTEX_INITIALIZER,
+	.proxy = -1,
+	.proxy_lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
 /* MPIR process acquisition interface: a parallel debugger that started mpiexec (which then
@@ -295,11 +300,6 @@ static void start_ranks(const char *jobdir, const int *world, int argc, char **a
 	pthread_attr_destroy(&attr);
 }
 
-/* Seconds every rank must stay blocked before the job is called deadlocked. Nothing on a
- * single node can unblock such a job, so the delay only has to outlast the moments when
- * all ranks briefly sleep while a message is being pushed; 10 s is far beyond those. */
-#define SHL_LOADER_DEADLOCK_S 10
-
 /* SHOAL_DEADLOCK_S-style whole seconds from the environment, or `dflt`. */
 static long env_seconds(const char *name, long dflt)
 {
@@ -319,8 +319,6 @@ static long env_seconds(const char *name, long dflt)
 
 /* How often the deadlock watchdog samples the ranks. */
 #define SHL_LOADER_WATCH_MS 250
-/* Exit status of a job ended as a likely deadlock (124 is mpiexec --timeout's). */
-#define SHL_LOADER_DEADLOCK_EXIT 125
 /* How long the watchdog leaves mpiexec to print its own report before ending the node. */
 #define SHL_LOADER_REPORT_GRACE_S 20
 
@@ -373,8 +371,101 @@ static void *watch(void *arg)
 	fflush(stderr);
 	kill(getppid(), SIGUSR1);  /* mpiexec adds each rank's call and ends the job */
 	sleep(SHL_LOADER_REPORT_GRACE_S);
-	shl_loader_exit_process(SHL_LOADER_DEADLOCK_EXIT);
+	shl_loader_exit_process(SHL_REPORT_DEADLOCK_EXIT);
 	return arg;
+}
+
+/* Watchdog or main thread: send this node's state to its proxy if it changed since the last
+ * one sent (always, with `final`: the ranks have all ended and every frame is written;
+ * nothing is sent after that). A changed wake count of a blocked rank is a change: mpiexec
+ * calls a job deadlocked only once no node's state changed for SHOAL_DEADLOCK_S. */
+static void tell_proxy(bool final)
+{
+	/* Process-wide, under proxy_lock: the last state sent. */
+	static struct { bool sent_once, blocked; uint64_t sig, sent, retired; } last;
+	unsigned char m[1 + SHL_WATCH_STATE_BYTES];
+	uint64_t sig, sent, retired;
+	bool blocked;
+
+	pthread_mutex_lock(&shl_loader.proxy_lock);
+	if (shl_loader.proxy_final)
+		goto unlock;
+	/* Ranks first: a rank's post counts as sent before the rank can sleep again. */
+	blocked = all_blocked(&sig);
+	shl_io_count_frames(&sent, &retired);
+	if (!blocked)
+		sig = 0;
+	if (!final && last.sent_once && last.blocked == blocked && last.sig == sig &&
+	    last.sent == sent && last.retired == retired)
+		goto unlock;
+	last.sent_once = true;
+	last.blocked = blocked;
+	last.sig = sig;
+	last.sent = sent;
+	last.retired = retired;
+	m[0] = SHL_WATCH_STATE;
+	shl_io_ctl_put32(m + 1, blocked);
+	shl_io_ctl_put32(m + 5, (uint32_t)sent);
+	shl_io_ctl_put32(m + 9, (uint32_t)(sent >> 32));
+	shl_io_ctl_put32(m + 13, (uint32_t)retired);
+	shl_io_ctl_put32(m + 17, (uint32_t)(retired >> 32));
+	send(shl_loader.proxy, m, sizeof(m), MSG_NOSIGNAL);
+	shl_loader.proxy_final = final;
+unlock:
+	pthread_mutex_unlock(&shl_loader.proxy_lock);
+}
+
+/* Watchdog thread, the proxy asking (mpiexec judged the job deadlocked, so every rank not
+ * ended is blocked): what each waits for, as the single-node watchdog prints it. */
+static void describe_to_proxy(void)
+{
+	unsigned char m[1 + SHL_WATCH_PIECE];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (f) {
+		for (int k = 0; k < shl_loader.nranks; k++)
+			if (__atomic_load_n(&shl_loader.copies[k].stage, __ATOMIC_RELAXED) !=
+			    SHL_STAGE_DONE)
+				shl_job_describe_rank(shl_loader.copies[k].rank, f);
+		fclose(f);
+	}
+	pthread_mutex_lock(&shl_loader.proxy_lock);
+	m[0] = SHL_WATCH_DESCRIBE;
+	for (size_t off = 0; text && off < len; off += SHL_WATCH_PIECE) {
+		size_t n = len - off < SHL_WATCH_PIECE ? len - off : SHL_WATCH_PIECE;
+
+		memcpy(m + 1, text + off, n);
+		send(shl_loader.proxy, m, 1 + n, MSG_NOSIGNAL);
+	}
+	m[0] = SHL_WATCH_DESCRIBED;
+	send(shl_loader.proxy, m, 1, MSG_NOSIGNAL);
+	pthread_mutex_unlock(&shl_loader.proxy_lock);
+	free(text);
+}
+
+/* The watchdog thread of a node started by a proxy: the judge is mpiexec, the only one
+ * that sees every node (a node's ranks all blocked may wait for another node). Every
+ * SHL_LOADER_WATCH_MS, tell the proxy this node's state if it changed; describe the ranks
+ * when the proxy asks. Ends when the proxy closes the socket. */
+static void *watch_for_proxy(void *arg)
+{
+	pthread_setname_np(pthread_self(), "shoal watchdog");
+	for (;;) {
+		struct pollfd pfd = { .fd = shl_loader.proxy, .events = POLLIN };
+		unsigned char m[16];
+
+		if (poll(&pfd, 1, SHL_LOADER_WATCH_MS) > 0) {
+			ssize_t r = recv(shl_loader.proxy, m, sizeof(m), MSG_DONTWAIT);
+
+			if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN))
+				return arg;
+			if (r > 0 && m[0] == SHL_WATCH_DESCRIBE)
+				describe_to_proxy();
+		}
+		tell_proxy(false);
+	}
 }
 
 int shl_node_main(int argc, char **argv)
@@ -448,13 +539,14 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 		return 1;
 	}
 	start_ranks(jobdir, world, argc, argv);
-	/* Ranks of a node blocked together may wait on other nodes: the watchdog, which would
-	 * call that a deadlock, only watches whole jobs for now (docs/offnode.md). */
-	shl_loader.deadlock_ms = world_size > nlocal ? 0 :
-		1000 * (unsigned)env_seconds("SHOAL_DEADLOCK_S", SHL_LOADER_DEADLOCK_S);
+	/* Ranks of a node blocked together may wait on other nodes: with a proxy, the
+	 * watchdog only reports to mpiexec, which judges the whole job (watch_for_proxy). */
+	shl_loader.deadlock_ms = world_size > nlocal && shl_loader.proxy < 0 ? 0 :
+		1000 * (unsigned)env_seconds("SHOAL_DEADLOCK_S", SHL_REPORT_DEADLOCK_S);
 	if (shl_loader.deadlock_ms > 0 && !shl_loader.debug_stop) {
 		pthread_t w;
-		if (pthread_create(&w, NULL, watch, NULL) == 0)
+		if (pthread_create(&w, NULL, shl_loader.proxy >= 0 ? watch_for_proxy : watch,
+				   NULL) == 0)
 			pthread_detach(w);
 	}
 	for (int k = 0; k < n; k++)
@@ -464,6 +556,9 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 	if (mesh != NULL && shl_io_finish(10000) < 0)
 		fprintf(stderr, "shoal: node %u: messages for other nodes were still unsent after "
 			"10 s\n", mesh->node);
+	/* The last word on this node's frames: its ranks' sends count even once it is gone. */
+	if (shl_loader.proxy >= 0)
+		tell_proxy(true);
 
 	fflush(NULL);
 	failed = atomic_load(&shl_loader.first_failed);

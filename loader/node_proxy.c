@@ -1,6 +1,7 @@
 /* The node proxy of a job on several hosts (shoal-node --connect, docs/offnode.md): joins
  * mpiexec's control channel with the job secret, forks the node process proper, forwards
- * its stdout/stderr line by line and its end, and delivers mpiexec's END.
+ * its stdout/stderr line by line, its watchdog's states and its end, delivers mpiexec's
+ * END, and answers REPORT with the hang report of its node process (gdb, run here).
  * Entered by shoal-node's main thread only, before any rank exists; single-threaded.
  * Must not outlive mpiexec or leave its node process or job directory behind. */
 #include <arpa/inet.h>
@@ -28,6 +29,7 @@
 #include "io/mesh.h"
 #include "loader/loader.h"
 #include "loader/loader_internal.h"
+#include "loader/report.h"
 
 /* How long the handshake may take before the proxy gives up: mpiexec answers at once unless
  * it is still starting other hosts' agents (ssh can take seconds each). */
@@ -37,6 +39,15 @@
 /* After the node process ended, how long its pipes may stay open (held by a process the
  * ranks started) before EXIT is sent anyway. */
 #define SHL_PROXY_DRAIN_MS 2000
+
+/* How long the node process's watchdog has to describe its ranks (it looks every 250 ms),
+ * and gdb to attach and report (docs/debugging.md measured 1.0 s to attach to 256 ranks,
+ * 1.4 s to 1024, on 2 cores; 2-3 s for 2 ranks on 2 busy cores here) before the report
+ * goes without them. mpiexec waits longer (SHL_LAUNCH_REPORT_S). */
+#define SHL_PROXY_DESCRIBE_MS 5000
+#define SHL_PROXY_GDB_MS 30000
+/* A report goes to mpiexec in OUT records of at most this many bytes. */
+#define SHL_PROXY_REPORT_PIECE (1u << 20)
 
 /* Bytes of control records the proxy holds: a STDIN body is at most 64 KiB (mpiexec reads
  * its stdin 64 KiB at a time), plus room for the records behind it. */
@@ -76,6 +87,17 @@ struct proxy {
 	bool in_eof;                /* mpiexec's stdin ended: close `in` once inq is written */
 	unsigned char ctlbuf[SHL_PROXY_CTL_BUF];
 	size_t ctllen;
+	int watch;                  /* the node process's watch socket (SHL_WATCH_*), or -1 */
+	bool ended;                 /* the node process has ended (supervise) */
+	/* The REPORT being made, gathered in `text` and sent whole, so that one host's report
+	 * is not interleaved with another's on mpiexec's stderr. */
+	enum { REPORT_NONE, REPORT_DESCRIBE, REPORT_GDB } report;
+	FILE *text;
+	char *textbuf;
+	size_t textlen;
+	pid_t gdb;
+	int gdbout;                 /* read end of gdb's output, or -1 */
+	long report_by;             /* now_ms() deadline of the current phase */
 };
 
 static int fail(const struct proxy *p, const char *what, int err)
@@ -458,7 +480,8 @@ static void remove_dir(struct proxy *p)
 }
 
 /* In the child: become the node process proper. Never returns. */
-static _Noreturn void run_child(struct proxy *p, pid_t proxy, int in, int out, int err)
+static _Noreturn void run_child(struct proxy *p, pid_t proxy, int in, int out, int err,
+				int watch)
 {
 	sigset_t none;
 
@@ -480,6 +503,8 @@ static _Noreturn void run_child(struct proxy *p, pid_t proxy, int in, int out, i
 	close(out);
 	close(err);
 	close(p->ctl);
+	close(p->watch);
+	shl_loader.proxy = watch;
 	setenv("SHOAL_HOST", p->host, 1);
 	fflush(NULL);
 	struct shl_io_config mesh = { .node = p->node, .nnodes = p->nnodes,
@@ -586,6 +611,170 @@ static int feed_stdin(struct proxy *p)
 	return ack_stdin(p, done);
 }
 
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The local world ranks as ranges ("0-3,8"), into `buf`. */
+static void rank_ranges(const struct proxy *p, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < p->nlocal && off < len; i++) {
+		int j = i;
+
+		while (j + 1 < p->nlocal && p->local[j + 1] == p->local[j] + 1)
+			j++;
+		off += (size_t)snprintf(buf + off, len - off, j > i ? "%s%d-%d" : "%s%d",
+					i ? "," : "", p->local[i], p->local[j]);
+		i = j;
+	}
+}
+
+/* The report is complete: send it as OUT records on stderr, then REPORTED. */
+static int finish_report(struct proxy *p)
+{
+	int err = 0;
+
+	fclose(p->text);
+	p->text = NULL;
+	for (size_t off = 0; !err && off < p->textlen; off += SHL_PROXY_REPORT_PIECE) {
+		size_t n = p->textlen - off < SHL_PROXY_REPORT_PIECE ? p->textlen - off
+								     : SHL_PROXY_REPORT_PIECE;
+		unsigned char *body = malloc(8 + n);
+
+		if (!body)
+			break;  /* the report is lost, the job goes on */
+		shl_io_ctl_put32(body, 2);
+		shl_io_ctl_put32(body + 4, (uint32_t)-1);
+		memcpy(body + 8, p->textbuf + off, n);
+		err = shl_io_ctl_send(p->ctl, SHL_IO_CTL_OUT, body, 8 + n);
+		free(body);
+	}
+	free(p->textbuf);
+	p->textbuf = NULL;
+	p->report = REPORT_NONE;
+	return err ? err : shl_io_ctl_send(p->ctl, SHL_IO_CTL_REPORTED, NULL, 0);
+}
+
+/* The gdb part of the report: the same command mpiexec runs on one node, against our node
+ * process (our child, so ptrace may attach under Yama's default scope). */
+static int start_gdb(struct proxy *p)
+{
+	char ext[PATH_MAX];
+	int fds[2];
+
+	if (shl_report_ext(ext, sizeof(ext)) < 0) {
+		fprintf(p->text, "shoal: cannot find Shoal's gdb extension beside shoal-node\n");
+		return finish_report(p);
+	}
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		fprintf(p->text, "shoal: no pipe for gdb: %s\n", strerror(errno));
+		return finish_report(p);
+	}
+	p->gdb = shl_report_start(p->child, ext, fds[1], NULL);
+	close(fds[1]);
+	if (p->gdb < 0) {
+		close(fds[0]);
+		fprintf(p->text, "shoal: cannot start gdb: %s\n", strerror((int)-p->gdb));
+		return finish_report(p);
+	}
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	p->gdbout = fds[0];
+	p->report = REPORT_GDB;
+	p->report_by = now_ms() + SHL_PROXY_GDB_MS;
+	return 0;
+}
+
+/* A REPORT from mpiexec: a line naming the host and its ranks; for a likely deadlock, what
+ * each rank waits for (the node's watchdog describes them); then the gdb report. */
+static int start_report(struct proxy *p, uint32_t what)
+{
+	char ranks[256];
+	unsigned char m = SHL_WATCH_DESCRIBE;
+
+	if (p->report != REPORT_NONE)
+		return 0;  /* mpiexec asks again only once this one is answered */
+	p->text = open_memstream(&p->textbuf, &p->textlen);
+	if (!p->text)
+		return shl_io_ctl_send(p->ctl, SHL_IO_CTL_REPORTED, NULL, 0);
+	rank_ranges(p, ranks, sizeof(ranks));
+	fprintf(p->text, "shoal: host %s (node %u, ranks %s):\n", p->host, p->node, ranks);
+	if (p->ended) {
+		fprintf(p->text, "shoal: its ranks have all ended\n");
+		return finish_report(p);
+	}
+	if (what == SHL_IO_CTL_REPORT_DEADLOCK && p->watch >= 0 &&
+	    send(p->watch, &m, 1, MSG_NOSIGNAL | MSG_DONTWAIT) == 1) {
+		p->report = REPORT_DESCRIBE;
+		p->report_by = now_ms() + SHL_PROXY_DESCRIBE_MS;
+		return 0;
+	}
+	return start_gdb(p);
+}
+
+/* gdb wrote something, or ended (EOF): gather it; at its end, send the report. */
+static int take_gdb(struct proxy *p)
+{
+	char buf[16384];
+	ssize_t r = read(p->gdbout, buf, sizeof(buf));
+	int status;
+
+	if (r < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (r > 0) {
+		fwrite(buf, 1, (size_t)r, p->text);
+		return 0;
+	}
+	close(p->gdbout);
+	p->gdbout = -1;
+	while (waitpid(p->gdb, &status, 0) < 0 && errno == EINTR)
+		;
+	return finish_report(p);
+}
+
+/* A message from the node process's watchdog: forward a STATE; gather a description. */
+static int take_watch(struct proxy *p)
+{
+	unsigned char m[1 + SHL_WATCH_PIECE];
+	ssize_t r = recv(p->watch, m, sizeof(m), MSG_DONTWAIT);
+
+	if (r < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (r <= 0) {  /* the node process has ended: no more states or descriptions */
+		close(p->watch);
+		p->watch = -1;
+		return p->report == REPORT_DESCRIBE ? start_gdb(p) : 0;
+	}
+	if (m[0] == SHL_WATCH_STATE && r == 1 + SHL_WATCH_STATE_BYTES)
+		return shl_io_ctl_send(p->ctl, SHL_IO_CTL_STATE, m + 1, SHL_WATCH_STATE_BYTES);
+	if (p->report != REPORT_DESCRIBE)
+		return 0;
+	if (m[0] == SHL_WATCH_DESCRIBE)
+		fwrite(m + 1, 1, (size_t)r - 1, p->text);
+	else if (m[0] == SHL_WATCH_DESCRIBED)
+		return start_gdb(p);
+	return 0;
+}
+
+/* The current phase of a report took too long: go on without it. */
+static int report_late(struct proxy *p)
+{
+	if (p->report == REPORT_DESCRIBE) {
+		fprintf(p->text, "shoal: the node process did not describe its ranks\n");
+		return start_gdb(p);
+	}
+	fprintf(p->text, "shoal: gdb took more than %d s; stopped\n", SHL_PROXY_GDB_MS / 1000);
+	kill(p->gdb, SIGKILL);  /* its output ends: take_gdb sends the report */
+	p->report_by = now_ms() + SHL_PROXY_GDB_MS;
+	return 0;
+}
+
 /* What mpiexec sent since the last call: END delivers its signal. Returns -ECONNRESET
  * when mpiexec is gone. */
 static int take_ctl(struct proxy *p)
@@ -614,6 +803,11 @@ static int take_ctl(struct proxy *p)
 
 			if (err)
 				return err;
+		} else if (type == SHL_IO_CTL_REPORT && blen == 4) {
+			int err = start_report(p, shl_io_ctl_get32(body));
+
+			if (err)
+				return err;
 		}
 		memmove(buf, buf + used, *len - (size_t)used);
 		*len -= (size_t)used;
@@ -621,37 +815,33 @@ static int take_ctl(struct proxy *p)
 	return used < 0 ? -EPROTO : 0;
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Forward output and END until the node process ended and its output is drained; then
- * send EXIT. Returns 0, or -errno when mpiexec is gone (the node is killed then). */
+/* Forward output, END, the watchdog's states and REPORTs until the node process ended, its
+ * output is drained and no report is being made; then send EXIT. Returns 0, or -errno when
+ * mpiexec is gone (the node is killed then). */
 static int supervise(struct proxy *p)
 {
 	int pidfd = (int)syscall(SYS_pidfd_open, p->child, 0);
 	int status = 0, err = 0;
 	long drain_until = 0;
-	bool ended = false;
 	unsigned char ex[8];
 
 	if (pidfd < 0)
 		return -errno;
-	while (!ended || ((p->out.fd >= 0 || p->err.fd >= 0) && now_ms() < drain_until)) {
-		struct pollfd fds[5] = {
+	while (!p->ended || p->report != REPORT_NONE ||
+	       ((p->out.fd >= 0 || p->err.fd >= 0) && now_ms() < drain_until)) {
+		struct pollfd fds[7] = {
 			{ .fd = p->ctl, .events = POLLIN },
 			{ .fd = p->out.fd, .events = POLLIN },
 			{ .fd = p->err.fd, .events = POLLIN },
-			{ .fd = ended ? -1 : pidfd, .events = POLLIN },
+			{ .fd = p->ended ? -1 : pidfd, .events = POLLIN },
 			{ .fd = p->in >= 0 && (p->inlen || p->in_eof) ? p->in : -1,
 			  .events = POLLOUT },
+			{ .fd = p->watch, .events = POLLIN },
+			{ .fd = p->gdbout, .events = POLLIN },
 		};
+		int wait = p->report != REPORT_NONE ? 100 : p->ended ? 50 : -1;
 
-		if (poll(fds, 5, ended ? 50 : -1) < 0 && errno != EINTR)
+		if (poll(fds, 7, wait) < 0 && errno != EINTR)
 			break;
 		if (fds[0].revents) {
 			err = take_ctl(p);
@@ -669,8 +859,15 @@ static int supervise(struct proxy *p)
 				if (err)
 					goto lost;
 			}
+		if (fds[5].revents && p->watch >= 0 && (err = take_watch(p)) != 0)
+			goto lost;
+		if (fds[6].revents && p->gdbout >= 0 && (err = take_gdb(p)) != 0)
+			goto lost;
+		if (p->report != REPORT_NONE && now_ms() >= p->report_by &&
+		    (err = report_late(p)) != 0)
+			goto lost;
 		if (fds[3].revents && waitpid(p->child, &status, WNOHANG) == p->child) {
-			ended = true;
+			p->ended = true;
 			drain_until = now_ms() + SHL_PROXY_DRAIN_MS;
 		}
 	}
@@ -681,11 +878,17 @@ static int supervise(struct proxy *p)
 		if (s->len)
 			send_out(p, s, s->len);
 	}
+	/* The node's last states (its final frame counts) go before its EXIT. */
+	for (struct pollfd w = { .fd = p->watch, .events = POLLIN };
+	     p->watch >= 0 && poll(&w, 1, 0) > 0 && take_watch(p) == 0;)
+		;
 	shl_io_ctl_put32(ex, WIFSIGNALED(status) ? 1 : 0);
 	shl_io_ctl_put32(ex + 4, (uint32_t)(WIFSIGNALED(status) ? WTERMSIG(status)
 							       : WEXITSTATUS(status)));
 	return shl_io_ctl_send(p->ctl, SHL_IO_CTL_EXIT, ex, sizeof(ex));
 lost:
+	if (p->gdb > 0 && p->gdbout >= 0)
+		kill(p->gdb, SIGKILL);
 	kill(p->child, SIGKILL);
 	waitpid(p->child, &status, 0);
 	close(pidfd);
@@ -718,12 +921,12 @@ static void linger(struct proxy *p)
 int shl_node_proxy_main(int argc, char **argv)
 {
 	struct proxy *p = calloc(1, sizeof(*p));
-	int out[2], errp[2], in[2] = { -1, -1 }, err;
+	int out[2], errp[2], in[2] = { -1, -1 }, watch[2], err;
 	pid_t self = getpid();
 
 	if (!p)
 		return 1;
-	p->ctl = p->listen = p->in = -1;
+	p->ctl = p->listen = p->in = p->watch = p->gdbout = -1;
 	if (parse(p, argc, argv) < 0) {
 		fprintf(stderr, "usage: shoal-node --connect IP:PORT --node I --host NAME "
 			"[--wdir DIR] program [args...] (started by mpiexec, secret on stdin)\n"
@@ -750,18 +953,21 @@ int shl_node_proxy_main(int argc, char **argv)
 		return fail(p, "cannot make a job directory", err);
 	/* Rank 0's node gets mpiexec's stdin through a pipe; the others keep /dev/null. */
 	if ((p->node_of[0] == p->node && pipe2(in, O_CLOEXEC) < 0) ||
-	    pipe2(out, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
+	    pipe2(out, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0 ||
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, watch) < 0) {
 		err = errno;
 		remove_dir(p);
 		return fail(p, "pipe", err);
 	}
 	p->in = in[1];
+	p->watch = watch[0];
 	fflush(NULL);
 	p->child = fork();
 	if (p->child == 0)
-		run_child(p, self, in[0], out[1], errp[1]);
+		run_child(p, self, in[0], out[1], errp[1], watch[1]);
 	close(out[1]);
 	close(errp[1]);
+	close(watch[1]);
 	if (in[0] >= 0) {
 		close(in[0]);
 		fcntl(p->in, F_SETFL, O_NONBLOCK);

@@ -1,0 +1,53 @@
+/* The gdb hang report: the one gdb command line that looks at a running node process.
+ * Entered by mpiexec's thread (one node) and by a node proxy's thread (several hosts); no
+ * state of its own. Must not wait for gdb nor print anything but gdb's own failure. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "loader/report.h"
+
+pid_t shl_report_start(pid_t node, const char *ext, int out, const sigset_t *mask)
+{
+	const char *gdb = getenv("SHOAL_GDB");
+	char pid[24];
+	pid_t g;
+
+	snprintf(pid, sizeof(pid), "%d", (int)node);
+	fflush(NULL);
+	g = fork();
+	if (g < 0)
+		return -errno;
+	if (g > 0)
+		return g;
+	/* gdb waits for its inferior with SIGCHLD: it must not inherit it blocked. */
+	if (mask)
+		sigprocmask(SIG_SETMASK, mask, NULL);
+	dup2(out, STDOUT_FILENO);
+	dup2(out, STDERR_FILENO);
+	execlp(gdb && *gdb ? gdb : "gdb", "gdb", "-batch", "-nx", "-q",
+	       "-iex", "set print thread-events off", "-iex", "set auto-solib-add off",
+	       "-p", pid, "-x", ext, "-ex", "shoal-attached",
+	       "-ex", "info ranks", "-ex", "mpi queues all", (char *)NULL);
+	fprintf(stderr, "shoal: the hang report needs gdb (set SHOAL_GDB): %s\n", strerror(errno));
+	_exit(127);
+}
+
+int shl_report_ext(char *buf, size_t len)
+{
+	static const char *const where[] = { "shoal_gdb.py", "../lib/shoal/shoal_gdb.py" };
+	char self[PATH_MAX];
+	char *slash;
+
+	if (!realpath("/proc/self/exe", self) || !(slash = strrchr(self, '/')))
+		return -ENOENT;
+	*slash = '\0';
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++)
+		if ((size_t)snprintf(buf, len, "%s/%s", self, where[i]) < len &&
+		    access(buf, R_OK) == 0)
+			return 0;
+	return -ENOENT;
+}
