@@ -994,32 +994,6 @@ static int loop(struct run *run)
 	return run->status;
 }
 
-/* Whole seconds from the environment, or `dflt`. */
-static long env_seconds(const char *name, long dflt)
-{
-	const char *s = getenv(name);
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return dflt;
-	v = strtol(s, &end, 10);
-	return *end || v < 1 ? dflt : v;
-}
-
-/* Whole seconds from the environment, 0 allowed, or `dflt`. */
-static long env_count(const char *name, long dflt)
-{
-	const char *s = getenv(name);
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return dflt;
-	v = strtol(s, &end, 10);
-	return *end || v < 0 || v > 86400 ? dflt : v;
-}
-
 int shl_launch_run(struct shl_launch *l)
 {
 	struct run run = { .l = l, .listen = -1, .sigfd = -1 };
@@ -1039,10 +1013,11 @@ int shl_launch_run(struct shl_launch *l)
 	}
 	if (open_listener(&run) < 0)
 		return 1;
-	run.connect_s = env_seconds("SHOAL_LAUNCH_TIMEOUT", SHL_LAUNCH_CONNECT_S);
+	run.connect_s = shl_report_env_seconds("SHOAL_LAUNCH_TIMEOUT", SHL_LAUNCH_CONNECT_S, 1);
 	run.connect_by = now() + run.connect_s;
 	run.timeout_at = l->timeout ? now() + l->timeout : 0;
-	run.deadlock_ms = 1000 * env_count("SHOAL_DEADLOCK_S", SHL_REPORT_DEADLOCK_S);
+	run.deadlock_ms = 1000 * shl_report_env_seconds("SHOAL_DEADLOCK_S",
+							  SHL_REPORT_DEADLOCK_S, 0);
 	run.changed_ms = now_ms();
 	run.report_then = -1;
 	run.stdin_node = (int)pl->node_of[0];

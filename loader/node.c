@@ -300,23 +300,6 @@ static void start_ranks(const char *jobdir, const int *world, int argc, char **a
 	pthread_attr_destroy(&attr);
 }
 
-/* SHOAL_DEADLOCK_S-style whole seconds from the environment, or `dflt`. */
-static long env_seconds(const char *name, long dflt)
-{
-	const char *s = getenv(name);
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return dflt;
-	v = strtol(s, &end, 10);
-	if (*end || v < 0 || v > 86400) {
-		fprintf(stderr, "shoal: ignoring %s=%s (want whole seconds)\n", name, s);
-		return dflt;
-	}
-	return v;
-}
-
 /* How often the deadlock watchdog samples the ranks. */
 #define SHL_LOADER_WATCH_MS 250
 /* How long the watchdog leaves mpiexec to print its own report before ending the node. */
@@ -542,7 +525,7 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 	/* Ranks of a node blocked together may wait on other nodes: with a proxy, the
 	 * watchdog only reports to mpiexec, which judges the whole job (watch_for_proxy). */
 	shl_loader.deadlock_ms = world_size > nlocal && shl_loader.proxy < 0 ? 0 :
-		1000 * (unsigned)env_seconds("SHOAL_DEADLOCK_S", SHL_REPORT_DEADLOCK_S);
+		1000 * (unsigned)shl_report_env_seconds("SHOAL_DEADLOCK_S", SHL_REPORT_DEADLOCK_S, 0);
 	if (shl_loader.deadlock_ms > 0 && !shl_loader.debug_stop) {
 		pthread_t w;
 		if (pthread_create(&w, NULL, shl_loader.proxy >= 0 ? watch_for_proxy : watch,

@@ -1,6 +1,7 @@
 /* The gdb hang report: the one gdb command line that looks at a running node process.
  * Entered by mpiexec's thread (one node) and by a node proxy's thread (several hosts); no
- * state of its own. Must not wait for gdb nor print anything but gdb's own failure. */
+ * state of its own. Must not wait for gdb nor print anything but gdb's own failure and a
+ * malformed setting. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -9,6 +10,23 @@
 #include <unistd.h>
 
 #include "loader/report.h"
+
+long shl_report_env_seconds(const char *name, long dflt, long min)
+{
+	const char *s = getenv(name);
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return dflt;
+	v = strtol(s, &end, 10);
+	if (*end || v < min || v > 86400) {
+		fprintf(stderr, "shoal: ignoring %s=%s (want whole seconds, %ld to 86400)\n", name,
+			s, min);
+		return dflt;
+	}
+	return v;
+}
 
 pid_t shl_report_start(pid_t node, const char *ext, int out, const sigset_t *mask)
 {

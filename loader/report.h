@@ -18,6 +18,11 @@
 /* Exit status of a job ended as a likely deadlock (124 is --timeout's, as timeout(1)'s). */
 #define SHL_REPORT_DEADLOCK_EXIT 125
 
+/* Any thread: whole seconds from environment variable `name`, between `min` and a day, or
+ * `dflt` when it is unset or empty; a malformed value is ignored with a message on stderr.
+ * (SHOAL_DEADLOCK_S, SHOAL_LAUNCH_TIMEOUT.) */
+long shl_report_env_seconds(const char *name, long dflt, long min);
+
 /* mpiexec's or a proxy's thread: fork gdb (SHOAL_GDB, else gdb) attached to process `node`
  * with Shoal's extension `ext`, printing `info ranks` and `mpi queues all` on `out` (its
  * stdout and stderr), then detaching; the ranks are stopped meanwhile. The child gets the
