@@ -9,7 +9,9 @@
 #include <stdint.h>
 
 #define SHL_IO_CTL_MAGIC 0x434c4853u   /* "SHLC" as little-endian bytes, first in HELLO */
-#define SHL_IO_CTL_VERSION 2           /* 2: HELLO carries a nonce, not the secret */
+/* 2: HELLO carries a nonce, not the secret; 3: a node sends PID (an older mpiexec would
+ * take it for a malformed record) */
+#define SHL_IO_CTL_VERSION 3
 #define SHL_IO_CTL_SECRET 32           /* bytes of the job secret (256 bits from getrandom) */
 /* Largest record body: an ASSIGN of a million ranks is 4 MB; 16 MiB leaves room and still
  * bounds what a peer can make us allocate. */
@@ -38,6 +40,8 @@ enum shl_io_ctl_type {
 				 * u64 frames sent, u64 frames retired (io/mesh.h,
 				 * shl_io_count_frames); sent whenever any of them or a blocked
 				 * rank's wake count changes */
+	SHL_IO_CTL_PID = 14,    /* node: u32 pid of the node process on its host, once, right
+				 * after it is forked (after PEERS): mpiexec's MPIR table */
 	/* The proof of the secret that follows HELLO (numbered apart from the job's records). */
 	SHL_IO_CTL_CHALLENGE = 20,  /* mpiexec: its nonce, its answer to HELLO's nonce */
 	SHL_IO_CTL_PROOF = 21,      /* node: its answer to CHALLENGE's nonce */

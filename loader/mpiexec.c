@@ -1,5 +1,6 @@
 /* mpiexec (and mpirun): parses the command line, makes the per-job directory, starts the node
- * process (or gdb running it, with --gdb), publishes it in the MPIR process table, forwards
+ * process (or gdb running it, with --gdb), fills the MPIR process table (of one node, or of
+ * several from their pids: shl_mpir_publish), forwards
  * SIGINT/SIGTERM/SIGHUP to it, reports what every rank waits for on SIGQUIT or --timeout,
  * and exits with its status.
  * Entered by the user's shell; single-threaded. Must not leave the job directory behind or
@@ -10,6 +11,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +35,9 @@
 /* The MPIR process acquisition interface (MPI Forum, "The MPIR Process Acquisition
  * Interface", 2010): a parallel debugger that starts or attaches to mpiexec reads these by
  * name. Every rank of a node is a thread of the one node process, so each entry of the
- * table carries the node's pid; a debugger attaching to it sees the ranks as threads named
- * "rank N". Not static: the debugger finds them in the symbol table. */
+ * table carries its node's pid (on the node's host); a debugger attaching to it sees the
+ * ranks as threads named "rank N". Not static: the debugger finds them in the symbol
+ * table. Filled by shl_mpir_publish, for one node or several. */
 struct MPIR_PROCDESC {
 	char *host_name;
 	char *executable_name;
@@ -476,10 +479,6 @@ static pid_t start(struct job *job, const char *node, const sigset_t *old)
 	if (job->gdb) {
 		k = gdb_args(job, argv);
 		setenv("SHOAL_DEBUG_STOP", "1", 1);
-	} else if (MPIR_being_debugged) {
-		/* A parallel debugger started us: ranks wait before main until it sets
-		 * MPIR_debug_gate in the node process. */
-		setenv("SHOAL_DEBUG_STOP", "gate", 1);
 	}
 	snprintf(nbuf, sizeof(nbuf), "%ld", job->nranks);
 	argv[k] = job->gdb ? (char *)node : "shoal-node";
@@ -508,24 +507,19 @@ static pid_t start(struct job *job, const char *node, const sigset_t *old)
 	return pid;
 }
 
-/* One entry per rank, all naming the node process. */
-static void publish(const struct job *job)
+void shl_mpir_publish(const struct shl_place *p, const char *program, const pid_t *node_pid)
 {
-	static char host[256];
-
-	if (job->gdb)
-		return;
-	if (gethostname(host, sizeof(host) - 1) < 0)
-		strcpy(host, "localhost");
-	MPIR_proctable = calloc((size_t)job->nranks, sizeof(*MPIR_proctable));
+	MPIR_proctable = calloc((size_t)p->nranks, sizeof(*MPIR_proctable));
 	if (!MPIR_proctable)
 		return;
-	for (long k = 0; k < job->nranks; k++) {
-		MPIR_proctable[k].host_name = host;
-		MPIR_proctable[k].executable_name = job->program;
-		MPIR_proctable[k].pid = job->node;
+	for (long r = 0; r < p->nranks; r++) {
+		uint32_t k = p->node_of[r];
+
+		MPIR_proctable[r].host_name = p->hosts[p->host_of_node[k]].name;
+		MPIR_proctable[r].executable_name = (char *)program;
+		MPIR_proctable[r].pid = (int)node_pid[k];
 	}
-	MPIR_proctable_size = (int)job->nranks;
+	MPIR_proctable_size = (int)p->nranks;
 	MPIR_debug_state = MPIR_DEBUG_SPAWNED;
 	MPIR_Breakpoint();
 }
@@ -702,6 +696,12 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	job.old_mask = old;
+	if (MPIR_being_debugged && !job.gdb) {
+		/* A parallel debugger started us: the ranks of every node wait before main
+		 * until it sets MPIR_debug_gate in their node process (docs/debugging.md). */
+		setenv("SHOAL_DEBUG_STOP", "gate", 1);
+		forward(&job, "SHOAL_DEBUG_STOP", strlen("SHOAL_DEBUG_STOP"));
+	}
 	if (multi) {
 		struct shl_launch l = {
 			.place = &job.place, .node_path = node, .program = job.program,
@@ -721,7 +721,11 @@ int main(int argc, char **argv)
 		remove_dir(&job);
 		return 1;
 	}
-	publish(&job);
+	if (!job.gdb) {  /* under --gdb, gdb is the node's debugger already */
+		pid_t pid = job.node;
+
+		shl_mpir_publish(&job.place, job.program, &pid);
+	}
 	status = supervise(&job, &set, &timed_out, &deadlocked);
 	remove_dir(&job);
 	if (deadlocked) {

@@ -1,12 +1,14 @@
-/* What mpiexec's files share: a job on several hosts as the launcher sees it, and the one
- * entry point that runs such a job (loader/mpiexec_launch.c).
+/* What mpiexec's files share: a job on several hosts as the launcher sees it, the one
+ * entry point that runs such a job (loader/mpiexec_launch.c), and the MPIR process table
+ * both kinds of job fill (loader/mpiexec.c).
  * Entered by mpiexec's only thread. Not part of libmpi.so; the single-node path of
- * loader/mpiexec.c does not go through here. */
+ * loader/mpiexec.c does not go through shl_launch_run. */
 #ifndef SHL_LOADER_MPIEXEC_H
 #define SHL_LOADER_MPIEXEC_H
 
 #include <signal.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "loader/mpiexec_place.h"
 
@@ -27,6 +29,14 @@ struct shl_launch {
 	sigset_t old_mask;         /* signal mask to give children */
 	const sigset_t *waited;    /* signals mpiexec blocks and takes with signalfd */
 };
+
+/* mpiexec's thread, once, when the node process of every node of `p` (mapped) runs: fill
+ * the MPIR process table (loader/mpiexec.c) with one entry per world rank naming the host
+ * of its node as given (-H, hostfile, Slurm), `program`, and node_pid[its node] (the pid on
+ * that host), set MPIR_proctable_size and MPIR_debug_state = MPIR_DEBUG_SPAWNED, then call
+ * MPIR_Breakpoint, where a parallel debugger reads them. Out of memory: no table and no
+ * call. `program` and the host names must outlive the job. */
+void shl_mpir_publish(const struct shl_place *p, const char *program, const pid_t *node_pid);
 
 /* Whether mpiexec runs inside a Slurm allocation (SLURM_JOB_ID and SLURM_JOB_NODELIST or
  * SLURM_NODELIST set). */

@@ -1,5 +1,6 @@
 /* mpiexec's side of a job on several hosts (docs/offnode.md): the job secret, the control
- * listener, one launcher process per node, the handshake, output and exit forwarding, hang
+ * listener, one launcher process per node, the handshake, the MPIR process table once every
+ * node process runs, output and exit forwarding, hang
  * reports gathered from every node (SIGQUIT, --timeout), the deadlock check over the
  * nodes' states, and ending the whole job when a node fails, is lost, or a signal,
  * --timeout or a deadlock says so.
@@ -68,6 +69,7 @@ struct node {
 	bool stated, blocked;
 	uint64_t sent, retired;
 	bool report_wait;      /* REPORT sent, REPORTED not yet back */
+	pid_t pid;             /* its node process's pid on its host (PID), 0 before */
 };
 
 /* A connection that has not proved the secret yet: its HELLO, then (challenged) its PROOF. */
@@ -94,6 +96,7 @@ struct run {
 	struct pending pending[SHL_LAUNCH_PENDING_MAX];
 	int npending;
 	int naddr;              /* nodes that sent ADDR */
+	int npid;               /* nodes that sent PID: all of them fill the MPIR table */
 	bool peers_sent;
 	bool ending;            /* END sent: waiting for nodes and launchers to go */
 	int status;             /* mpiexec's exit status once decided */
@@ -608,6 +611,19 @@ static void send_peers(struct run *run)
 	run->peers_sent = true;
 }
 
+/* Every node process runs: the MPIR table for a parallel debugger, as on one node. */
+static void publish(struct run *run)
+{
+	pid_t *pid = malloc((size_t)run->nnodes * sizeof(*pid));
+
+	if (!pid)
+		return;  /* no table, as shl_mpir_publish out of memory: the job goes on */
+	for (int k = 0; k < run->nnodes; k++)
+		pid[k] = run->nodes[k].pid;
+	shl_mpir_publish(run->l->place, run->l->program, pid);
+	free(pid);
+}
+
 static void on_record(struct run *run, struct node *n, uint8_t type, const unsigned char *b,
 		      size_t len)
 {
@@ -619,6 +635,13 @@ static void on_record(struct run *run, struct node *n, uint8_t type, const unsig
 		n->has_addr = true;
 		if (++run->naddr == run->nnodes && !run->ending)
 			send_peers(run);
+		return;
+	case SHL_IO_CTL_PID:
+		if (len != 4 || n->pid || !shl_io_ctl_get32(b) || shl_io_ctl_get32(b) > INT_MAX)
+			break;
+		n->pid = (pid_t)shl_io_ctl_get32(b);
+		if (++run->npid == run->nnodes && !run->ending)
+			publish(run);
 		return;
 	case SHL_IO_CTL_OUT:
 		if (len < 8)

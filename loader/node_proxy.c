@@ -1,6 +1,7 @@
 /* The node proxy of a job on several hosts (shoal-node --connect, docs/offnode.md): joins
  * mpiexec's control channel with the job secret, forks the node process proper, forwards
- * its stdout/stderr line by line, its watchdog's states and its end, delivers mpiexec's
+ * its pid (for mpiexec's MPIR table), its stdout/stderr line by line, its watchdog's states
+ * and its end, delivers mpiexec's
  * END, and answers REPORT with the hang report of its node process (gdb, run here).
  * Entered by shoal-node's main thread only, before any rank exists; single-threaded.
  * Must not outlive mpiexec or leave its node process or job directory behind. */
@@ -815,8 +816,9 @@ static int take_ctl(struct proxy *p)
 	return used < 0 ? -EPROTO : 0;
 }
 
-/* Forward output, END, the watchdog's states and REPORTs until the node process ended, its
- * output is drained and no report is being made; then send EXIT. Returns 0, or -errno when
+/* Send the node process's PID, then forward output, END, the watchdog's states and REPORTs
+ * until the node process ended, its output is drained and no report is being made; then
+ * send EXIT. Returns 0, or -errno when
  * mpiexec is gone (the node is killed then). */
 static int supervise(struct proxy *p)
 {
@@ -827,6 +829,11 @@ static int supervise(struct proxy *p)
 
 	if (pidfd < 0)
 		return -errno;
+	/* Where a parallel debugger finds this node's ranks (mpiexec's MPIR table). */
+	shl_io_ctl_put32(ex, (uint32_t)p->child);
+	err = shl_io_ctl_send(p->ctl, SHL_IO_CTL_PID, ex, 4);
+	if (err)
+		goto lost;
 	while (!p->ended || p->report != REPORT_NONE ||
 	       ((p->out.fd >= 0 || p->err.fd >= 0) && now_ms() < drain_until)) {
 		struct pollfd fds[7] = {
