@@ -1,0 +1,49 @@
+#!/bin/bash
+# mpir_debug_gate_holds_ranks_on_one_node: when a debugger sets MPIR_being_debugged in mpiexec before the launch, no rank of a one-node job (-n 3) enters main until MPIR_debug_gate is set in the node process named by MPIR_proctable; then all 3 run and the job ends normally.
+. "$SHOAL_TESTS/lib/common.bash"
+export SHOAL_DEADLOCK_S=0
+command -v gdb >/dev/null || skip "gdb is not installed"
+
+# First thing in main: leave a file in the directory argv[1] (the ranks' own count).
+build marked <<'SRC'
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <mpi.h>
+int main(int argc, char **argv)
+{
+	char path[4096];
+	int rank;
+
+	snprintf(path, sizeof(path), "%s/started.XXXXXX", argv[1]);
+	close(mkstemp(path));
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	printf("rank %d ran\n", rank);
+	MPI_Finalize();
+	return 0;
+}
+SRC
+
+mkdir "$TEST_TMP/marks"
+# At MPIR_Breakpoint: 2 s for any rank to (wrongly) enter main, count the marks, then open
+# the node process's gate with another gdb, as a parallel debugger does, and go on.
+cat >"$TEST_TMP/cmds" <<GDB
+break main
+run
+set var MPIR_being_debugged = 1
+break MPIR_Breakpoint
+continue
+printf "size=%d state=%d\n", MPIR_proctable_size, MPIR_debug_state
+shell sleep 2; echo "before=\$(ls $TEST_TMP/marks | wc -l)"
+eval "shell gdb -batch -nx -p %d -ex 'set var MPIR_debug_gate = 1' >/dev/null 2>&1", MPIR_proctable[0].pid
+continue
+GDB
+run -t 50 gdb -batch -nx -x "$TEST_TMP/cmds" --args "$MPIEXEC" -n 3 "$TEST_TMP/marked" "$TEST_TMP/marks"
+expect_out '^size=3 state=1$'
+expect_out '^before=0$'
+expect_out_count '^rank [0-2] ran$' 3
+expect_out 'exited normally'
+n=$(ls "$TEST_TMP/marks" | wc -l)
+[ "$n" = 3 ] || { show; fail "$n ranks entered main after the gate opened (want 3)"; }
+exit 0
