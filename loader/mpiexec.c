@@ -1,8 +1,7 @@
 /* mpiexec (and mpirun): parses the command line, makes the per-job directory, starts the node
- * process (or gdb running it, with --gdb), fills the MPIR process table (of one node, or of
- * several from their pids: shl_mpir_publish), forwards
- * SIGINT/SIGTERM/SIGHUP to it, reports what every rank waits for on SIGQUIT or --timeout,
- * and exits with its status.
+ * process (or gdb running it, with --gdb), fills the MPIR process table (shl_mpir_publish,
+ * also for several hosts), forwards SIGINT/SIGTERM/SIGHUP to it, reports what every rank
+ * waits for on SIGQUIT or --timeout, and exits with its status.
  * Entered by the user's shell; single-threaded. Must not leave the job directory behind or
  * wait for ever: a node that ignores a forwarded signal is killed 3 s later. */
 #include <dirent.h>

@@ -1,8 +1,8 @@
 /* The node proxy of a job on several hosts (shoal-node --connect, docs/offnode.md): joins
  * mpiexec's control channel with the job secret, forks the node process proper, forwards
  * its pid (for mpiexec's MPIR table), its stdout/stderr line by line, its watchdog's states
- * and its end, delivers mpiexec's
- * END, and answers REPORT with the hang report of its node process (gdb, run here).
+ * and its end, delivers mpiexec's END, and answers REPORT with the hang report of its node
+ * process (gdb, run here).
  * Entered by shoal-node's main thread only, before any rank exists; single-threaded.
  * Must not outlive mpiexec or leave its node process or job directory behind. */
 #include <arpa/inet.h>
@@ -818,8 +818,7 @@ static int take_ctl(struct proxy *p)
 
 /* Send the node process's PID, then forward output, END, the watchdog's states and REPORTs
  * until the node process ended, its output is drained and no report is being made; then
- * send EXIT. Returns 0, or -errno when
- * mpiexec is gone (the node is killed then). */
+ * send EXIT. Returns 0, or -errno when mpiexec is gone (the node is killed then). */
 static int supervise(struct proxy *p)
 {
 	int pidfd = (int)syscall(SYS_pidfd_open, p->child, 0);
