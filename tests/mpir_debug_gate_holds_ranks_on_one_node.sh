@@ -5,25 +5,7 @@ export SHOAL_DEADLOCK_S=0
 command -v gdb >/dev/null || skip "gdb is not installed"
 
 # First thing in main: leave a file in the directory argv[1] (the ranks' own count).
-build marked <<'SRC'
-#include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
-#include <mpi.h>
-int main(int argc, char **argv)
-{
-	char path[4096];
-	int rank;
-
-	snprintf(path, sizeof(path), "%s/started.XXXXXX", argv[1]);
-	close(mkstemp(path));
-	MPI_Init(&argc, &argv);
-	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	printf("rank %d ran\n", rank);
-	MPI_Finalize();
-	return 0;
-}
-SRC
+build marked < "$SHOAL_TESTS/lib/mpir_marked.c"
 
 mkdir "$TEST_TMP/marks"
 # At MPIR_Breakpoint: 2 s for any rank to (wrongly) enter main, count the marks, then open

@@ -61,16 +61,6 @@ wait_end() {
 	RC=$?
 }
 
-# nothing_left: no process in any namespace of the test.
-nothing_left() {
-	local ns left
-	sleep 0.5
-	for ns in "$NS_HEAD" "${NS_HOSTS[@]}"; do
-		left=$(ip netns pids "$ns")
-		[ -z "$left" ] || { ps -o pid,ppid,args -p "$(echo $left | tr ' ' ',')"; fail "left in $ns: $left"; }
-	done
-}
-
 # The node process proper is the child of the proxy, both in h2.
 start_job
 pids=$(node_pids "$h2")
@@ -80,7 +70,7 @@ kill -KILL $node
 wait_end 5
 expect_rc 137
 expect_err "node process on host $h2 \\(ranks 2-3\\) killed by signal KILL"
-nothing_left
+netns_nothing_left
 
 # The proxy (the launcher's process) dies: the node is lost.
 start_job
@@ -91,7 +81,7 @@ kill -KILL $proxy
 wait_end 5
 expect_nonzero
 expect_err "lost node process on host $h2 \\(ranks 2-3\\)"
-nothing_left
+netns_nothing_left
 
 # The killed proxy could not remove its job directory; the next job on that host does.
 left=$(ls -d /dev/shm/shoal-node-$proxy-* /tmp/shoal-node-$proxy-* 2>/dev/null)

@@ -38,15 +38,6 @@ int main(int argc, char **argv)
 SRC
 
 netns_up 2
-# nothing_left: no process in any namespace of the test.
-nothing_left() {
-	local ns left
-	sleep 0.5
-	for ns in "$NS_HEAD" "${NS_HOSTS[@]}"; do
-		left=$(ip netns pids "$ns")
-		[ -z "$left" ] || { ps -o pid,ppid,args -p "$(echo $left | tr ' ' ',')"; fail "$1: left in $ns: $left"; }
-	done
-}
 # Rank 3 is on the second host (-ppn 2, by slot).
 while read -r how rc err; do
 	start=$(date +%s)
@@ -56,7 +47,7 @@ while read -r how rc err; do
 	expect_err "$err"
 	[ "$took" -le 10 ] || { show; fail "$how: the job took $took s to end"; }
 	expect_out_count '^rank [0-3] before$' 4
-	nothing_left "$how"
+	netns_nothing_left "$how"
 done <<LIST
 crash 139 rank 3.*(SIGSEGV|signal 11|Segmentation)
 abort 7 rank 3

@@ -53,6 +53,18 @@ netns_up() {
 	return 0
 }
 
+# netns_nothing_left [WHAT]: fail (naming WHAT) if any process is left in a namespace of the
+# test, half a second after a job ended.
+netns_nothing_left() {
+	local ns left
+	sleep 0.5
+	for ns in "$NS_HEAD" "${NS_HOSTS[@]}"; do
+		left=$(ip netns pids "$ns")
+		[ -z "$left" ] || { ps -o pid,ppid,args -p "$(echo $left | tr ' ' ',')"
+			fail "${1:+$1: }left in $ns: $left"; }
+	done
+}
+
 # netns_hosts: the host names, comma-separated, for -H.
 netns_hosts() { (IFS=,; echo "${NS_HOSTS[*]}"); }
 
