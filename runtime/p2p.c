@@ -1283,11 +1283,15 @@ struct probe {
 	struct shl_envelope *env;
 };
 
+/* A wait's predicate, so it may be asked again after it said yes (sleep_once looks once
+ * more before sleeping, then shl_poll looks again): a matched probe must keep the message
+ * it took, not take the next one too and lose the first. */
 static bool found_unexpected(void *arg)
 {
 	struct probe *p = arg;
 
-	p->env = find_unexpected(p->r, p->c, p->source, p->tag, p->take);
+	if (p->env == NULL)
+		p->env = find_unexpected(p->r, p->c, p->source, p->tag, p->take);
 	return p->env != NULL;
 }
 
