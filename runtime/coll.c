@@ -97,6 +97,19 @@ bool shl_coll_blocked_done(void *arg)
 	return req_done(w->req);
 }
 
+void shl_coll_wait_checked(struct shl_rank *r, struct shl_comm *c, uint64_t k,
+			   struct shl_req *q)
+{
+	struct shl_coll_blocked w = { q, c->sh };
+
+	shl_rank_lock(r);
+	for (bool poll = true;
+	     !shl_wait_once(r, shl_coll_blocked_done, &w, SHL_COLL_CHECK_NS, poll);
+	     poll = false)
+		shl_coll_check(c, k);
+	shl_rank_unlock(r);
+}
+
 int shl_coll_start(struct shl_rank *r, struct shl_comm *c, const char *fn, shl_meet_fn *run,
 		   const struct shl_cargs *x, MPI_Request *request, enum shl_coll_mode mode)
 {
@@ -114,14 +127,7 @@ int shl_coll_start(struct shl_rank *r, struct shl_comm *c, const char *fn, shl_m
 		uint64_t k = shl_coll_next(c, fn, SHL_COLL_MEET);
 		if (shl_comm_meet(sh, k, sh->nmembers, c->member, run, &a.a) < 0)
 			return MPI_ERR_NO_MEM;
-		struct shl_coll_blocked w = { &sq, sh };
-		shl_rank_lock(r);
-		/* A mismatch found fails this meeting too: wait for it in any case. */
-		for (bool poll = true;
-		     !shl_wait_once(r, shl_coll_blocked_done, &w, SHL_COLL_CHECK_NS, poll);
-		     poll = false)
-			shl_coll_check(c, k);
-		shl_rank_unlock(r);
+		shl_coll_wait_checked(r, c, k, &sq);
 		return a.a.err;
 	}
 	if (mode == SHL_COLL_PERSISTENT) {

@@ -330,13 +330,7 @@ static int meet_all(struct shl_rank *r, struct shl_comm *c, const char *name, sh
 
 	if (shl_comm_meet(c->sh, k, c->sh->nmembers, c->member, fn, &a) < 0)
 		return MPI_ERR_NO_MEM;
-	shl_rank_lock(r);
-	/* A mismatch found fails this meeting too: wait for it in any case. */
-	for (bool poll = true;
-	     !shl_wait_once(r, req_done, &q, SHL_COLL_CHECK_NS, poll);
-	     poll = false)
-		shl_coll_check(c, k);
-	shl_rank_unlock(r);
+	shl_coll_wait_checked(r, c, k, &q);
 	return a.err;
 }
 

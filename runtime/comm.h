@@ -234,6 +234,14 @@ bool shl_coll_describe(struct shl_comm *c, char *buf, size_t len);
  * (with its poll of SHOAL_SPIN_US, 200 us: 0.2 % of a core). */
 #define SHL_COLL_CHECK_NS 100000000u
 
+/* Owner thread, rank unlocked, after joining meeting `k` of `c` with an arrival whose
+ * request is `q`: wait until `q` completes, running shl_coll_check every SHL_COLL_CHECK_NS
+ * (a mismatch fails the meeting too, so this always ends) and taking a share of the copies
+ * a large run offers meanwhile (coll_share.c). (coll.c) */
+struct shl_req;
+void shl_coll_wait_checked(struct shl_rank *r, struct shl_comm *c, uint64_t k,
+			   struct shl_req *q);
+
 /* Any rank thread: join the meeting `key` of `sh` as member `member` of `n`, running `fn`
  * when everyone has joined (in the last arriver's thread). Keys 1..2^63-1 are collective
  * operations numbered by each member's c->seq (all members number them alike: MPI orders
