@@ -161,6 +161,7 @@ static void on_pthread_exit(void *arg)
 {
 	struct shl_copy *c = arg;
 
+	shl_job_rank_home();
 	if (c->reported)
 		return;
 	c->code = 0;
@@ -211,6 +212,7 @@ static void *run_rank(void *arg)
 		c->ending = SHL_END_RETURN;
 	}
 	pthread_cleanup_pop(0);
+	shl_job_rank_home();
 
 	if (c->ending == SHL_END_RETURN)
 		run_atexit(c);

@@ -12,6 +12,7 @@
 
 #include "runtime/coll_net.h"
 #include "runtime/rt.h"
+#include "runtime/fiber.h"
 #include "runtime/p2p_internal.h"
 
 SHL_API struct shl_comm shl_mpi_comm_world = {
@@ -96,7 +97,11 @@ int shl_job_create_part(int size, int nlocal, const int *local)
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	shl_job.spin_ns = 1000 * shl_env_size("SHOAL_SPIN_US",
 					      nlocal > cores ? 0 : SHL_WAIT_SPIN_US, 1000000);
-	shl_job.yields = (unsigned)shl_env_size("SHOAL_YIELDS", SHL_WAIT_YIELDS, 1000);
+	/* Switched in user space, a waiting rank parks at once: the next rank runs in a
+	 * fraction of a microsecond, and a turn of polling only delays it (fiber.h). */
+	bool fibers = shl_fibers_start(ranks, nlocal);
+	shl_job.yields = (unsigned)shl_env_size("SHOAL_YIELDS", fibers ? 0 : SHL_WAIT_YIELDS,
+						1000);
 	/* Without spinning every wait sleeps, and a membarrier per sleep (2.5 µs) costs more
 	 * than the senders' barriers it saves. */
 	shl_job.sleeper_fences = shl_job.spin_ns > 0 && shl_wait_register_fences() == 0;
@@ -106,6 +111,12 @@ int shl_job_create_part(int size, int nlocal, const int *local)
 void shl_job_bind_rank(int rank)
 {
 	shl_self = shl_job.ranks[rank];
+	shl_fiber_bind(shl_self);
+}
+
+void shl_job_rank_home(void)
+{
+	shl_fiber_go_home();
 }
 
 enum shl_phase shl_job_phase(int rank)
@@ -207,6 +218,7 @@ int PMPI_Finalize(void)
 	shl_rank_unlock(r);
 	shl_coll_net_finalize(r);
 	atomic_store_explicit(&r->phase, SHL_PHASE_FINALIZED, memory_order_release);
+	shl_fiber_go_home();
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Finalize);

@@ -36,6 +36,10 @@ int shl_job_connect(const struct shl_io_config *cfg);
  * thread becomes that rank. Without a bound thread, MPI_Init makes a singleton job. */
 void shl_job_bind_rank(int rank);
 
+/* A rank's main thread, before the rank's thread ends: make sure the rank runs on its own
+ * thread again, if waits moved it onto a carrier (runtime/fiber.h). */
+void shl_job_rank_home(void);
+
 /* Any thread: the phase of rank `rank` (acquire load; pairs with the release store in
  * MPI_Init / MPI_Finalize). */
 enum shl_phase shl_job_phase(int rank);

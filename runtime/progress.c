@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "runtime/rt.h"
+#include "runtime/fiber.h"
 #include "runtime/p2p_internal.h"
 #include "runtime/coll_net.h"
 #include "io/mesh.h"
@@ -47,7 +48,11 @@ void shl_rank_wake(struct shl_rank *r)
 	 * event, or we see it and bump wake_seq past the value it sleeps on. */
 	if (atomic_load(&r->sleepers) > 0) {
 		atomic_fetch_add(&r->wake_seq, 1);
-		futex(&r->wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
+		if (r->fiber)
+			shl_fiber_wake(r->fiber);
+		/* After the bump: a thread counted in later sees it in its futex word. */
+		if (atomic_load(&r->futex_sleepers) > 0)
+			futex(&r->wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
 	}
 }
 
@@ -103,7 +108,10 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 			if (polls > shl_job.yields)
 				break;
 			shl_rank_unlock(r);
-			sched_yield();
+			if (shl_fiber_self != NULL && shl_fiber_self->carrier != NULL)
+				shl_fiber_yield(shl_fiber_self);
+			else
+				sched_yield();
 			shl_rank_lock(r);
 		} else {
 			if (polls % SHL_WAIT_CLOCK_EVERY == 0) {
@@ -130,10 +138,21 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 	return ok;
 }
 
-/* Sleep once on the rank's futex unless `done` or an arrival shows up first; `limit`
- * (NULL: none) bounds the sleep. */
-static void sleep_once(struct shl_rank *r, bool (*done)(void *arg), void *arg,
-		       const struct timespec *limit)
+static void sleep_on_futex(struct shl_rank *r, uint32_t seq, uint64_t ns)
+{
+	struct timespec limit = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+	long rc;
+
+	atomic_fetch_add(&r->futex_sleepers, 1);  /* seq_cst: see shl_rank_wake */
+	rc = futex(&r->wake_seq, FUTEX_WAIT_PRIVATE, seq, ns ? &limit : NULL);
+	if (rc < 0 && errno != EAGAIN && errno != EINTR && errno != ETIMEDOUT)
+		shl_panic("shl_wait", errno, "futex wait failed");
+	atomic_fetch_sub(&r->futex_sleepers, 1);
+}
+
+/* Sleep once on the rank's futex, or park the rank's fiber, unless `done` or an arrival
+ * shows up first; `ns` (0: none) bounds the sleep. */
+static void sleep_once(struct shl_rank *r, bool (*done)(void *arg), void *arg, uint64_t ns)
 {
 	uint32_t seq = atomic_load(&r->wake_seq);
 	/* Pairs with shl_rank_wake: after this increment either we see the waker's
@@ -149,9 +168,10 @@ static void sleep_once(struct shl_rank *r, bool (*done)(void *arg), void *arg,
 	shl_progress(r);
 	if (shl_inbox_empty(&r->inbox) && !done(arg)) {
 		shl_rank_unlock(r);
-		long rc = futex(&r->wake_seq, FUTEX_WAIT_PRIVATE, seq, limit);
-		if (rc < 0 && errno != EAGAIN && errno != EINTR && errno != ETIMEDOUT)
-			shl_panic("shl_wait", errno, "futex wait failed");
+		if (shl_fiber_self != NULL)
+			shl_fiber_park(shl_fiber_self, seq, ns);
+		else
+			sleep_on_futex(r, seq, ns);
 		shl_rank_lock(r);
 	}
 	atomic_fetch_sub(&r->sleepers, 1);
@@ -161,16 +181,14 @@ void shl_wait(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 {
 	/* Woken, poll (or yield) again before sleeping: more events tend to follow. */
 	while (!shl_poll(r, done, arg))
-		sleep_once(r, done, arg, NULL);
+		sleep_once(r, done, arg, 0);
 }
 
 bool shl_wait_once(struct shl_rank *r, bool (*done)(void *arg), void *arg, uint64_t ns,
 		   bool poll)
 {
-	struct timespec limit = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
-
 	if (poll ? shl_poll(r, done, arg) : done(arg))
 		return true;
-	sleep_once(r, done, arg, &limit);
+	sleep_once(r, done, arg, ns);
 	return done(arg);
 }

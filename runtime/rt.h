@@ -144,8 +144,10 @@ struct shl_rank {
 				       * none from us, or NULL (not tried yet); p2p.c */
 	struct shl_inbox inbox;
 	struct shl_fbox_set fbox_in;  /* senders' boxes to us */
+	struct shl_fiber *fiber;      /* the rank switched in user space (fiber.h), or NULL */
 	alignas(64) _Atomic uint32_t wake_seq;   /* futex word; bumped by every waker */
-	_Atomic int sleepers;                    /* threads of this rank in futex_wait */
+	_Atomic int sleepers;                    /* threads of this rank in shl_wait's sleep */
+	_Atomic int futex_sleepers;              /* ... of which asleep on the futex, not parked */
 	alignas(64) _Atomic int phase;           /* enum shl_phase; release-stored by the rank */
 };
 

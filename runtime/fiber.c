@@ -1,0 +1,488 @@
+/* Ranks switched in user space (fiber.h): the switch, the run queue, the carriers and
+ * their ticker. Entered by rank threads and carriers (park, yield, go home), any thread
+ * (wake), the node's main thread (start) and the ticker.
+ *
+ * Code that runs on a rank's own thread while the rank is away (home_main and everything
+ * it calls) shares the rank's thread control block with the carrier running the rank, so
+ * it must not write thread-locals: no errno, hence raw system calls throughout this file. */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <linux/futex.h>
+
+#include "runtime/rt.h"
+#include "runtime/fiber.h"
+
+/* A rank's own thread idles on a stack of its own while the rank is away: the rank's stack
+ * belongs to the rank. Signal handlers may run there too. */
+#define SHL_FIBER_HOME_STACK (256 * 1024)
+/* Signal stack of a carrier, for crash reports of the rank it runs. */
+#define SHL_FIBER_ALTSTACK (64 * 1024)
+/* The ticker's period while ranks wait in the run queue (wakes an idle carrier for a
+ * queue a busy carrier left: see push) and otherwise (timed parks, shl_wait_once). */
+#define SHL_FIBER_TICK_BUSY_NS 1000000u
+#define SHL_FIBER_TICK_IDLE_NS 10000000u
+/* A queue no carrier took from for this long, while none was idle, gets one more carrier:
+ * a rank that computes, or polls something other than MPI, holds its carrier. */
+#define SHL_FIBER_STUCK_NS 10000000u
+
+#ifndef HWCAP2_FSGSBASE
+#define HWCAP2_FSGSBASE (1 << 1)
+#endif
+
+enum { LEAVE_PARK, LEAVE_YIELD, LEAVE_HOME };
+
+struct shl_carrier {
+	void *sp;          /* its own loop's registers, while it runs a fiber */
+	pthread_t thread;
+};
+
+/* Process-wide: the node's fibers and carriers. `lock` guards the queue (head, tail,
+ * queued); the counters are atomics; the arrays are written once by shl_fibers_start
+ * (carriers also by the ticker, which alone adds them). */
+static struct {
+	struct shl_fiber *fibers;
+	int nfibers;
+	struct shl_carrier *carriers;
+	int ncarriers;
+	int max_carriers;
+	_Atomic bool lock;
+	struct shl_fiber *head, *tail;
+	_Atomic int queued;            /* fibers in the queue; seq_cst, pairs with `idle` */
+	_Atomic uint64_t pops;         /* fibers taken from the queue, ever (the ticker) */
+	alignas(64) _Atomic int idle;  /* carriers asleep or about to be */
+	_Atomic uint32_t idle_seq;     /* their futex word */
+} fs;
+
+__thread struct shl_fiber *shl_fiber_self __attribute__((tls_model("initial-exec")));
+
+/* ---- the switch ----
+ * shl_fiber_switch(save, to, arg): push the callee-saved registers, the %fs base and the
+ * SSE/x87 control words, store the stack pointer in *save, load `to`, pop the same, and
+ * return `arg` in the context resumed. At a saved sp: [0] mxcsr | x87 cw << 32, [8] fs
+ * base, [16] r15, [24] r14, [32] r13, [40] r12, [48] rbx, [56] rbp, [64] return address
+ * (the caller's rsp is sp + 72). shl_fiber_start is where a new context first returns to:
+ * it calls r12(rbx, arg). */
+void *shl_fiber_switch(void **save, void *to, void *arg);
+void shl_fiber_start(void);
+__asm__(".text\n"
+	".globl shl_fiber_switch\n"
+	".hidden shl_fiber_switch\n"
+	".type shl_fiber_switch,@function\n"
+	"shl_fiber_switch:\n"
+	"	.cfi_startproc\n"
+	"	pushq %rbp\n"
+	"	pushq %rbx\n"
+	"	pushq %r12\n"
+	"	pushq %r13\n"
+	"	pushq %r14\n"
+	"	pushq %r15\n"
+	"	rdfsbase %rax\n"
+	"	pushq %rax\n"
+	"	subq $8, %rsp\n"
+	"	stmxcsr (%rsp)\n"
+	"	fnstcw 4(%rsp)\n"
+	"	movq %rsp, (%rdi)\n"
+	"	movq %rsi, %rsp\n"
+	"	ldmxcsr (%rsp)\n"
+	"	fldcw 4(%rsp)\n"
+	"	addq $8, %rsp\n"
+	"	popq %rax\n"
+	"	wrfsbase %rax\n"
+	"	popq %r15\n"
+	"	popq %r14\n"
+	"	popq %r13\n"
+	"	popq %r12\n"
+	"	popq %rbx\n"
+	"	popq %rbp\n"
+	"	movq %rdx, %rax\n"
+	"	ret\n"
+	"	.cfi_endproc\n"
+	".size shl_fiber_switch, .-shl_fiber_switch\n"
+	".globl shl_fiber_start\n"
+	".hidden shl_fiber_start\n"
+	".type shl_fiber_start,@function\n"
+	"shl_fiber_start:\n"
+	"	.cfi_startproc\n"
+	"	.cfi_undefined rip\n"
+	"	movq %rbx, %rdi\n"
+	"	movq %rax, %rsi\n"
+	"	call *%r12\n"
+	"	ud2\n"
+	"	.cfi_endproc\n"
+	".size shl_fiber_start, .-shl_fiber_start\n");
+
+/* ---- raw system calls: no errno (see the top of the file) ---- */
+static long raw_syscall(long n, long a, long b, long c, long d)
+{
+	register long r10 __asm__("r10") = d;
+	long ret;
+
+	__asm__ volatile("syscall" : "=a"(ret) : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+/* Sleep while *word == val, at most `ns` (0: no limit). */
+static void futex_wait(_Atomic uint32_t *word, uint32_t val, uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+
+	raw_syscall(SYS_futex, (long)word, FUTEX_WAIT_PRIVATE, val, ns ? (long)&ts : 0);
+}
+
+static void futex_wake(_Atomic uint32_t *word)
+{
+	raw_syscall(SYS_futex, (long)word, FUTEX_WAKE_PRIVATE, 1, 0);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- the run queue ---- */
+static void lock_queue(void)
+{
+	while (atomic_exchange_explicit(&fs.lock, true, memory_order_acquire))
+		while (atomic_load_explicit(&fs.lock, memory_order_relaxed))
+			__builtin_ia32_pause();
+}
+
+static void unlock_queue(void)
+{
+	atomic_store_explicit(&fs.lock, false, memory_order_release);
+}
+
+static void wake_carrier(void)
+{
+	atomic_fetch_add(&fs.idle_seq, 1);
+	futex_wake(&fs.idle_seq);
+}
+
+/* Queue `f` (state QUEUED). A carrier's fiber that queues into an empty queue wakes no
+ * carrier: its own carrier takes `f` when the fiber waits, a switch instead of a kernel
+ * wake-up (a ring of ranks passing a token stays on one core); the ticker wakes one if the
+ * fiber keeps its carrier. Anyone else, or a queue with a backlog, wakes an idle one. */
+static void push(struct shl_fiber *f, bool from_carrier)
+{
+	int before;
+
+	f->next = NULL;
+	lock_queue();
+	if (fs.tail)
+		fs.tail->next = f;
+	else
+		fs.head = f;
+	fs.tail = f;
+	before = atomic_fetch_add(&fs.queued, 1);  /* seq_cst: see idle() */
+	unlock_queue();
+	if (!(from_carrier && before == 0) && atomic_load(&fs.idle) > 0)
+		wake_carrier();
+}
+
+static struct shl_fiber *pop(void)
+{
+	struct shl_fiber *f;
+
+	if (atomic_load_explicit(&fs.queued, memory_order_relaxed) == 0)
+		return NULL;
+	lock_queue();
+	f = fs.head;
+	if (f) {
+		fs.head = f->next;
+		if (fs.head == NULL)
+			fs.tail = NULL;
+		atomic_fetch_sub(&fs.queued, 1);
+	}
+	unlock_queue();
+	if (f) {
+		atomic_fetch_add_explicit(&fs.pops, 1, memory_order_relaxed);
+		atomic_store_explicit(&f->state, SHL_FIBER_RUNNING, memory_order_relaxed);
+	}
+	return f;
+}
+
+static void try_wake(struct shl_fiber *f, bool from_carrier)
+{
+	int parked = SHL_FIBER_PARKED;
+
+	if (atomic_compare_exchange_strong(&f->state, &parked, SHL_FIBER_QUEUED))
+		push(f, from_carrier);
+}
+
+void shl_fiber_wake(struct shl_fiber *f)
+{
+	struct shl_fiber *me = shl_fiber_self;
+
+	try_wake(f, me != NULL && me->carrier != NULL);
+}
+
+/* In the context just resumed: finish what `prev` (the fiber that switched to it, or NULL)
+ * left for after its registers were saved. */
+static void release(struct shl_fiber *prev, bool from_carrier)
+{
+	if (prev == NULL)
+		return;
+	switch (prev->leaving) {
+	case LEAVE_PARK:
+		/* Pairs with shl_rank_wake's wake_seq bump (both seq_cst): either the waker
+		 * sees PARKED and queues, or we see its bump. */
+		atomic_store(&prev->state, SHL_FIBER_PARKED);
+		if (atomic_load(&prev->rank->wake_seq) != prev->park_seq)
+			try_wake(prev, from_carrier);
+		break;
+	case LEAVE_YIELD:
+		atomic_store(&prev->state, SHL_FIBER_QUEUED);
+		push(prev, from_carrier);
+		break;
+	case LEAVE_HOME:
+		atomic_store(&prev->home_word, 1);
+		futex_wake(&prev->home_word);
+		break;
+	}
+}
+
+/* ---- a rank's own thread while the rank is away ---- */
+static void home_main(struct shl_fiber *f, struct shl_fiber *prev)
+{
+	for (;;) {
+		release(prev, false);
+		while (atomic_exchange(&f->home_word, 0) == 0)
+			futex_wait(&f->home_word, 0, 0);
+		f->carrier = NULL;
+		prev = shl_fiber_switch(&f->home_sp, f->sp, NULL);
+	}
+}
+
+/* The fiber's home context, made the first time it leaves its own thread: a stack whose
+ * first switch "returns" into shl_fiber_start, which calls home_main(f, prev). */
+static void make_home(struct shl_fiber *f)
+{
+	char *stack = mmap(NULL, SHL_FIBER_HOME_STACK, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	uint64_t *sp, fsbase;
+
+	if (stack == MAP_FAILED)
+		shl_panic("shl_fiber_park", ENOMEM, "cannot map a stack for a rank's thread");
+	__asm__ volatile("rdfsbase %0" : "=r"(fsbase));
+	sp = (uint64_t *)(stack + SHL_FIBER_HOME_STACK - 16) - 9;  /* sp + 72 16-aligned */
+	memset(sp, 0, 9 * sizeof(*sp));
+	sp[0] = 0x1f80u | (uint64_t)0x37f << 32;  /* default MXCSR and x87 control word */
+	sp[1] = fsbase;
+	sp[5] = (uint64_t)(uintptr_t)home_main;   /* r12 */
+	sp[6] = (uint64_t)(uintptr_t)f;           /* rbx */
+	sp[8] = (uint64_t)(uintptr_t)shl_fiber_start;
+	f->home_sp = sp;
+}
+
+/* ---- switching away ---- */
+static void leave(struct shl_fiber *f, int why)
+{
+	struct shl_carrier *c = f->carrier;
+	struct shl_fiber *next;
+	void *to;
+
+	f->leaving = why;
+	if (c == NULL) {
+		if (f->home_sp == NULL)
+			make_home(f);
+		to = f->home_sp;
+	} else if ((next = pop()) != NULL) {
+		next->carrier = c;
+		to = next->sp;
+	} else {
+		to = c->sp;
+	}
+	release(shl_fiber_switch(&f->sp, to, f), true);
+}
+
+void shl_fiber_park(struct shl_fiber *f, uint32_t seq, uint64_t ns)
+{
+	f->park_seq = seq;
+	atomic_store_explicit(&f->deadline_ns, ns ? now_ns() + ns : 0,
+			      memory_order_relaxed);
+	leave(f, LEAVE_PARK);
+}
+
+void shl_fiber_yield(struct shl_fiber *f)
+{
+	if (f->carrier != NULL && atomic_load_explicit(&fs.queued, memory_order_relaxed) > 0)
+		leave(f, LEAVE_YIELD);
+}
+
+void shl_fiber_go_home(void)
+{
+	struct shl_fiber *f = shl_fiber_self;
+
+	if (f != NULL && f->carrier != NULL)
+		leave(f, LEAVE_HOME);
+}
+
+void shl_fiber_bind(struct shl_rank *r)
+{
+	shl_fiber_self = r->fiber;
+}
+
+/* ---- carriers and their ticker ---- */
+static void idle(void)
+{
+	uint32_t seq = atomic_load(&fs.idle_seq);
+
+	atomic_fetch_add(&fs.idle, 1);  /* seq_cst: pairs with push's `queued` increment */
+	if (atomic_load(&fs.queued) == 0)
+		futex_wait(&fs.idle_seq, seq, 0);
+	atomic_fetch_sub(&fs.idle, 1);
+}
+
+/* Only crash signals reach a carrier: the node's signal thread takes the others, and a
+ * rank's handler for them runs on the rank's own thread. */
+static void carrier_signals(void)
+{
+	static const int crash[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP };
+	stack_t ss = { .ss_size = SHL_FIBER_ALTSTACK };
+	sigset_t set;
+
+	sigfillset(&set);
+	for (size_t i = 0; i < sizeof(crash) / sizeof(crash[0]); i++)
+		sigdelset(&set, crash[i]);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	ss.ss_sp = mmap(NULL, ss.ss_size, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (ss.ss_sp != MAP_FAILED)
+		sigaltstack(&ss, NULL);
+}
+
+static void *carrier_main(void *arg)
+{
+	struct shl_carrier *c = arg;
+	char name[16];
+
+	snprintf(name, sizeof(name), "carrier %d", (int)(c - fs.carriers));
+	pthread_setname_np(pthread_self(), name);
+	carrier_signals();
+	for (;;) {
+		struct shl_fiber *f = pop();
+
+		if (f == NULL) {
+			idle();
+			continue;
+		}
+		f->carrier = c;
+		release(shl_fiber_switch(&c->sp, f->sp, NULL), true);
+	}
+	return NULL;
+}
+
+/* Ticker thread or node main thread: start carrier fs.ncarriers. */
+static int add_carrier(void)
+{
+	struct shl_carrier *c = &fs.carriers[fs.ncarriers];
+	int err = pthread_create(&c->thread, NULL, carrier_main, c);
+
+	if (err == 0)
+		fs.ncarriers++;
+	return err;
+}
+
+static void *ticker_main(void *arg)
+{
+	uint64_t last_pops = 0, stuck_since = 0;
+	_Atomic uint32_t never = 0;
+
+	(void)arg;
+	pthread_setname_np(pthread_self(), "shoal ticker");
+	carrier_signals();
+	for (;;) {
+		bool busy = atomic_load(&fs.queued) > 0;
+		uint64_t now, pops;
+
+		futex_wait(&never, 0, busy ? SHL_FIBER_TICK_BUSY_NS : SHL_FIBER_TICK_IDLE_NS);
+		now = now_ns();
+		for (int i = 0; i < fs.nfibers; i++) {
+			struct shl_fiber *f = &fs.fibers[i];
+			uint64_t end = atomic_load_explicit(&f->deadline_ns, memory_order_relaxed);
+
+			if (end != 0 && end <= now &&
+			    atomic_load(&f->state) == SHL_FIBER_PARKED)
+				try_wake(f, false);
+		}
+		if (atomic_load(&fs.queued) == 0) {
+			stuck_since = 0;
+			continue;
+		}
+		if (atomic_load(&fs.idle) > 0) {
+			wake_carrier();
+			continue;
+		}
+		pops = atomic_load_explicit(&fs.pops, memory_order_relaxed);
+		if (pops != last_pops || stuck_since == 0) {
+			last_pops = pops;
+			stuck_since = now;
+		} else if (now - stuck_since >= SHL_FIBER_STUCK_NS &&
+			   fs.ncarriers < fs.max_carriers) {
+			add_carrier();
+			stuck_since = 0;
+		}
+	}
+	return NULL;
+}
+
+static int usable_cores(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		return CPU_COUNT(&set);
+	return (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+bool shl_fibers_start(struct shl_rank *ranks, int nlocal)
+{
+	const char *want = getenv("SHOAL_FIBERS");
+	const char *debug = getenv("SHOAL_DEBUG_STOP");
+	int cores = usable_cores();
+	pthread_t ticker;
+
+	if (cores < 1)
+		cores = 1;
+	if (want && *want ? strcmp(want, "0") == 0 : nlocal <= cores || (debug && *debug))
+		return false;
+	if (!(getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE))
+		return false;
+	fs.fibers = aligned_alloc(64, (size_t)nlocal * sizeof(*fs.fibers));
+	fs.max_carriers = cores + nlocal;
+	fs.carriers = calloc((size_t)fs.max_carriers, sizeof(*fs.carriers));
+	if (fs.fibers == NULL || fs.carriers == NULL)
+		goto undo;
+	memset(fs.fibers, 0, (size_t)nlocal * sizeof(*fs.fibers));
+	fs.nfibers = nlocal;
+	for (int i = 0; i < nlocal; i++) {
+		fs.fibers[i].rank = &ranks[i];
+		ranks[i].fiber = &fs.fibers[i];
+	}
+	for (int i = 0; i < (cores < nlocal ? cores : nlocal); i++)
+		if (add_carrier() != 0)
+			shl_panic("MPI_Init", EAGAIN, "cannot start a carrier thread");
+	if (pthread_create(&ticker, NULL, ticker_main, NULL) != 0)
+		shl_panic("MPI_Init", EAGAIN, "cannot start the carriers' ticker");
+	pthread_detach(ticker);
+	return true;
+undo:
+	free(fs.fibers);
+	free(fs.carriers);
+	fs.fibers = NULL;
+	fs.carriers = NULL;
+	return false;
+}
