@@ -59,6 +59,7 @@ static struct {
 	_Atomic uint64_t pops;         /* fibers taken from the queue, ever (the ticker) */
 	alignas(64) _Atomic int idle;  /* carriers asleep or about to be */
 	_Atomic uint32_t idle_seq;     /* their futex word */
+	_Atomic bool waking;           /* a carrier was woken and has not looked yet */
 } fs;
 
 __thread struct shl_fiber *shl_fiber_self __attribute__((tls_model("initial-exec")));
@@ -164,8 +165,12 @@ static void unlock_queue(void)
 	atomic_store_explicit(&fs.lock, false, memory_order_release);
 }
 
+/* One idle carrier at a time: until the woken one takes from the queue, more wake-ups
+ * would only cost their system calls. */
 static void wake_carrier(void)
 {
+	if (atomic_load(&fs.idle) == 0 || atomic_exchange(&fs.waking, true))
+		return;
 	atomic_fetch_add(&fs.idle_seq, 1);
 	futex_wake(&fs.idle_seq);
 }
@@ -187,7 +192,7 @@ static void push(struct shl_fiber *f, bool from_carrier)
 	fs.tail = f;
 	before = atomic_fetch_add(&fs.queued, 1);  /* seq_cst: see idle() */
 	unlock_queue();
-	if (!(from_carrier && before == 0) && atomic_load(&fs.idle) > 0)
+	if (!(from_carrier && before == 0))
 		wake_carrier();
 }
 
@@ -345,6 +350,7 @@ static void idle(void)
 	if (atomic_load(&fs.queued) == 0)
 		futex_wait(&fs.idle_seq, seq, 0);
 	atomic_fetch_sub(&fs.idle, 1);
+	atomic_store(&fs.waking, false);
 }
 
 /* Only crash signals reach a carrier: the node's signal thread takes the others, and a
@@ -382,6 +388,8 @@ static void *carrier_main(void *arg)
 			idle();
 			continue;
 		}
+		if (atomic_load_explicit(&fs.queued, memory_order_relaxed) > 0)
+			wake_carrier();  /* a backlog: one more core can help */
 		f->carrier = c;
 		release(shl_fiber_switch(&c->sp, f->sp, NULL), true);
 	}
@@ -439,6 +447,7 @@ static void *ticker_main(void *arg)
 			continue;
 		}
 		if (atomic_load(&fs.idle) > 0) {
+			atomic_store(&fs.waking, false);  /* lost by a carrier that ended */
 			wake_carrier();
 			continue;
 		}
