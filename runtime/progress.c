@@ -1,5 +1,5 @@
-/* Progress and waiting: draining a rank's inbox into matches, completing requests, and the
- * spin-then-sleep protocol on the rank's futex word. Entered by the rank's own threads
+/* Progress and waiting: draining inboxes into matches, completing requests, spin-then-sleep
+ * on the rank's futex word (or spin-then-park: fiber.h). Entered by the rank's own threads
  * (progress, wait) and by any thread (wake, complete). Never sleeps with the rank locked. */
 #include <errno.h>
 #include <limits.h>
@@ -117,7 +117,7 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 				break;
 			shl_rank_unlock(r);
 			if (shl_fiber_self != NULL)
-				shl_poll_missed();
+				shl_fiber_yield(shl_fiber_self);
 			else
 				sched_yield();
 			shl_rank_lock(r);

@@ -212,7 +212,8 @@ void shl_progress(struct shl_rank *r);
 bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg);
 
 /* Owner, rank locked: progress until `done(arg)` is true, spinning briefly, then sleeping
- * on the rank's futex (the lock is released while asleep). */
+ * on the rank's futex, or parking if the caller is the rank's fiber (fiber.h); the lock is
+ * released while asleep. */
 void shl_wait(struct shl_rank *r, bool (*done)(void *arg), void *arg);
 
 /* Owner, rank locked: like shl_wait, but return after sleeping once, woken or after
