@@ -161,11 +161,14 @@ def thread_handle(thread):
 
 
 def fs_base(thread):
-    """A stopped thread's $fs_base, or None. Selects `thread`."""
-    if not thread.is_valid() or thread.is_running():
+    """A stopped thread's $fs_base, or None. Selects `thread`. (The thread a breakpoint's
+    stop() runs in still counts as running there, but its registers can be read.)"""
+    if not thread.is_valid():
         return None
     try:
         if gdb.selected_thread() != thread:
+            if thread.is_running():
+                return None
             thread.switch()
         return int(gdb.newest_frame().read_register("fs_base"))
     except (gdb.error, ValueError):
@@ -198,6 +201,7 @@ _home_pcs = {}
 
 def forget_symbols(*_):
     _home_pcs.clear()
+    _text_starts.clear()
 
 
 gdb.events.new_objfile.connect(forget_symbols)
@@ -456,13 +460,62 @@ def mpi_call(frame, wait=None):
     return "%s(%s)%s" % (call, shown, pending)
 
 
+_text_starts = {}
+
+
+def text_starts():
+    """{shared object path: address of its .text} from `info sharedlibrary`."""
+    if not _text_starts:
+        out = gdb.execute("info sharedlibrary", to_string=True)
+        for line in out.splitlines():
+            m = re.match(r"^(0x[0-9a-f]+)\s+0x[0-9a-f]+\s+(?:Yes \(\*\)|Yes|No)\s+(\S.*)$",
+                         line.strip())
+            if m:
+                _text_starts[m.group(2)] = int(m.group(1), 16)
+    return _text_starts
+
+
+def copy_line(frame, lib):
+    """(function, file, line) of a frame in a rank's copy whose symbols are not loaded, from
+    another copy's (every copy is the same file): with symbols on demand, one copy's
+    symbols give every rank's source lines. None if that fails."""
+    local = local_ranks()
+    if not local:
+        return None
+    # A caller's pc is a return address: its line is the call's.
+    pc = frame.pc()
+    if frame.type() == gdb.NORMAL_FRAME and frame != gdb.newest_frame():
+        pc -= 1
+    ref = local[0]
+    load_copy(ref)  # new symbols: `frame` is no longer valid
+    starts = text_starts()
+    ref_lib = next((p for p in starts if re.search(r"\.rank%d$" % ref, p)), None)
+    if ref_lib is None or lib not in starts:
+        return None
+    pc = pc - starts[lib] + starts[ref_lib]
+    sal = gdb.find_pc_line(pc)
+    block = gdb.block_for_pc(pc)
+    while block is not None and block.function is None:
+        block = block.superblock
+    if not sal.symtab or block is None:
+        return None
+    return block.function.name, sal.symtab.filename.split("/")[-1], sal.line
+
+
 def frame_text(frame):
-    """'compute (x=1) at ring.c:12' or 'prog.rank3+0x1149' when symbols are not loaded."""
+    """'compute () at ring.c:12', or '0x7f.. in prog.rank3' when no symbols are found."""
     name = frame.name()
     sal = frame.find_sal()
     if name and sal.symtab:
         return "%s () at %s:%d" % (name, sal.symtab.filename.split("/")[-1], sal.line)
     lib = gdb.solib_name(frame.pc())
+    if lib and COPY_RE.search(lib) and symbols_on_demand():
+        try:
+            where = copy_line(frame, lib)
+        except (gdb.error, RuntimeError, ValueError):
+            where = None
+        if where:
+            return "%s () at %s:%d" % where
     where = (lib or "?").split("/")[-1]
     if name:
         return "%s () from %s" % (name, where)
@@ -850,6 +903,19 @@ class ShoalAttached(gdb.Command):
             if symbols_on_demand() else ""))
 
 
+def on_stop(event):
+    """gdb names the thread that hit a breakpoint; for a carrier, say which rank it runs."""
+    if not isinstance(event, gdb.BreakpointEvent):
+        return
+    t = gdb.selected_thread()
+    if t is None or not CARRIER_RE.match(t.name or ""):
+        return
+    r = thread_rank(t)
+    if r is not None:
+        gdb.write("[rank %d, running on thread %d \"%s\"]\n" % (r, t.num, t.name))
+
+
+gdb.events.stop.connect(on_stop)
 InfoRanks()
 Rank()
 Mpi()
