@@ -912,7 +912,10 @@ def on_stop(event):
         return
     r = thread_rank(t)
     if r is not None:
-        gdb.write("[rank %d, running on thread %d \"%s\"]\n" % (r, t.num, t.name))
+        bp = event.breakpoints[0]
+        gdb.write("[rank %d hit %s %d on thread %d \"%s\"]\n" % (
+            r, "Temporary breakpoint" if bp.temporary else "Breakpoint", bp.number, t.num,
+            t.name))
 
 
 gdb.events.stop.connect(on_stop)
