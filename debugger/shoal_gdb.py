@@ -197,15 +197,22 @@ SAVED_REGS = (("r15", 16), ("r14", 24), ("r13", 32), ("r12", 40), ("rbx", 48),
               ("rbp", 56), ("rip", 64))
 SAVED_SIZE = 72
 _home_pcs = {}
+_layout = []
 
 
 def forget_symbols(*_):
     _home_pcs.clear()
     _text_starts.clear()
+    del _layout[:]
+
+
+def forget_program(*_):
+    forget_symbols()
+    del _ref_copy[:]
 
 
 gdb.events.new_objfile.connect(forget_symbols)
-gdb.events.clear_objfiles.connect(forget_symbols)
+gdb.events.clear_objfiles.connect(forget_program)
 
 
 def in_home_main(pc):
@@ -225,22 +232,44 @@ def in_home_main(pc):
     return hit
 
 
+def fiber_layout():
+    """(&shl_job, and byte offsets of the fields parked_sp reads) from libmpi's debug info,
+    once per symbol change; None without it."""
+    if not _layout:
+        sym = gdb.lookup_global_symbol("shl_job")
+        if sym is None:
+            return None
+
+        def offsets(name):
+            return {f.name: f.bitpos // 8 for f in gdb.lookup_type(name).fields()}
+
+        job, rank, fiber = (offsets("struct shl_job"), offsets("struct shl_rank"),
+                            offsets("struct shl_fiber"))
+        _layout.append((int(sym.value().address), job["size"], job["ranks"], rank["fiber"],
+                        fiber["rank"], fiber["state"], fiber["sp"]))
+    return _layout[0]
+
+
 def parked_sp(rank):
     """The saved sp of world rank `rank`'s fiber if it is parked or queued, else None
-    (running on a carrier, no fiber, or no symbols). Reads globals only: no frame."""
-    sym = gdb.lookup_global_symbol("shl_job")
-    if sym is None:
+    (running on a carrier, no fiber, or no symbols). Reads memory only: no frame."""
+    layout = fiber_layout()
+    if layout is None:
         return None
-    job = sym.value()
-    if rank >= int(job["size"]) or int(job["ranks"]) == 0:
+    job, o_size, o_ranks, o_fiber, o_rank, o_state, o_sp = layout
+    inf = gdb.selected_inferior()
+
+    def word(addr, size=8):
+        return int.from_bytes(inf.read_memory(addr, size).tobytes(), "little")
+
+    ranks = word(job + o_ranks)
+    if rank >= word(job + o_size, 4) or ranks == 0:
         return None
-    r = job["ranks"][rank]
-    if int(r) == 0 or int(r["fiber"]) == 0:
+    r = word(ranks + 8 * rank)
+    f = word(r + o_fiber) if r else 0
+    if f == 0 or word(f + o_rank) != r or word(f + o_state, 4) == FIBER_RUNNING:
         return None
-    f = r["fiber"].dereference()
-    if int(f["rank"]) != int(r) or int(f["state"]) == FIBER_RUNNING:
-        return None
-    sp = int(f["sp"])
+    sp = word(f + o_sp)
     return sp if sp and sp % 8 == 0 else None
 
 
@@ -461,6 +490,7 @@ def mpi_call(frame, wait=None):
 
 
 _text_starts = {}
+_ref_copy = []  # the path of the copy whose symbols copy_line uses
 
 
 def text_starts():
@@ -479,20 +509,21 @@ def copy_line(frame, lib):
     """(function, file, line) of a frame in a rank's copy whose symbols are not loaded, from
     another copy's (every copy is the same file): with symbols on demand, one copy's
     symbols give every rank's source lines. None if that fails."""
-    local = local_ranks()
-    if not local:
-        return None
     # A caller's pc is a return address: its line is the call's.
     pc = frame.pc()
     if frame.type() == gdb.NORMAL_FRAME and frame != gdb.newest_frame():
         pc -= 1
-    ref = local[0]
-    load_copy(ref)  # new symbols: `frame` is no longer valid
+    if not _ref_copy:
+        local = local_ranks()
+        if not local:
+            return None
+        load_copy(local[0])  # new symbols: `frame` is no longer valid
+        pattern = re.compile(r"\.rank%d$" % local[0])
+        _ref_copy.append(next((p for p in text_starts() if pattern.search(p)), None))
     starts = text_starts()
-    ref_lib = next((p for p in starts if re.search(r"\.rank%d$" % ref, p)), None)
-    if ref_lib is None or lib not in starts:
+    if _ref_copy[0] not in starts or lib not in starts:
         return None
-    pc = pc - starts[lib] + starts[ref_lib]
+    pc = pc - starts[lib] + starts[_ref_copy[0]]
     sal = gdb.find_pc_line(pc)
     block = gdb.block_for_pc(pc)
     while block is not None and block.function is None:
