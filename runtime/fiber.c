@@ -42,24 +42,24 @@ enum { LEAVE_PARK, LEAVE_YIELD, LEAVE_HOME };
 
 struct shl_carrier {
 	void *sp;          /* its own loop's registers, while it runs a fiber */
-	pthread_t thread;
+	int index;
+	bool extra;        /* added by the ticker: ends when it finds the queue empty */
 };
 
 /* Process-wide: the node's fibers and carriers. `lock` guards the queue (head, tail,
- * queued); the counters are atomics; the arrays are written once by shl_fibers_start
- * (carriers also by the ticker, which alone adds them). */
+ * queued); the counters are atomics; `fibers` is written once by shl_fibers_start. */
 static struct {
 	struct shl_fiber *fibers;
 	int nfibers;
-	struct shl_carrier *carriers;
-	int ncarriers;
-	int max_carriers;
+	_Atomic int ncarriers;         /* running; above the cores' count only while stuck */
+	_Atomic int named;             /* carriers ever started: their names */
 	_Atomic bool lock;
 	struct shl_fiber *head, *tail;
 	_Atomic int queued;            /* fibers in the queue; seq_cst, pairs with `idle` */
 	_Atomic uint64_t pops;         /* fibers taken from the queue, ever (the ticker) */
 	alignas(64) _Atomic int idle;  /* carriers asleep or about to be */
 	_Atomic uint32_t idle_seq;     /* their futex word */
+	_Atomic bool waking;           /* a carrier was woken and has not looked yet */
 } fs;
 
 __thread struct shl_fiber *shl_fiber_self __attribute__((tls_model("initial-exec")));
@@ -165,8 +165,12 @@ static void unlock_queue(void)
 	atomic_store_explicit(&fs.lock, false, memory_order_release);
 }
 
+/* One idle carrier at a time: until the woken one takes from the queue, more wake-ups
+ * would only cost their system calls. */
 static void wake_carrier(void)
 {
+	if (atomic_load(&fs.idle) == 0 || atomic_exchange(&fs.waking, true))
+		return;
 	atomic_fetch_add(&fs.idle_seq, 1);
 	futex_wake(&fs.idle_seq);
 }
@@ -188,7 +192,7 @@ static void push(struct shl_fiber *f, bool from_carrier)
 	fs.tail = f;
 	before = atomic_fetch_add(&fs.queued, 1);  /* seq_cst: see idle() */
 	unlock_queue();
-	if (!(from_carrier && before == 0) && atomic_load(&fs.idle) > 0)
+	if (!(from_carrier && before == 0))
 		wake_carrier();
 }
 
@@ -318,7 +322,9 @@ void shl_fiber_park(struct shl_fiber *f, uint32_t seq, uint64_t ns)
 
 void shl_fiber_yield(struct shl_fiber *f)
 {
-	if (f->carrier != NULL && atomic_load_explicit(&fs.queued, memory_order_relaxed) > 0)
+	/* On its own thread, the rank moves to the carriers: a rank that polls and never
+	 * waits would otherwise stay a thread the kernel time-slices with them. */
+	if (f->carrier == NULL || atomic_load_explicit(&fs.queued, memory_order_relaxed) > 0)
 		leave(f, LEAVE_YIELD);
 }
 
@@ -344,6 +350,7 @@ static void idle(void)
 	if (atomic_load(&fs.queued) == 0)
 		futex_wait(&fs.idle_seq, seq, 0);
 	atomic_fetch_sub(&fs.idle, 1);
+	atomic_store(&fs.waking, false);
 }
 
 /* Only crash signals reach a carrier: the node's signal thread takes the others, and a
@@ -369,31 +376,48 @@ static void *carrier_main(void *arg)
 	struct shl_carrier *c = arg;
 	char name[16];
 
-	snprintf(name, sizeof(name), "carrier %d", (int)(c - fs.carriers));
+	snprintf(name, sizeof(name), "carrier %d", c->index);
 	pthread_setname_np(pthread_self(), name);
 	carrier_signals();
 	for (;;) {
 		struct shl_fiber *f = pop();
 
+		if (f == NULL && c->extra)
+			break;
 		if (f == NULL) {
 			idle();
 			continue;
 		}
+		if (atomic_load_explicit(&fs.queued, memory_order_relaxed) > 0)
+			wake_carrier();  /* a backlog: one more core can help */
 		f->carrier = c;
 		release(shl_fiber_switch(&c->sp, f->sp, NULL), true);
 	}
+	atomic_fetch_sub(&fs.ncarriers, 1);
+	free(c);
 	return NULL;
 }
 
-/* Ticker thread or node main thread: start carrier fs.ncarriers. */
-static int add_carrier(void)
+/* Ticker thread or node main thread: start one more carrier. */
+static int add_carrier(bool extra)
 {
-	struct shl_carrier *c = &fs.carriers[fs.ncarriers];
-	int err = pthread_create(&c->thread, NULL, carrier_main, c);
+	struct shl_carrier *c = calloc(1, sizeof(*c));
+	pthread_t t;
+	int err;
 
-	if (err == 0)
-		fs.ncarriers++;
-	return err;
+	if (c == NULL)
+		return ENOMEM;
+	c->index = atomic_fetch_add(&fs.named, 1);
+	c->extra = extra;
+	atomic_fetch_add(&fs.ncarriers, 1);
+	err = pthread_create(&t, NULL, carrier_main, c);
+	if (err != 0) {
+		atomic_fetch_sub(&fs.ncarriers, 1);
+		free(c);
+		return err;
+	}
+	pthread_detach(t);
+	return 0;
 }
 
 static void *ticker_main(void *arg)
@@ -423,6 +447,7 @@ static void *ticker_main(void *arg)
 			continue;
 		}
 		if (atomic_load(&fs.idle) > 0) {
+			atomic_store(&fs.waking, false);  /* lost by a carrier that ended */
 			wake_carrier();
 			continue;
 		}
@@ -431,8 +456,8 @@ static void *ticker_main(void *arg)
 			last_pops = pops;
 			stuck_since = now;
 		} else if (now - stuck_since >= SHL_FIBER_STUCK_NS &&
-			   fs.ncarriers < fs.max_carriers) {
-			add_carrier();
+			   atomic_load(&fs.ncarriers) < fs.nfibers) {
+			add_carrier(true);
 			stuck_since = 0;
 		}
 	}
@@ -457,15 +482,15 @@ bool shl_fibers_start(struct shl_rank *ranks, int nlocal)
 
 	if (cores < 1)
 		cores = 1;
-	if (want && *want ? strcmp(want, "0") == 0 : nlocal <= cores || (debug && *debug))
+	if (debug && *debug)
+		return false;  /* gdb's thread-per-rank view, for breakpoints and single ranks */
+	if (want && *want ? strcmp(want, "0") == 0 : nlocal <= cores)
 		return false;
 	if (!(getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE))
 		return false;
 	fs.fibers = aligned_alloc(64, (size_t)nlocal * sizeof(*fs.fibers));
-	fs.max_carriers = cores + nlocal;
-	fs.carriers = calloc((size_t)fs.max_carriers, sizeof(*fs.carriers));
-	if (fs.fibers == NULL || fs.carriers == NULL)
-		goto undo;
+	if (fs.fibers == NULL)
+		return false;
 	memset(fs.fibers, 0, (size_t)nlocal * sizeof(*fs.fibers));
 	fs.nfibers = nlocal;
 	for (int i = 0; i < nlocal; i++) {
@@ -473,16 +498,10 @@ bool shl_fibers_start(struct shl_rank *ranks, int nlocal)
 		ranks[i].fiber = &fs.fibers[i];
 	}
 	for (int i = 0; i < (cores < nlocal ? cores : nlocal); i++)
-		if (add_carrier() != 0)
+		if (add_carrier(false) != 0)
 			shl_panic("MPI_Init", EAGAIN, "cannot start a carrier thread");
 	if (pthread_create(&ticker, NULL, ticker_main, NULL) != 0)
 		shl_panic("MPI_Init", EAGAIN, "cannot start the carriers' ticker");
 	pthread_detach(ticker);
 	return true;
-undo:
-	free(fs.fibers);
-	free(fs.carriers);
-	fs.fibers = NULL;
-	fs.carriers = NULL;
-	return false;
 }

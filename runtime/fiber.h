@@ -13,7 +13,8 @@
  * Only a rank's main thread (the one the loader started) becomes a fiber, only inside MPI
  * waits (shl_wait), and never under a debugger (SHOAL_DEBUG_STOP). A rank's other threads
  * and timed-out waits of any thread still sleep on the rank's futex. SHOAL_FIBERS=0 turns
- * the mechanism off, =1 turns it on even when ranks do not outnumber cores.
+ * the mechanism off, =1 turns it on even when ranks do not outnumber cores (not under
+ * the debugger's stop either way).
  *
  * Entered by rank threads (park, yield, go home), by any thread (wake), and by the node's
  * main thread (start). */
@@ -75,7 +76,8 @@ void shl_fiber_park(struct shl_fiber *f, uint32_t seq, uint64_t ns);
 void shl_fiber_wake(struct shl_fiber *f);
 
 /* The calling fiber, rank unlocked: let another runnable rank of this node run first, if
- * there is one. For polls that found nothing (MPI_Test, MPI_Iprobe, shl_poll's turns). */
+ * there is one, and move to a carrier if still on the rank's own thread. For polls that
+ * found nothing (MPI_Test, MPI_Iprobe, shl_poll's turns). */
 void shl_fiber_yield(struct shl_fiber *f);
 
 /* A rank's main thread, any time: if the caller's fiber runs on a carrier, move it back to

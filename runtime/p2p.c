@@ -1337,8 +1337,10 @@ static int probe(const char *fn, int source, int tag, MPI_Comm comm, int *flag,
 	shl_rank_unlock(r);
 	if (flag != NULL)
 		*flag = p.env != NULL;
-	if (p.env == NULL)
+	if (p.env == NULL) {
+		shl_poll_missed();
 		return MPI_SUCCESS;
+	}
 	probe_status(status, p.env);
 	if (message != NULL) {
 		p.env->probed_on = p.c;  /* where MPI_Mrecv raises its errors */

@@ -74,6 +74,14 @@ void shl_progress(struct shl_rank *r)
 		shl_req_reap(r);
 }
 
+void shl_poll_missed(void)
+{
+	struct shl_fiber *f = shl_fiber_self;
+
+	if (f != NULL)
+		shl_fiber_yield(f);
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -108,8 +116,8 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 			if (polls > shl_job.yields)
 				break;
 			shl_rank_unlock(r);
-			if (shl_fiber_self != NULL && shl_fiber_self->carrier != NULL)
-				shl_fiber_yield(shl_fiber_self);
+			if (shl_fiber_self != NULL)
+				shl_poll_missed();
 			else
 				sched_yield();
 			shl_rank_lock(r);

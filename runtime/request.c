@@ -153,8 +153,10 @@ static int one(const char *fn, MPI_Request *request, int *flag, MPI_Status *stat
 	}
 	err = flag == NULL || *flag ? finish(r, request, &st) : MPI_SUCCESS;
 	shl_rank_unlock(r);
-	if (flag != NULL && !*flag)
+	if (flag != NULL && !*flag) {
+		shl_poll_missed();
 		return MPI_SUCCESS;
+	}
 	single_status(status, &st);
 	return err == MPI_SUCCESS ? MPI_SUCCESS : op_error(fn, c, kind, &st);
 }
@@ -240,8 +242,10 @@ static int any(const char *fn, int count, MPI_Request reqs[], int *index, int *f
 		err = finish(r, &reqs[a.first_done], &st);
 	}
 	shl_rank_unlock(r);
-	if (flag != NULL && !*flag)
+	if (flag != NULL && !*flag) {
+		shl_poll_missed();
 		return MPI_SUCCESS;
+	}
 	single_status(status, &st);
 	return err == MPI_SUCCESS ? MPI_SUCCESS : op_error(fn, c, kind, &st);
 }
@@ -305,6 +309,7 @@ static int all(const char *fn, int count, MPI_Request reqs[], int *flag, MPI_Sta
 		*flag = all_done(&a);
 		if (!*flag) {
 			shl_rank_unlock(r);
+			shl_poll_missed();
 			return MPI_SUCCESS;
 		}
 	}
@@ -360,6 +365,8 @@ static int some(const char *fn, int incount, MPI_Request reqs[], int *outcount, 
 			indices[n++] = i;
 	err = finish_many(r, n, reqs, indices, statuses, &c);
 	shl_rank_unlock(r);
+	if (n == 0)
+		shl_poll_missed();
 	*outcount = n;
 	if (err != MPI_SUCCESS)
 		return shl_err(c, err, fn, "a request completed with an error (see its status)");
@@ -403,6 +410,8 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 	}
 	if (*flag)
 		single_status(status, &st);
+	else
+		shl_poll_missed();
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Request_get_status);

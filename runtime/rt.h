@@ -222,6 +222,11 @@ void shl_wait(struct shl_rank *r, bool (*done)(void *arg), void *arg);
 bool shl_wait_once(struct shl_rank *r, bool (*done)(void *arg), void *arg, uint64_t ns,
 		   bool poll);
 
+/* The program's thread, rank unlocked, after a test or probe found nothing: a rank switched
+ * in user space keeps its core until it waits, so a program polling in a loop lets the
+ * node's other runnable ranks go first (fiber.h). */
+void shl_poll_missed(void);
+
 /* Any thread: mark `req` complete and wake its owner if it sleeps. */
 void shl_req_complete(struct shl_req *req);
 /* Owner `r`, rank locked: the same for a request of the caller's own rank; cheaper when
