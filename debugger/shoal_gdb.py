@@ -5,10 +5,17 @@
 #
 # Commands (docs/debugging.md): info ranks, rank [SPEC [COMMAND]], mpi queues [SPEC],
 # mpi load [SPEC], shoal-start (used by mpiexec --gdb).
+#
+# Ranks switched in user space (runtime/fiber.h): a rank that waits may be parked (its
+# registers saved on its own stack) or running on a thread named "carrier N", while its own
+# thread "rank N" idles in home_main. FiberUnwinder continues a parked rank's home stack
+# into the rank's frames, and rank_threads() maps a rank that runs on a carrier to that
+# carrier, so every command sees the rank as before.
 import re
 import time
 
 import gdb
+import gdb.unwinder
 
 # Frames unwound per rank looking for the MPI call and the program's frame: deeper stacks
 # are recursion in user code, and the MPI call is within the innermost frames.
@@ -18,6 +25,7 @@ KEY_ARGS = ("source", "dest", "tag", "sendtag", "recvtag", "root", "comm", "coun
             "sendcount", "recvcount", "incount", "outcount")
 COPY_RE = re.compile(r"\.rank(\d+)$")
 NAME_RE = re.compile(r"^rank (\d+)$")
+CARRIER_RE = re.compile(r"^carrier \d+$")
 MPI_ANY_SOURCE = -1
 MPI_ANY_TAG = -1
 MPI_PROC_NULL = -2
@@ -100,19 +108,217 @@ def ranks_of(spec):
 
 def rank_threads():
     """{rank: gdb.InferiorThread} for every live rank; a rank's own threads inherit its
-    name, so the rank is its lowest-numbered thread of that name."""
+    name, so the rank is its lowest-numbered thread of that name. A rank that runs on a
+    carrier (a fiber, runtime/fiber.h) maps to that carrier thread."""
     found = {}
     inf = gdb.selected_inferior()
-    for t in sorted(inf.threads(), key=lambda t: t.num):
+    threads = sorted(inf.threads(), key=lambda t: t.num)
+    for t in threads:
         m = NAME_RE.match(t.name or "")
         if m and int(m.group(1)) not in found:
             found[int(m.group(1))] = t
+    away = carried(threads)
+    if away:
+        for k, t in found.items():
+            c = away.get(thread_handle(t))
+            if c is not None:
+                found[k] = c
     return found
 
 
-def thread_rank(thread):
+def thread_rank_by_name(thread):
     m = NAME_RE.match((thread.name or "") if thread else "")
     return int(m.group(1)) if m else None
+
+
+def thread_rank(thread):
+    """The rank a thread belongs to: by its name, or for a carrier, the rank it runs."""
+    r = thread_rank_by_name(thread)
+    if r is not None:
+        return r
+    if thread and CARRIER_RE.match(thread.name or ""):
+        base = fs_base(thread)
+        for t in gdb.selected_inferior().threads():
+            m = NAME_RE.match(t.name or "")
+            if m and base is not None and thread_handle(t) == base:
+                return int(m.group(1))
+    return None
+
+
+# ---- ranks switched in user space (runtime/fiber.h, runtime/fiber.c) -----------------
+# A rank's own thread keeps the rank's thread pointer (%fs base, which is its pthread_t, the
+# thread's handle), and a carrier that runs the rank loads it: a carrier runs the rank
+# whose own thread's handle equals the carrier's $fs_base. (A carrier's own handle is no
+# use: libthread_db reads it from %fs, so it may name the rank the carrier ran when gdb
+# first saw it.)
+
+def thread_handle(thread):
+    """A thread's pthread_t (its thread pointer) as an int, or None."""
+    try:
+        return int.from_bytes(thread.handle(), "little")
+    except (gdb.error, RuntimeError, TypeError, AttributeError):
+        return None
+
+
+def fs_base(thread):
+    """A stopped thread's $fs_base, or None. Selects `thread`. (The thread a breakpoint's
+    stop() runs in still counts as running there, but its registers can be read.)"""
+    if not thread.is_valid():
+        return None
+    try:
+        if gdb.selected_thread() != thread:
+            if thread.is_running():
+                return None
+            thread.switch()
+        return int(gdb.newest_frame().read_register("fs_base"))
+    except (gdb.error, ValueError):
+        return None
+
+
+def carried(threads):
+    """{$fs_base: carrier thread} for the carriers among `threads`: a carrier that runs a
+    rank has the rank's thread handle there, an idle one its own."""
+    away = {}
+    carriers = [t for t in threads if CARRIER_RE.match(t.name or "")]
+    if not carriers:
+        return away
+    with Restore():
+        for c in carriers:
+            base = fs_base(c)
+            if base is not None:
+                away[base] = c
+    return away
+
+
+FIBER_RUNNING = 0
+# The registers shl_fiber_switch saves at a parked fiber's sp, by offset (fiber.c); the
+# rank's stack pointer there was sp + SAVED_SIZE.
+SAVED_REGS = (("r15", 16), ("r14", 24), ("r13", 32), ("r12", 40), ("rbx", 48),
+              ("rbp", 56), ("rip", 64))
+SAVED_SIZE = 72
+_home_pcs = {}
+_layout = []
+
+
+def forget_symbols(*_):
+    _home_pcs.clear()
+    _text_starts.clear()
+    del _layout[:]
+
+
+def forget_program(*_):
+    forget_symbols()
+    del _ref_copy[:]
+
+
+gdb.events.new_objfile.connect(forget_symbols)
+gdb.events.clear_objfiles.connect(forget_program)
+
+
+def in_home_main(pc):
+    """Whether `pc` is in fiber.c's home_main (or a function inlined there). Needs no
+    frame, which matters inside an unwinder; cached per pc."""
+    hit = _home_pcs.get(pc)
+    if hit is None:
+        hit = False
+        try:
+            block = gdb.block_for_pc(pc)
+            while block is not None and not hit:
+                hit = block.function is not None and block.function.name == "home_main"
+                block = block.superblock
+        except RuntimeError:
+            pass
+        _home_pcs[pc] = hit
+    return hit
+
+
+def fiber_layout():
+    """(&shl_job, and byte offsets of the fields parked_sp reads) from libmpi's debug info,
+    once per symbol change; None without it."""
+    if not _layout:
+        sym = gdb.lookup_global_symbol("shl_job")
+        if sym is None:
+            return None
+
+        def offsets(name):
+            return {f.name: f.bitpos // 8 for f in gdb.lookup_type(name).fields()}
+
+        job, rank, fiber = (offsets("struct shl_job"), offsets("struct shl_rank"),
+                            offsets("struct shl_fiber"))
+        _layout.append((int(sym.value().address), job["size"], job["ranks"], rank["fiber"],
+                        fiber["rank"], fiber["state"], fiber["sp"]))
+    return _layout[0]
+
+
+def parked_sp(rank):
+    """The saved sp of world rank `rank`'s fiber if it is parked or queued, else None
+    (running on a carrier, no fiber, or no symbols). Reads memory only: no frame."""
+    layout = fiber_layout()
+    if layout is None:
+        return None
+    job, o_size, o_ranks, o_fiber, o_rank, o_state, o_sp = layout
+    inf = gdb.selected_inferior()
+
+    def word(addr, size=8):
+        return int.from_bytes(inf.read_memory(addr, size).tobytes(), "little")
+
+    ranks = word(job + o_ranks)
+    if rank >= word(job + o_size, 4) or ranks == 0:
+        return None
+    r = word(ranks + 8 * rank)
+    f = word(r + o_fiber) if r else 0
+    if f == 0 or word(f + o_rank) != r or word(f + o_state, 4) == FIBER_RUNNING:
+        return None
+    sp = word(f + o_sp)
+    return sp if sp and sp % 8 == 0 else None
+
+
+class FrameId:
+    """What create_unwind_info wants (gdb 13 has no gdb.unwinder.FrameId): gdb.Values."""
+
+    def __init__(self, sp, pc):
+        self.sp = sp
+        self.pc = pc
+
+
+class FiberUnwinder(gdb.unwinder.Unwinder):
+    """While a rank is away from its own thread ("rank N"), that thread idles in fiber.c's
+    home_main on a stack of its own. If the rank is parked or queued, home_main's caller is
+    shown as the rank's context saved at fiber->sp, so bt goes on into the rank's frames
+    (shl_fiber_park, sleep_once, shl_wait, MPI_Recv, main). A rank running on a carrier is
+    found on the carrier instead (rank_threads).
+
+    home_main's frame is the one replaced, not shl_fiber_start's, its caller on the home
+    stack: gdb ends a backtrace whose frame ids go from one stack to a lower one between
+    two normal frames ("previous frame inner to this frame"), and home stacks may be mapped
+    above or below rank stacks. home_main's own frame is innermost or called only inlined
+    code, so gdb does not compare it; its id is the saved sp, just below the rank's frames."""
+
+    def __init__(self):
+        super().__init__("shoal fibers")
+
+    def __call__(self, pending):
+        try:
+            pc = pending.read_register("rip")
+            if not in_home_main(int(pc)):
+                return None
+            rank = thread_rank_by_name(gdb.selected_thread())
+            sp = parked_sp(rank) if rank is not None else None
+            if sp is None:
+                return None
+            saved = gdb.selected_inferior().read_memory(sp, SAVED_SIZE).tobytes()
+            rsp = pending.read_register("rsp")
+            info = pending.create_unwind_info(FrameId(gdb.Value(sp).cast(rsp.type), pc))
+            for name, off in SAVED_REGS:
+                v = int.from_bytes(saved[off:off + 8], "little")
+                info.add_saved_register(name, gdb.Value(v).cast(pending.read_register(name).type))
+            info.add_saved_register("rsp", gdb.Value(sp + SAVED_SIZE).cast(rsp.type))
+            return info
+        except (gdb.error, gdb.MemoryError, ValueError, KeyError, RuntimeError):
+            return None
+
+
+gdb.unwinder.register_unwinder(None, FiberUnwinder(), replace=True)
 
 
 def parse_spec(spec, n):
@@ -283,13 +489,64 @@ def mpi_call(frame, wait=None):
     return "%s(%s)%s" % (call, shown, pending)
 
 
+_text_starts = {}
+_ref_copy = []  # the path of the copy whose symbols copy_line uses
+
+
+def text_starts():
+    """{shared object path: address of its .text} from `info sharedlibrary`."""
+    if not _text_starts:
+        out = gdb.execute("info sharedlibrary", to_string=True)
+        for line in out.splitlines():
+            m = re.match(r"^(0x[0-9a-f]+)\s+0x[0-9a-f]+\s+(?:Yes \(\*\)|Yes|No)\s+(\S.*)$",
+                         line.strip())
+            if m:
+                _text_starts[m.group(2)] = int(m.group(1), 16)
+    return _text_starts
+
+
+def copy_line(frame, lib):
+    """(function, file, line) of a frame in a rank's copy whose symbols are not loaded, from
+    another copy's (every copy is the same file): with symbols on demand, one copy's
+    symbols give every rank's source lines. None if that fails."""
+    # A caller's pc is a return address: its line is the call's.
+    pc = frame.pc()
+    if frame.type() == gdb.NORMAL_FRAME and frame != gdb.newest_frame():
+        pc -= 1
+    if not _ref_copy:
+        local = local_ranks()
+        if not local:
+            return None
+        load_copy(local[0])  # new symbols: `frame` is no longer valid
+        pattern = re.compile(r"\.rank%d$" % local[0])
+        _ref_copy.append(next((p for p in text_starts() if pattern.search(p)), None))
+    starts = text_starts()
+    if _ref_copy[0] not in starts or lib not in starts:
+        return None
+    pc = pc - starts[lib] + starts[_ref_copy[0]]
+    sal = gdb.find_pc_line(pc)
+    block = gdb.block_for_pc(pc)
+    while block is not None and block.function is None:
+        block = block.superblock
+    if not sal.symtab or block is None:
+        return None
+    return block.function.name, sal.symtab.filename.split("/")[-1], sal.line
+
+
 def frame_text(frame):
-    """'compute (x=1) at ring.c:12' or 'prog.rank3+0x1149' when symbols are not loaded."""
+    """'compute () at ring.c:12', or '0x7f.. in prog.rank3' when no symbols are found."""
     name = frame.name()
     sal = frame.find_sal()
     if name and sal.symtab:
         return "%s () at %s:%d" % (name, sal.symtab.filename.split("/")[-1], sal.line)
     lib = gdb.solib_name(frame.pc())
+    if lib and COPY_RE.search(lib) and symbols_on_demand():
+        try:
+            where = copy_line(frame, lib)
+        except (gdb.error, RuntimeError, ValueError):
+            where = None
+        if where:
+            return "%s () at %s:%d" % where
     where = (lib or "?").split("/")[-1]
     if name:
         return "%s () from %s" % (name, where)
@@ -677,6 +934,22 @@ class ShoalAttached(gdb.Command):
             if symbols_on_demand() else ""))
 
 
+def on_stop(event):
+    """gdb names the thread that hit a breakpoint; for a carrier, say which rank it runs."""
+    if not isinstance(event, gdb.BreakpointEvent):
+        return
+    t = gdb.selected_thread()
+    if t is None or not CARRIER_RE.match(t.name or ""):
+        return
+    r = thread_rank(t)
+    if r is not None:
+        bp = event.breakpoints[0]
+        gdb.write("[rank %d hit %s %d on thread %d \"%s\"]\n" % (
+            r, "Temporary breakpoint" if bp.temporary else "Breakpoint", bp.number, t.num,
+            t.name))
+
+
+gdb.events.stop.connect(on_stop)
 InfoRanks()
 Rank()
 Mpi()

@@ -37,8 +37,9 @@ enum shl_fiber_state {
 
 /* One rank's fiber. Fields up to `state` are written only by the thread running the fiber
  * or by the one that just switched away from it (release); `state` is the only field other
- * threads write (compare-and-swap). debugger/shoal_gdb.py reads `sp` and `state` to show a
- * parked rank's stack: the frame layout at `sp` is the one shl_fiber_switch pushes. */
+ * threads write (compare-and-swap). debugger/shoal_gdb.py reads `sp`, `state` and `rank` to
+ * show a parked rank's stack as the caller of home_main (it knows a rank's idle thread by that
+ * function's name): the frame layout at `sp` is the one shl_fiber_switch pushes. */
 struct shl_fiber {
 	void *sp;                     /* saved registers, when not running */
 	void *home_sp;                /* the rank's own thread idling, when the rank is away */

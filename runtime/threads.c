@@ -1,9 +1,11 @@
 /* Threads that a rank creates belong to that rank: pthread_create is interposed so the new
- * thread inherits the creator's rank binding (shl_self), which MPI_THREAD_MULTIPLE needs.
+ * thread inherits the creator's rank binding (shl_self), which MPI_THREAD_MULTIPLE needs,
+ * and the rank's thread name "rank N", which debuggers go by (docs/debugging.md).
  * Entered by any thread that calls pthread_create; must not call into MPI. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "runtime/rt.h"
@@ -17,9 +19,14 @@ struct start {
 static void *trampoline(void *p)
 {
 	struct start s = *(struct start *)p;
+	char name[16];
 
 	free(p);
 	shl_self = s.rank;
+	/* The kernel names a new thread after its creator: a carrier's name, "carrier N", if
+	 * the rank ran on one (fiber.h). */
+	snprintf(name, sizeof(name), "rank %d", s.rank->world_rank);
+	pthread_setname_np(pthread_self(), name);
 	return s.fn(s.arg);
 }
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# shoal_gdb_attaches_to_64_ranks: shoal-gdb without a PID lists the running node processes; shoal-gdb PID attaches to a 64-rank job with symbols on demand, info ranks shows all 64 ranks in MPI_Recv, and rank N + print shows rank N's global.
+# shoal_gdb_attaches_to_64_ranks: shoal-gdb without a PID lists the running node processes; shoal-gdb PID attaches to a 64-rank job with symbols on demand, info ranks shows all 64 ranks in MPI_Recv at their source line (from one copy's symbols), and rank N + print shows rank N's global.
 . "$SHOAL_TESTS/lib/common.bash"
 # These jobs stay blocked on purpose while gdb looks at them: no deadlock check.
 export SHOAL_DEADLOCK_S=0
@@ -38,6 +38,10 @@ expect_rc 0
 expect_out 'attached to a node process of 64 ranks; program symbols load per rank'
 expect_out_count '^[ *] [0-9]+ +[0-9]+ +in MPI_Recv\(source=MPI_ANY_SOURCE, tag=3, comm=MPI_COMM_WORLD, count=1\)' 64
 expect_out '^\$1 = 137$'
-# Symbols were read for rank 37's copy only.
-[ "$(grep -c '^0x[0-9a-f]* *0x[0-9a-f]* *Yes' "$OUT")" = 1 ] || { show; fail "expected symbols for one copy"; }
+# info ranks shows every rank's source line from one copy's symbols (rank 0's: the copies
+# are the same file); rank 37 read its own. No other copy's symbols were read.
+expect_out_count '^[ *] [0-9]+ +[0-9]+ +in MPI_Recv\(.*\) +main \(\) at stuck\.c:9$' 64
+[ "$(grep -c '^0x[0-9a-f]* *0x[0-9a-f]* *Yes' "$OUT")" = 2 ] || { show; fail "expected symbols for two copies"; }
+expect_out '^0x[0-9a-f]* *0x[0-9a-f]* *Yes .*/stuck\.rank0$'
+expect_out '^0x[0-9a-f]* *0x[0-9a-f]* *Yes .*/stuck\.rank37$'
 exit 0
