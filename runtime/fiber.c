@@ -222,7 +222,10 @@ static void try_wake(struct shl_fiber *f, bool from_carrier)
 {
 	int parked = SHL_FIBER_PARKED;
 
-	if (atomic_compare_exchange_strong(&f->state, &parked, SHL_FIBER_QUEUED))
+	/* Most messages find their receiver queued or running already: a load shares the
+	 * line where a failed compare-and-swap would take it. */
+	if (atomic_load(&f->state) == SHL_FIBER_PARKED &&
+	    atomic_compare_exchange_strong(&f->state, &parked, SHL_FIBER_QUEUED))
 		push(f, from_carrier);
 }
 
