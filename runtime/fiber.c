@@ -43,7 +43,7 @@ enum { LEAVE_PARK, LEAVE_YIELD, LEAVE_HOME };
 struct shl_carrier {
 	void *sp;          /* its own loop's registers, while it runs a fiber */
 	int index;
-	bool extra;        /* added by the ticker: ends when it finds the queue empty */
+	bool extra;        /* added by the ticker: ends after one rank's turn */
 };
 
 /* Process-wide: the node's fibers and carriers. `lock` guards the queue (head, tail,
@@ -153,11 +153,16 @@ static uint64_t now_ns(void)
 }
 
 /* ---- the run queue ---- */
+/* The holder may be a thread the kernel preempted (a rank's own thread, or a carrier when
+ * other programs load the cores): after a few polls, give the core away. */
 static void lock_queue(void)
 {
 	while (atomic_exchange_explicit(&fs.lock, true, memory_order_acquire))
-		while (atomic_load_explicit(&fs.lock, memory_order_relaxed))
-			__builtin_ia32_pause();
+		for (int polls = 0; atomic_load_explicit(&fs.lock, memory_order_relaxed); polls++)
+			if (polls < 64)
+				__builtin_ia32_pause();
+			else
+				raw_syscall(SYS_sched_yield, 0, 0, 0, 0);
 }
 
 static void unlock_queue(void)
@@ -306,11 +311,11 @@ static void leave(struct shl_fiber *f, int why)
 		if (f->home_sp == NULL)
 			make_home(f);
 		to = f->home_sp;
-	} else if ((next = pop()) != NULL) {
+	} else if (!c->extra && (next = pop()) != NULL) {
 		next->carrier = c;
 		to = next->sp;
 	} else {
-		to = c->sp;
+		to = c->sp;  /* an extra carrier ends after each turn (carrier_main) */
 	}
 	release(shl_fiber_switch(&f->sp, to, f), true);
 }
@@ -382,8 +387,8 @@ static void *carrier_main(void *arg)
 	snprintf(name, sizeof(name), "carrier %d", c->index);
 	pthread_setname_np(pthread_self(), name);
 	carrier_signals();
-	for (;;) {
-		struct shl_fiber *f = pop();
+	for (bool served = false;; served = true) {
+		struct shl_fiber *f = c->extra && served ? NULL : pop();
 
 		if (f == NULL && c->extra)
 			break;
