@@ -23,15 +23,7 @@ int main(int argc, char **argv)
 	}
 }
 SRC
-"$MPIEXEC" -n 4 "$TEST_TMP/ticks" >/dev/null 2>&1 </dev/null &
-mpx=$!
-trap 'kill -TERM $mpx 2>/dev/null; wait' EXIT
-node=
-for _ in $(seq 50); do
-	node=$(pgrep -P "$mpx" shoal-node) && break
-	sleep 0.1
-done
-[ -n "$node" ] || fail "no node process"
+start_job 4 "$TEST_TMP/ticks"
 sleep 0.5
 run "$SHOAL_BUILD/bin/shoal-gdb" "$node" -batch -nx -ex 'rank 3 break tick' \
 	-ex continue -ex rank -ex 'info ranks 3' -ex continue -ex continue

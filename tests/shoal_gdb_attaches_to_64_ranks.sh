@@ -19,15 +19,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 SRC
-"$MPIEXEC" -n 64 "$TEST_TMP/stuck" >/dev/null 2>&1 </dev/null &
-mpx=$!
-trap 'kill -TERM $mpx 2>/dev/null; wait' EXIT
-node=
-for _ in $(seq 50); do
-	node=$(pgrep -P "$mpx" shoal-node) && break
-	sleep 0.1
-done
-[ -n "$node" ] || fail "no node process"
+start_job 64 "$TEST_TMP/stuck"
 sleep 0.5
 run "$SHOAL_BUILD/bin/shoal-gdb"
 expect_out "^  $node  64 ranks of $TEST_TMP/stuck\$"

@@ -53,3 +53,19 @@ expect_out_count() {
 	n=$(grep -Ec -- "$1" "$OUT")
 	[ "$n" = "$2" ] || { show; fail "expected $2 stdout lines matching /$1/, got $n"; }
 }
+
+# start_job N PROG [ARGS...]: run PROG on N ranks in the background, output discarded; sets
+# $mpx (mpiexec's pid, killed when the test ends) and $node (its node process's pid).
+start_job() {
+	local n=$1
+	shift
+	"$MPIEXEC" -n "$n" "$@" >/dev/null 2>&1 </dev/null &
+	mpx=$!
+	trap 'kill -TERM $mpx 2>/dev/null; wait' EXIT
+	node=
+	for _ in $(seq 50); do
+		node=$(pgrep -P "$mpx" shoal-node) && break
+		sleep 0.1
+	done
+	[ -n "$node" ] || fail "no node process"
+}
