@@ -174,10 +174,6 @@ void shl_loader_stdio_flush_all(bool wait);
  * calling thread. Returns 0 or -errno. */
 int shl_loader_install_crash_handlers(void);
 
-/* Any thread: give the calling thread a signal stack for crash reports.
- * Returns the stack (to free at thread end) or NULL. */
-void *shl_loader_altstack(void);
-
 /* Any thread: check that `path` is an x86-64 ELF shared object carrying Shoal's note. Returns
  * 0, or -errno for a file that cannot be read, or -ENOEXEC (not ELF / not a shared object)
  * or -EPROTO (ELF but not built by mpicc) with a reason in `why`. */

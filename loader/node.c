@@ -181,7 +181,7 @@ static void *run_rank(void *arg)
 	shl_loader_self = c;
 	snprintf(name, sizeof(name), "rank %d", c->rank);
 	pthread_setname_np(pthread_self(), name);
-	c->altstack = shl_loader_altstack();
+	c->altstack = shl_job_signal_stack();
 
 	err = copy_program(shl_loader.program, c->path);
 	if (err)
@@ -493,6 +493,13 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 		fprintf(stderr, "shoal: out of memory for %ld ranks\n", n);
 		return 1;
 	}
+	/* First: every thread started from here on (carriers, the completion thread) inherits
+	 * the mask that leaves SIGINT/SIGTERM/SIGHUP to the node's signal thread. */
+	err = shl_loader_install_crash_handlers();
+	if (err) {
+		fprintf(stderr, "shoal: cannot install crash handlers: %s\n", strerror(-err));
+		return 1;
+	}
 	err = shl_job_create_part(world_size, nlocal, world);
 	if (err) {
 		fprintf(stderr, "shoal: cannot create a job of %ld ranks: %s\n", n, strerror(-err));
@@ -504,15 +511,10 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 		return 1;
 	}
 	stop = getenv("SHOAL_DEBUG_STOP");
-	shl_loader.debug_stop = stop && *stop && strcmp(stop, "0");
+	shl_loader.debug_stop = shl_job_debug_stop();
 	shl_loader.debug_gate = stop && !strcmp(stop, "gate");
 	if (shl_loader.debug_stop && pthread_barrier_init(&shl_loader.loaded, NULL, (unsigned)n)) {
 		fprintf(stderr, "shoal: cannot make the SHOAL_DEBUG_STOP barrier\n");
-		return 1;
-	}
-	err = shl_loader_install_crash_handlers();
-	if (err) {
-		fprintf(stderr, "shoal: cannot install crash handlers: %s\n", strerror(-err));
 		return 1;
 	}
 	for (int k = 0; k < n; k++)

@@ -10,7 +10,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -21,10 +20,6 @@
 
 /* Frames printed; deeper stacks are almost always runaway recursion. */
 #define SHL_LOADER_BACKTRACE_MAX 64
-/* A report with dladdr and .symtab lookups needs ~8 KiB; glibc's SIGSTKSZ (now sysconf) can
- * be as low as 2 KiB, so give each thread 64 KiB of signal stack. */
-#define SHL_LOADER_ALTSTACK (64UL << 10)
-
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 
 /* Signal handler context: format into `buf` and write it in one write(2). */
@@ -191,21 +186,6 @@ static void on_crash(int sig, siginfo_t *si, void *uc_)
 	shl_loader_exit_process(128 + sig);
 }
 
-void *shl_loader_altstack(void)
-{
-	stack_t ss = { .ss_size = SHL_LOADER_ALTSTACK };
-
-	ss.ss_sp = mmap(NULL, ss.ss_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
-			MAP_STACK, -1, 0);
-	if (ss.ss_sp == MAP_FAILED)
-		return NULL;
-	if (sigaltstack(&ss, NULL) < 0) {
-		munmap(ss.ss_sp, ss.ss_size);
-		return NULL;
-	}
-	return ss.ss_sp;
-}
-
 /* The one thread that takes SIGINT/SIGTERM/SIGHUP (blocked everywhere else), so flushing
  * stdio happens in a normal context instead of a handler that may interrupt a printf. */
 static void *wait_signals(void *arg)
@@ -231,7 +211,7 @@ int shl_loader_install_crash_handlers(void)
 	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
 		if (sigaction(crash_signals[i], &sa, NULL) < 0)
 			return -errno;
-	shl_loader_altstack();
+	shl_job_signal_stack();
 
 	sigemptyset(stop);
 	sigaddset(stop, SIGINT);

@@ -252,14 +252,6 @@ static bool armed(void *arg)
 	return reached(u);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Oversubscribed, shl_poll polls once; a wait for one producer (a root's next round, the
  * slowest member's stamp) still polls for shl_job.coll_spin_ns unless that member sleeps:
  * the producer usually publishes within it, and sleeping between its rounds made members
@@ -273,14 +265,14 @@ static bool spin(const struct shl_comm *c, struct until *u, int producer)
 	if (atomic_load_explicit(&shl_job.ranks[c->sh->world[producer]]->sleepers,
 				 memory_order_relaxed) > 0)
 		return false;
-	uint64_t end = now_ns() + shl_job.coll_spin_ns;
+	uint64_t end = shl_now_ns() + shl_job.coll_spin_ns;
 	for (;;) {
 		for (int i = 0; i < 64; i++) {
 			if (reached(u))
 				return true;
 			__builtin_ia32_pause();
 		}
-		if (now_ns() > end)
+		if (shl_now_ns() > end)
 			return false;
 	}
 }

@@ -7,8 +7,6 @@
  * it must not write thread-locals: no errno, hence raw system calls throughout this file. */
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +22,6 @@
 /* A rank's own thread idles on a stack of its own while the rank is away: the rank's stack
  * belongs to the rank. Signal handlers may run there too. */
 #define SHL_FIBER_HOME_STACK (256 * 1024)
-/* Signal stack of a carrier, for crash reports of the rank it runs. */
-#define SHL_FIBER_ALTSTACK (64 * 1024)
 /* The ticker's period while ranks wait in the run queue (wakes an idle carrier for a
  * queue a busy carrier left: see push) and otherwise (timed parks, shl_wait_once). */
 #define SHL_FIBER_TICK_BUSY_NS 1000000u
@@ -142,14 +138,6 @@ static void futex_wait(_Atomic uint32_t *word, uint32_t val, uint64_t ns)
 static void futex_wake(_Atomic uint32_t *word)
 {
 	raw_syscall(SYS_futex, (long)word, FUTEX_WAKE_PRIVATE, 1, 0);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* ---- the run queue ---- */
@@ -323,7 +311,7 @@ static void leave(struct shl_fiber *f, int why)
 void shl_fiber_park(struct shl_fiber *f, uint32_t seq, uint64_t ns)
 {
 	f->park_seq = seq;
-	atomic_store_explicit(&f->deadline_ns, ns ? now_ns() + ns : 0,
+	atomic_store_explicit(&f->deadline_ns, ns ? shl_now_ns() + ns : 0,
 			      memory_order_relaxed);
 	leave(f, LEAVE_PARK);
 }
@@ -344,11 +332,6 @@ void shl_fiber_go_home(void)
 		leave(f, LEAVE_HOME);
 }
 
-void shl_fiber_bind(struct shl_rank *r)
-{
-	shl_fiber_self = r->fiber;
-}
-
 /* ---- carriers and their ticker ---- */
 static void idle(void)
 {
@@ -361,24 +344,6 @@ static void idle(void)
 	atomic_store(&fs.waking, false);
 }
 
-/* Only crash signals reach a carrier: the node's signal thread takes the others, and a
- * rank's handler for them runs on the rank's own thread. */
-static void carrier_signals(void)
-{
-	static const int crash[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP };
-	stack_t ss = { .ss_size = SHL_FIBER_ALTSTACK };
-	sigset_t set;
-
-	sigfillset(&set);
-	for (size_t i = 0; i < sizeof(crash) / sizeof(crash[0]); i++)
-		sigdelset(&set, crash[i]);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	ss.ss_sp = mmap(NULL, ss.ss_size, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (ss.ss_sp != MAP_FAILED)
-		sigaltstack(&ss, NULL);
-}
-
 static void *carrier_main(void *arg)
 {
 	struct shl_carrier *c = arg;
@@ -386,7 +351,7 @@ static void *carrier_main(void *arg)
 
 	snprintf(name, sizeof(name), "carrier %d", c->index);
 	pthread_setname_np(pthread_self(), name);
-	carrier_signals();
+	shl_job_signal_stack();  /* for the crash report of a rank it runs */
 	for (bool served = false;; served = true) {
 		struct shl_fiber *f = c->extra && served ? NULL : pop();
 
@@ -433,15 +398,13 @@ static void *ticker_main(void *arg)
 	uint64_t last_pops = 0, stuck_since = 0;
 	_Atomic uint32_t never = 0;
 
-	(void)arg;
 	pthread_setname_np(pthread_self(), "shoal ticker");
-	carrier_signals();
 	for (;;) {
 		bool busy = atomic_load(&fs.queued) > 0;
 		uint64_t now, pops;
 
 		futex_wait(&never, 0, busy ? SHL_FIBER_TICK_BUSY_NS : SHL_FIBER_TICK_IDLE_NS);
-		now = now_ns();
+		now = shl_now_ns();
 		for (int i = 0; i < fs.nfibers; i++) {
 			struct shl_fiber *f = &fs.fibers[i];
 			uint64_t end = atomic_load_explicit(&f->deadline_ns, memory_order_relaxed);
@@ -472,25 +435,13 @@ static void *ticker_main(void *arg)
 	return NULL;
 }
 
-static int usable_cores(void)
-{
-	cpu_set_t set;
-
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		return CPU_COUNT(&set);
-	return (int)sysconf(_SC_NPROCESSORS_ONLN);
-}
-
 bool shl_fibers_start(struct shl_rank *ranks, int nlocal)
 {
 	const char *want = getenv("SHOAL_FIBERS");
-	const char *debug = getenv("SHOAL_DEBUG_STOP");
-	int cores = usable_cores();
+	int cores = shl_job.cores;
 	pthread_t ticker;
 
-	if (cores < 1)
-		cores = 1;
-	if (debug && *debug)
+	if (shl_job_debug_stop())
 		return false;  /* gdb's thread-per-rank view, for breakpoints and single ranks */
 	if (want && *want ? strcmp(want, "0") == 0 : nlocal <= cores)
 		return false;

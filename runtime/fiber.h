@@ -56,15 +56,12 @@ struct shl_fiber {
 /* The calling thread's fiber: set only in a rank's main thread, only when fibers are on. */
 extern __thread struct shl_fiber *shl_fiber_self __attribute__((tls_model("initial-exec")));
 
-/* Node main thread, once, before any rank runs: decide whether `nlocal` ranks run as
- * fibers (ranks outnumber the cores this process may use, FSGSBASE is usable, no debugger
- * stop; SHOAL_FIBERS overrides) and if so give each of `ranks` its fiber and start the
- * carriers. Returns whether fibers are on. */
+/* Node main thread, once, before any rank runs, after shl_job.cores is set: decide whether
+ * `nlocal` ranks run as fibers (they outnumber shl_job.cores, FSGSBASE is usable, no
+ * debugger stop; SHOAL_FIBERS overrides all but the debugger) and if so give each of
+ * `ranks` its fiber and start the carriers. Returns whether fibers are on. A rank's main
+ * thread then sets shl_fiber_self to its rank's fiber when it binds (shl_job_bind_rank). */
 bool shl_fibers_start(struct shl_rank *ranks, int nlocal);
-
-/* A rank's main thread, right after binding: make the caller's rank a fiber (no-op when
- * fibers are off). */
-void shl_fiber_bind(struct shl_rank *r);
 
 /* The calling fiber `f`, rank unlocked: switch away until shl_fiber_wake, or until the
  * rank's wake_seq differs from `seq` (checked after the registers are saved: no wake-up is

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -57,6 +60,22 @@ int shl_job_create(int size)
 	return shl_job_create_part(size, size, NULL);
 }
 
+/* A crash report with dladdr and .symtab lookups needs ~8 KiB; glibc's SIGSTKSZ (now
+ * sysconf) can be as low as 2 KiB, so each thread gets 64 KiB of signal stack. */
+#define SHL_JOB_SIGNAL_STACK (64UL << 10)
+
+/* The cores this process may run on (its affinity: taskset, cpusets, a batch system's
+ * binding), which decide whether ranks outnumber cores. */
+static int usable_cores(void)
+{
+	cpu_set_t set;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		return CPU_COUNT(&set);
+	return online > 0 ? (int)online : 1;
+}
+
 int shl_job_create_part(int size, int nlocal, const int *local)
 {
 	struct shl_rank *ranks;
@@ -94,9 +113,10 @@ int shl_job_create_part(int size, int nlocal, const int *local)
 	shl_job.coll_small_max = shl_env_size("SHOAL_COLL_SMALL_MAX", SHL_COLL_SMALL_MAX,
 					      1 << 20);
 	shl_job.coll_spin_ns = 1000 * shl_env_size("SHOAL_COLL_SPIN_US", SHL_COLL_SPIN_US, 1000000);
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	shl_job.cores = usable_cores();
 	shl_job.spin_ns = 1000 * shl_env_size("SHOAL_SPIN_US",
-					      nlocal > cores ? 0 : SHL_WAIT_SPIN_US, 1000000);
+					      nlocal > shl_job.cores ? 0 : SHL_WAIT_SPIN_US,
+					      1000000);
 	/* Switched in user space, a waiting rank parks at once: the next rank runs in a
 	 * fraction of a microsecond, and a turn of polling only delays it (fiber.h). */
 	bool fibers = shl_fibers_start(ranks, nlocal);
@@ -111,7 +131,29 @@ int shl_job_create_part(int size, int nlocal, const int *local)
 void shl_job_bind_rank(int rank)
 {
 	shl_self = shl_job.ranks[rank];
-	shl_fiber_bind(shl_self);
+	shl_fiber_self = shl_self->fiber;
+}
+
+void *shl_job_signal_stack(void)
+{
+	stack_t ss = { .ss_size = SHL_JOB_SIGNAL_STACK };
+
+	ss.ss_sp = mmap(NULL, ss.ss_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+			MAP_STACK, -1, 0);
+	if (ss.ss_sp == MAP_FAILED)
+		return NULL;
+	if (sigaltstack(&ss, NULL) < 0) {
+		munmap(ss.ss_sp, ss.ss_size);
+		return NULL;
+	}
+	return ss.ss_sp;
+}
+
+bool shl_job_debug_stop(void)
+{
+	const char *stop = getenv("SHOAL_DEBUG_STOP");
+
+	return stop && *stop && strcmp(stop, "0") != 0;
 }
 
 void shl_job_rank_home(void)

@@ -36,6 +36,15 @@ int shl_job_connect(const struct shl_io_config *cfg);
  * thread becomes that rank. Without a bound thread, MPI_Init makes a singleton job. */
 void shl_job_bind_rank(int rank);
 
+/* Any thread the node starts (a rank's, a carrier): give it a signal stack, so the node's
+ * crash report can run on it after a stack overflow. Returns the stack or NULL. */
+void *shl_job_signal_stack(void);
+
+/* Any thread: whether ranks are held for a debugger before main (SHOAL_DEBUG_STOP set and
+ * not "0": mpiexec --gdb, the MPIR gate); the runtime then keeps each rank on its own
+ * thread (fiber.h). */
+bool shl_job_debug_stop(void);
+
 /* A rank's main thread, before the rank's thread ends: make sure the rank runs on its own
  * thread again, if waits moved it onto a carrier (runtime/fiber.h). */
 void shl_job_rank_home(void);

@@ -73,7 +73,7 @@ int shl_job_connect(const struct shl_io_config *cfg)
 {
 	static const struct shl_io_hooks hooks = { deliver, sent, received, cancelled };
 	int err = shl_coll_net_init(cfg->world_size, cfg->node_of);
-	long cores = sysconf(_SC_NPROCESSORS_ONLN), nlocal = 0;
+	long nlocal = 0;
 
 	for (int32_t w = 0; w < cfg->world_size; w++)
 		nlocal += cfg->node_of[w] == cfg->node;
@@ -83,7 +83,7 @@ int shl_job_connect(const struct shl_io_config *cfg)
 	 * round trip last its spin (bench OFFNODE=1 on 2 cores, 0 B: 205-260 µs one way;
 	 * yielding between polls: see docs/performance.md "Off-node"). */
 	const char *yield = getenv("SHOAL_SPIN_YIELD");
-	bool crowded = nlocal + 1 >= cores;
+	bool crowded = nlocal + 1 >= shl_job.cores;
 	shl_job.spin_yield = yield != NULL && *yield ? *yield == '1' : crowded;
 	/* A rank spinning for a message reads the connections itself while the completion
 	 * thread sleeps, so that an arriving message is not handed from the thread to the

@@ -82,7 +82,7 @@ void shl_poll_missed(void)
 		shl_fiber_yield(f);
 }
 
-static uint64_t now_ns(void)
+uint64_t shl_now_ns(void)
 {
 	struct timespec ts;
 
@@ -123,7 +123,7 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 			shl_rank_lock(r);
 		} else {
 			if (polls % SHL_WAIT_CLOCK_EVERY == 0) {
-				uint64_t t = now_ns();
+				uint64_t t = shl_now_ns();
 				if (deadline == 0)
 					deadline = t + shl_job.spin_ns;
 				else if (t >= deadline)

@@ -164,6 +164,7 @@ struct shl_job {
 	size_t split_chunk_typed; /* SHOAL_SPLIT_CHUNK_TYPED: their chunk size */
 	uint64_t spin_ns;     /* SHOAL_SPIN_US: how long a waiting rank polls before sleeping */
 	unsigned yields;      /* SHOAL_YIELDS: with spin_ns 0, sched_yields before sleeping */
+	int cores;            /* cores this process may use (its affinity) */
 	bool spin_yield;      /* a spinning rank yields the core between polls: the node's
 			       * completion thread needs one too (p2p_remote.c) */
 	bool poll_net;        /* a spinning rank reads the node's connections itself
@@ -193,6 +194,9 @@ static inline void shl_rank_unlock(struct shl_rank *r)
 	if (r->mt)
 		pthread_mutex_unlock(&r->lock);
 }
+
+/* Any thread: CLOCK_MONOTONIC in nanoseconds. */
+uint64_t shl_now_ns(void);
 
 /* Node process, before ranks run: let sleepers fence for fastbox senders (membarrier).
  * Returns 0 or a negative errno (then senders must keep their barrier). */

@@ -11,21 +11,8 @@ build marked < "$SHOAL_TESTS/lib/mpir_marked.c"
 
 netns_up 2
 mkdir "$TEST_TMP/marks"
-# At MPIR_Breakpoint: 2 s for any rank to (wrongly) enter main, count the marks, then open
-# the gate of the node process of rank 0 (host 1) and of rank 2 (host 2) with another gdb,
-# as a parallel debugger does, and let mpiexec go on.
-cat >"$TEST_TMP/cmds" <<GDB
-break main
-run
-set var MPIR_being_debugged = 1
-break MPIR_Breakpoint
-continue
-printf "size=%d state=%d\n", MPIR_proctable_size, MPIR_debug_state
-shell sleep 2; echo "before=\$(ls $TEST_TMP/marks | wc -l)"
-eval "shell gdb -batch -nx -p %d -ex 'set var MPIR_debug_gate = 1' >/dev/null 2>&1", MPIR_proctable[0].pid
-eval "shell gdb -batch -nx -p %d -ex 'set var MPIR_debug_gate = 1' >/dev/null 2>&1", MPIR_proctable[2].pid
-continue
-GDB
+# Open the gate of the node process of rank 0 (host 1) and of rank 2 (host 2) (mpir_gate_script).
+mpir_gate_script "$TEST_TMP/marks" 0 2
 run -t 70 ip netns exec "$NS_HEAD" gdb -batch -nx -x "$TEST_TMP/cmds" --args \
 	"${NETNS_MPIEXEC[@]:4}" -H "$(netns_hosts)" -ppn 2 "$TEST_TMP/marked" "$TEST_TMP/marks"
 expect_out '^size=4 state=1$'

@@ -8,19 +8,8 @@ command -v gdb >/dev/null || skip "gdb is not installed"
 build marked < "$SHOAL_TESTS/lib/mpir_marked.c"
 
 mkdir "$TEST_TMP/marks"
-# At MPIR_Breakpoint: 2 s for any rank to (wrongly) enter main, count the marks, then open
-# the node process's gate with another gdb, as a parallel debugger does, and go on.
-cat >"$TEST_TMP/cmds" <<GDB
-break main
-run
-set var MPIR_being_debugged = 1
-break MPIR_Breakpoint
-continue
-printf "size=%d state=%d\n", MPIR_proctable_size, MPIR_debug_state
-shell sleep 2; echo "before=\$(ls $TEST_TMP/marks | wc -l)"
-eval "shell gdb -batch -nx -p %d -ex 'set var MPIR_debug_gate = 1' >/dev/null 2>&1", MPIR_proctable[0].pid
-continue
-GDB
+# Open the gate of the node process of rank 0 (mpir_gate_script).
+mpir_gate_script "$TEST_TMP/marks" 0
 run -t 50 gdb -batch -nx -x "$TEST_TMP/cmds" --args "$MPIEXEC" -n 3 "$TEST_TMP/marked" "$TEST_TMP/marks"
 expect_out '^size=3 state=1$'
 expect_out '^before=0$'

@@ -69,3 +69,24 @@ start_job() {
 	done
 	[ -n "$node" ] || fail "no node process"
 }
+
+# mpir_gate_script MARKS INDEX...: write $TEST_TMP/cmds, the gdb script of the MPIR gate
+# tests (under gdb, mpiexec is told a debugger is attached). At MPIR_Breakpoint it prints
+# the table's size and state, waits 2 s for any rank to (wrongly) enter main and prints
+# "before=" the count of files in MARKS (tests/lib/mpir_marked.c leaves one per rank), then
+# opens MPIR_debug_gate with another gdb in the node process of each MPIR_proctable INDEX,
+# as a parallel debugger does, and lets the job go on.
+mpir_gate_script() {
+	local marks=$1 i
+	shift
+	{
+		printf '%s\n' 'break main' run 'set var MPIR_being_debugged = 1' \
+			'break MPIR_Breakpoint' continue \
+			'printf "size=%d state=%d\n", MPIR_proctable_size, MPIR_debug_state' \
+			"shell sleep 2; echo \"before=\$(ls $marks | wc -l)\""
+		for i in "$@"; do
+			printf '%s\n' "eval \"shell gdb -batch -nx -p %d -ex 'set var MPIR_debug_gate = 1' >/dev/null 2>&1\", MPIR_proctable[$i].pid"
+		done
+		echo continue
+	} >"$TEST_TMP/cmds"
+}

@@ -10,6 +10,7 @@ int main(int argc, char **argv)
 	char path[4096];
 	int rank;
 
+	/* mkstemp replaces the Xs: a file of its own for each rank that starts. */
 	snprintf(path, sizeof(path), "%s/started.XXXXXX", argv[1]);
 	close(mkstemp(path));
 	MPI_Init(&argc, &argv);
