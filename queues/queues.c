@@ -16,6 +16,7 @@ void shl_pool_init_sized(struct shl_pool *pool, size_t chunk_bytes)
 	pool->free_small = NULL;
 	pool->free_medium = NULL;
 	pool->chunk_bytes = chunk_bytes;
+	pool->adopted = 0;
 	__cds_wfcq_init(&pool->ret_head, &pool->ret_tail);
 }
 
@@ -37,8 +38,9 @@ static void reclaim(struct shl_pool *pool)
 	while ((node = __cds_wfcq_dequeue_nonblocking(&pool->ret_head, &pool->ret_tail)) != NULL &&
 	       node != CDS_WFCQ_WOULDBLOCK) {
 		struct shl_envelope *env = caa_container_of(node, struct shl_envelope, link);
-		struct shl_envelope **list = env->chunk ? &pool->free_medium : &pool->free_small;
+		struct shl_envelope **list = env->medium ? &pool->free_medium : &pool->free_small;
 
+		/* Its header line only: the link just read is there too. */
 		env->next = *list;
 		*list = env;
 	}
@@ -55,6 +57,7 @@ static int grow(struct shl_pool *pool, bool medium)
 		struct shl_envelope **list = medium ? &pool->free_medium : &pool->free_small;
 
 		env->pool = pool;
+		env->medium = medium;
 		env->chunk = NULL;
 		if (medium && (env->chunk = malloc(pool->chunk_bytes)) == NULL)
 			return i == 0 ? -1 : 0;
@@ -76,6 +79,10 @@ struct shl_envelope *shl_pool_get(struct shl_pool *pool, bool medium)
 	}
 	env = *list;
 	*list = env->next;
+	if (env->pool != pool) {  /* one shl_pool_keep took in */
+		env->pool = pool;
+		pool->adopted--;
+	}
 	/* The next envelope was last touched by a receiver on another core: start moving
 	 * its header line here now, so the next send does not wait for it. */
 	if (*list != NULL)
@@ -89,6 +96,18 @@ void shl_pool_put(struct shl_envelope *env)
 
 	cds_wfcq_node_init(&env->link);
 	cds_wfcq_enqueue(&pool->ret_head, &pool->ret_tail, &env->link);
+}
+
+void shl_pool_keep(struct shl_pool *pool, struct shl_envelope *env)
+{
+	if (env->pool == pool || env->medium || env->cookie != NULL ||
+	    pool->adopted >= SHL_Q_KEEP_MAX) {
+		shl_pool_put(env);
+		return;
+	}
+	pool->adopted++;
+	env->next = pool->free_small;
+	pool->free_small = env;
 }
 
 struct shl_fbox *shl_fbox_open(struct shl_fbox_set *set, int limit)

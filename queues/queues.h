@@ -13,9 +13,9 @@
 #include <stdint.h>
 #include <urcu/wfcqueue.h>
 
-/* Payload bytes carried inside an envelope: with the 48-byte header and 40 cold bytes this
- * makes the envelope 320 bytes (5 cache lines), and a payload of up to 16 bytes shares the
- * header's line. SHOAL_INLINE_MAX tunes the switch to direct copies down from here. */
+/* Payload bytes carried inside an envelope: with the 48-byte header and 32 cold bytes this
+ * makes the envelope 312 bytes, five cache lines once aligned, and a payload of up to 16
+ * bytes shares the header's line. SHOAL_INLINE_MAX tunes the switch to direct copies down from here. */
 #define SHL_Q_INLINE_MAX 232
 /* Payload bytes of a pooled medium buffer; tunable down by SHOAL_MEDIUM_MAX. */
 #define SHL_Q_MEDIUM_MAX (16 * 1024)
@@ -54,9 +54,14 @@ struct shl_q_split {
 };
 
 /* Fields the receiver reads for every message come first, so that the header and the
- * first 16 payload bytes share one cache line. */
+ * first 16 payload bytes share one cache line; the pool's free lists link and sort
+ * envelopes by that line too. */
 struct shl_envelope {
-	struct cds_wfcq_node link;   /* in an inbox or in a pool's return queue, one at a time */
+	alignas(64) union {
+		struct cds_wfcq_node link;   /* in an inbox or in a pool's return queue */
+		struct shl_envelope *next;   /* or on a private list of its owner: a pool's
+					      * free lists, a rank's unexpected messages */
+	};
 	struct shl_pool *pool;       /* where the envelope goes back to */
 	void *cookie;                /* sender's request, completed by the receiver, or NULL */
 	size_t bytes;                /* payload size in bytes (the message's signature size) */
@@ -66,6 +71,7 @@ struct shl_envelope {
 	_Atomic uint8_t state;       /* enum shl_q_state; see SHL_Q_MATCHED */
 	uint8_t payload;             /* enum shl_q_payload */
 	bool via_fbox;               /* in the inbox although its sender has `fbox` to us */
+	bool medium;                 /* owns `chunk`: goes back to the pool's medium list */
 	union {
 		unsigned char inline_data[SHL_Q_INLINE_MAX];  /* 16-aligned: offset 48 */
 		struct shl_q_split split;  /* SHL_Q_DIRECT in state SHL_Q_SPLIT */
@@ -74,7 +80,6 @@ struct shl_envelope {
 	const void *data;            /* SHL_Q_POOLED, SHL_Q_DIRECT: where the payload is */
 	const void *layout;          /* SHL_Q_DIRECT: sender's datatype, opaque here */
 	void *chunk;                 /* pooled medium buffer owned by this envelope, or NULL */
-	struct shl_envelope *next;   /* owner's private lists (unexpected, free) */
 	/* The receiver reads `fbox` when it takes the envelope from its inbox; only later may a
 	 * matched probe set `probed_on`. */
 	union {
@@ -92,6 +97,8 @@ struct shl_pool {
 	struct shl_envelope *free_small;
 	struct shl_envelope *free_medium;
 	size_t chunk_bytes;          /* size of a medium chunk (SHL_Q_MEDIUM_MAX by default) */
+	unsigned adopted;            /* envelopes of other pools taken in by shl_pool_keep and
+				      * not handed out again: at most SHL_Q_KEEP_MAX */
 	alignas(64) struct __cds_wfcq_head ret_head;
 	alignas(64) struct cds_wfcq_tail ret_tail;
 };
@@ -176,6 +183,17 @@ struct shl_envelope *shl_pool_get(struct shl_pool *pool, bool medium);
 
 /* Any thread: give `env` back to its pool. Wait-free. */
 void shl_pool_put(struct shl_envelope *env);
+
+/* Envelopes a pool takes in from other pools (shl_pool_keep) before it gives them back
+ * instead: 64 × 320 B = 20 KiB per rank. */
+#define SHL_Q_KEEP_MAX 64
+
+/* Owner of `pool`, done with `env` from any pool: a small envelope that no sender's request
+ * points to (no cookie) joins `pool`'s free list, up to SHL_Q_KEEP_MAX of them; anything
+ * else goes back to its own pool (shl_pool_put). A rank that receives as much as it sends
+ * then never returns an envelope across cores nor splices one back: each return cost a
+ * compare-and-swap on the sender's queue and two cache lines moving between cores. */
+void shl_pool_keep(struct shl_pool *pool, struct shl_envelope *env);
 
 #include "queues/queues_inline.h"
 #endif

@@ -69,6 +69,13 @@ bool shl_fibers_start(struct shl_rank *ranks, int nlocal);
  * millisecond or so). Returns on whatever thread runs the fiber next. */
 void shl_fiber_park(struct shl_fiber *f, uint32_t seq, uint64_t ns);
 
+/* Any thread: whether `f` is in the run queue (it will run, and look for events, before it
+ * can park again). */
+static inline bool shl_fiber_queued(struct shl_fiber *f)
+{
+	return atomic_load(&f->state) == SHL_FIBER_QUEUED;
+}
+
 /* Any thread, after bumping f->rank's wake_seq: make `f` runnable if it is parked. */
 void shl_fiber_wake(struct shl_fiber *f);
 

@@ -245,7 +245,7 @@ static void deliver(struct shl_rank *r, struct shl_req *q, struct shl_envelope *
 	set_status(q, env->src, env->tag, env->bytes);
 	if (env->cookie != NULL)
 		shl_req_complete(env->cookie);
-	shl_pool_put(env);
+	shl_pool_keep(&r->pool, env);
 	finish_recv(r, q);
 }
 
@@ -801,6 +801,15 @@ static void fill_request(struct shl_req *q, struct shl_comm *c, const void *buf,
 	q->mode = mode;
 }
 
+/* Whether send() completes a send of (count, type) in `mode` before it returns: the
+ * payload rides in a fastbox cell or envelope, or a buffered send copies it into the
+ * attached buffer. */
+static bool sends_at_once(enum shl_send_mode mode, MPI_Count count, const struct shl_datatype *type)
+{
+	return mode == SHL_MODE_BUFFERED ||
+	       (mode != SHL_MODE_SYNC && (size_t)count * type->size <= shl_job.inline_max);
+}
+
 /* ---- blocking sends ---- */
 
 /* A blocking standard or ready send of up to shl_job.medium_max bytes that no receive
@@ -835,12 +844,18 @@ static int send_blocking(const char *fn, enum shl_send_mode mode, const void *bu
 
 	if (err != MPI_SUCCESS)
 		return err;
-	shl_req_init(&q, r, SHL_REQ_SEND);
-	fill_request(&q, c, buf, count, type, dest, tag, mode);
 	shl_rank_lock(r);
-	rc = send(r, c, buf, count, type, dest, tag, mode, &q, false);
-	if (rc == 0 && !req_done(&q) && !resend_eagerly(r, &q))
-		shl_wait(r, send_done, &q);
+	if (sends_at_once(mode, count, type)) {
+		/* The rank's shared completed request, as MPI_Isend's: no stack request to
+		 * initialise per call. */
+		rc = send(r, c, buf, count, type, dest, tag, mode, &r->sent, false);
+	} else {
+		shl_req_init(&q, r, SHL_REQ_SEND);
+		fill_request(&q, c, buf, count, type, dest, tag, mode);
+		rc = send(r, c, buf, count, type, dest, tag, mode, &q, false);
+		if (rc == 0 && !req_done(&q) && !resend_eagerly(r, &q))
+			shl_wait(r, send_done, &q);
+	}
 	shl_rank_unlock(r);
 	return rc == 0 ? MPI_SUCCESS : start_error(fn, c, rc, (size_t)count * type->size);
 }
@@ -906,15 +921,6 @@ int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 SHL_WEAK_ALIAS(Rsend_c);
 
 /* ---- nonblocking and persistent ---- */
-
-/* Whether send() completes a send of (count, type) in `mode` before it returns: the
- * payload rides in a fastbox cell or envelope, or a buffered send copies it into the
- * attached buffer. */
-static bool sends_at_once(enum shl_send_mode mode, MPI_Count count, const struct shl_datatype *type)
-{
-	return mode == SHL_MODE_BUFFERED ||
-	       (mode != SHL_MODE_SYNC && (size_t)count * type->size <= shl_job.inline_max);
-}
 
 /* Create the request for a send or receive; start it unless it is persistent (a send that
  * completes at once gets the rank's shared completed request). */

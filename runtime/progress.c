@@ -47,6 +47,12 @@ void shl_rank_wake(struct shl_rank *r)
 	 * sleeper increments `sleepers` before its last look for events: either it sees our
 	 * event, or we see it and bump wake_seq past the value it sleeps on. */
 	if (atomic_load(&r->sleepers) > 0) {
+		/* A rank queued to run takes its last look for events after this one
+		 * (sleep_once) before it can park again: its wake word need not move, and
+		 * the line stays shared among the many senders of a busy receiver. Only
+		 * while no other thread of the rank may sleep on the futex (not mt). */
+		if (r->fiber != NULL && !r->mt && shl_fiber_queued(r->fiber))
+			return;
 		atomic_fetch_add(&r->wake_seq, 1);
 		if (r->fiber)
 			shl_fiber_wake(r->fiber);
