@@ -110,17 +110,30 @@ void shl_pool_keep(struct shl_pool *pool, struct shl_envelope *env)
 	pool->free_small = env;
 }
 
+int shl_fbox_set_init(struct shl_fbox_set *set, int limit)
+{
+	size_t bytes = (size_t)limit * sizeof(*set->mem);
+
+	if (limit == 0)
+		return 0;
+	set->mem = aligned_alloc(128, bytes);
+	if (set->mem == NULL)
+		return -1;
+	memset(set->mem, 0, bytes);
+	return 0;
+}
+
 struct shl_fbox *shl_fbox_open(struct shl_fbox_set *set, int limit)
 {
-	int slot = atomic_fetch_add_explicit(&set->claimed, 1, memory_order_relaxed);
+	int slot;
 	struct shl_fbox *fb;
 
+	if (set->mem == NULL)
+		return NULL;
+	slot = atomic_fetch_add_explicit(&set->claimed, 1, memory_order_relaxed);
 	if (slot >= limit)
 		return NULL;
-	fb = aligned_alloc(128, sizeof(*fb));
-	if (fb == NULL)
-		return NULL;  /* the slot stays empty: the receiver skips it */
-	memset(fb, 0, sizeof(*fb));
+	fb = &set->mem[slot];
 	/* Pairs with the acquire load in shl_fbox_at. */
 	atomic_store_explicit(&set->box[slot], fb, memory_order_release);
 	return fb;

@@ -110,6 +110,9 @@ int shl_job_create_part(int size, int nlocal, const int *local)
 		shl_job.split_chunk_typed = 4096;
 	shl_job.fbox_peers = (int)shl_env_size("SHOAL_FBOX_PEERS", SHL_Q_FBOX_PEERS,
 					       SHL_Q_FBOX_PEERS);
+	for (int i = 0; i < nlocal; i++)
+		if (shl_fbox_set_init(&ranks[i].fbox_in, shl_job.fbox_peers) < 0)
+			return -ENOMEM;
 	shl_job.coll_small_max = shl_env_size("SHOAL_COLL_SMALL_MAX", SHL_COLL_SMALL_MAX,
 					      1 << 20);
 	shl_job.coll_spin_ns = 1000 * shl_env_size("SHOAL_COLL_SPIN_US", SHL_COLL_SPIN_US, 1000000);
