@@ -67,6 +67,14 @@ static int grow(struct shl_pool *pool, bool medium)
 	return 0;
 }
 
+int shl_pool_prefill(struct shl_pool *pool, unsigned n)
+{
+	for (unsigned have = 0; have < n; have += SHL_Q_BATCH)
+		if (grow(pool, false) < 0)
+			return -1;
+	return 0;
+}
+
 struct shl_envelope *shl_pool_get(struct shl_pool *pool, bool medium)
 {
 	struct shl_envelope **list = medium ? &pool->free_medium : &pool->free_small;

@@ -66,6 +66,11 @@
  * the ring slows down (idle ranks take the token holder's turns: 9.2 at 10, 24 at 100). */
 #define SHL_WAIT_YIELDS 6
 
+/* Envelopes and requests each rank has ready from start-up, their pages written then: a
+ * first all-pairs exchange at 64 ranks took 180-450 page faults (~2 µs each here) for
+ * them, with a rank posting 63 receives and sending 55 messages through its inbox. */
+#define SHL_RANK_PREFILL 64
+
 /* The largest blocking Bcast, and the cap on a blocking Reduce/Allreduce, that goes through
  * a communicator's ring of cells instead of a meeting (coll_small.c; SHOAL_COLL_SMALL_MAX).
  * See docs/performance.md, Collectives, for the measurement. */
