@@ -15,7 +15,8 @@
 
 /* Payload bytes carried inside an envelope: with the 48-byte header and 32 cold bytes this
  * makes the envelope 312 bytes, five cache lines once aligned, and a payload of up to 16
- * bytes shares the header's line. SHOAL_INLINE_MAX tunes the switch to direct copies down from here. */
+ * bytes shares the header's line. SHOAL_INLINE_MAX tunes the switch to direct copies down
+ * from here. */
 #define SHL_Q_INLINE_MAX 232
 /* Payload bytes of a pooled medium buffer; tunable down by SHOAL_MEDIUM_MAX. */
 #define SHL_Q_MEDIUM_MAX (16 * 1024)
