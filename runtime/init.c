@@ -55,19 +55,6 @@ static void rank_init(struct shl_rank *r, int world_rank, int size)
 	shl_status_empty(&r->sent.status, MPI_ANY_SOURCE);
 }
 
-static int prefill_requests(struct shl_rank *r, int n)
-{
-	for (int i = 0; i < n; i++) {
-		struct shl_req *q = shl_req_alloc();
-		if (q == NULL)
-			return -1;
-		q->magic = 0;
-		q->next = r->free_reqs;
-		r->free_reqs = q;
-	}
-	return 0;
-}
-
 int shl_job_create(int size)
 {
 	return shl_job_create_part(size, size, NULL);
@@ -126,7 +113,7 @@ int shl_job_create_part(int size, int nlocal, const int *local)
 	for (int i = 0; i < nlocal; i++)
 		if (shl_fbox_set_init(&ranks[i].fbox_in, shl_job.fbox_peers) < 0 ||
 		    shl_pool_prefill(&ranks[i].pool, SHL_RANK_PREFILL) < 0 ||
-		    prefill_requests(&ranks[i], SHL_RANK_PREFILL) < 0)
+		    shl_req_prefill(&ranks[i], SHL_RANK_PREFILL) < 0)
 			return -ENOMEM;
 	shl_job.coll_small_max = shl_env_size("SHOAL_COLL_SMALL_MAX", SHL_COLL_SMALL_MAX,
 					      1 << 20);

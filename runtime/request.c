@@ -14,6 +14,19 @@ struct shl_req *shl_req_alloc(void)
 	return malloc(sizeof(struct shl_req));
 }
 
+int shl_req_prefill(struct shl_rank *r, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct shl_req *q = shl_req_alloc();
+		if (q == NULL)
+			return -1;
+		q->magic = 0;
+		q->next = r->free_reqs;
+		r->free_reqs = q;
+	}
+	return 0;
+}
+
 static bool is_done(const struct shl_req *q)
 {
 	return atomic_load_explicit(&q->done, memory_order_acquire);

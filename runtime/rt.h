@@ -290,6 +290,9 @@ _Static_assert(sizeof(struct shl_req) == 144, "struct shl_req changed: update sh
 
 /* shl_req_new's slow path: a request from malloc, when the rank's free list is empty. */
 struct shl_req *shl_req_alloc(void);
+/* Node process, before rank `r` runs: `n` requests on its free list, their memory written
+ * now (SHL_RANK_PREFILL). Returns 0 or -1 (no memory). */
+int shl_req_prefill(struct shl_rank *r, int n);
 
 /* Owner, rank locked: a fresh request (shl_req_init), or NULL when memory is exhausted.
  * Inline, so that the initialisation merges with the caller's stores. */

@@ -3,9 +3,8 @@
 . "$SHOAL_TESTS/lib/common.bash"
 # The job runs until the test ends it: no deadlock check.
 export SHOAL_DEADLOCK_S=0
-export SHOAL_FIBERS=1
+need_fibers
 command -v gdb >/dev/null || skip "gdb is not installed"
-grep -qw fsgsbase /proc/cpuinfo || skip "no FSGSBASE: ranks are not switched in user space"
 
 build ticks <<'SRC'
 #include <mpi.h>

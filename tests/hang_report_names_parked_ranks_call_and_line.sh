@@ -3,10 +3,8 @@
 . "$SHOAL_TESTS/lib/common.bash"
 # These jobs stay blocked on purpose while gdb looks at them: no deadlock check.
 export SHOAL_DEADLOCK_S=0
-# Fibers on whatever the number of cores (they are on anyway when 16 ranks outnumber them).
-export SHOAL_FIBERS=1
+need_fibers
 command -v gdb >/dev/null || skip "gdb is not installed"
-grep -qw fsgsbase /proc/cpuinfo || skip "no FSGSBASE: ranks are not switched in user space"
 
 build pairs <<'SRC'
 #include <mpi.h>

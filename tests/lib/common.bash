@@ -54,6 +54,13 @@ expect_out_count() {
 	[ "$n" = "$2" ] || { show; fail "expected $2 stdout lines matching /$1/, got $n"; }
 }
 
+# need_fibers: ranks switched in user space whatever the number of cores (SHOAL_FIBERS=1),
+# or skip where the CPU cannot switch them (no FSGSBASE).
+need_fibers() {
+	export SHOAL_FIBERS=1
+	grep -qw fsgsbase /proc/cpuinfo || skip "no FSGSBASE: ranks are not switched in user space"
+}
+
 # start_job N PROG [ARGS...]: run PROG on N ranks in the background, output discarded; sets
 # $mpx (mpiexec's pid, killed when the test ends) and $node (its node process's pid).
 start_job() {
