@@ -106,9 +106,18 @@ void shl_pool_put(struct shl_envelope *env)
 	cds_wfcq_enqueue(&pool->ret_head, &pool->ret_tail, &env->link);
 }
 
+int shl_pool_give_chunk(struct shl_pool *pool, struct shl_envelope *env)
+{
+	if (env->chunk == NULL && (env->chunk = malloc(pool->chunk_bytes)) == NULL)
+		return -1;
+	env->medium = true;
+	return 0;
+}
+
 void shl_pool_keep(struct shl_pool *pool, struct shl_envelope *env)
 {
-	if (env->pool == pool || env->medium || env->cookie != NULL ||
+	/* `cookie` first: a sender may be giving a chunk to an envelope that has one. */
+	if (env->cookie != NULL || env->pool == pool || env->medium ||
 	    pool->adopted >= SHL_Q_KEEP_MAX) {
 		shl_pool_put(env);
 		return;

@@ -35,6 +35,8 @@ enum shl_q_state {
 	SHL_Q_MATCHED,    /* a receive (or Mprobe) claimed it: the send can no longer be cancelled */
 	SHL_Q_CANCELLED,  /* the sender cancelled it: the receiver discards it */
 	SHL_Q_SPLIT,      /* matched, and its copy is cut in chunks the sender may take too */
+	SHL_Q_EAGER,      /* its blocking sender copied the payload into `chunk` and returned:
+			   * the receiver takes it from there and completes nothing */
 };
 
 struct shl_pool;
@@ -195,6 +197,11 @@ struct shl_envelope *shl_pool_get(struct shl_pool *pool, bool medium);
 
 /* Any thread: give `env` back to its pool. Wait-free. */
 void shl_pool_put(struct shl_envelope *env);
+
+/* Owner: make `env`, one of `pool`'s, a medium envelope: it gets a chunk of the pool's
+ * chunk size unless it has one, and goes back to the medium list. Returns 0 or -1 (no
+ * memory). Writes only `chunk` and `medium`. */
+int shl_pool_give_chunk(struct shl_pool *pool, struct shl_envelope *env);
 
 /* Envelopes a pool takes in from other pools (shl_pool_keep) before it gives them back
  * instead: 64 × 320 B = 20 KiB per rank. */

@@ -86,8 +86,18 @@ static bool claim(struct shl_envelope *env)
 
 	if (env->cookie == NULL)
 		return true;
-	/* Pairs with the sender's CAS in shl_p2p_cancel: exactly one of them wins. */
-	return atomic_compare_exchange_strong(&env->state, &expected, SHL_Q_MATCHED);
+	/* Pairs with the sender's CAS in shl_p2p_cancel and turn_eager: exactly one of
+	 * them wins. */
+	if (atomic_compare_exchange_strong(&env->state, &expected, SHL_Q_MATCHED))
+		return true;
+	if (expected != SHL_Q_EAGER)
+		return false;
+	/* Its sender has returned and forgotten it: the envelope is ours, a plain pooled
+	 * message now. */
+	env->payload = SHL_Q_POOLED;
+	env->data = env->chunk;
+	env->cookie = NULL;
+	return true;
 }
 
 /* A claimed envelope's payload goes into receive `q`; both sides complete. */
@@ -813,23 +823,31 @@ static bool sends_at_once(enum shl_send_mode mode, MPI_Count count, const struct
 /* ---- blocking sends ---- */
 
 /* A blocking standard or ready send of up to shl_job.medium_max bytes that no receive
- * has matched after a short poll is resent eagerly, so that programs relying on
- * buffering (both sides sending first) do not deadlock. Cancelling the direct envelope
- * first keeps the message's order: nothing was sent after it. */
-static bool resend_eagerly(struct shl_rank *r, struct shl_req *q)
+ * has matched after a short poll turns eager, so that programs relying on buffering (both
+ * sides sending first) do not deadlock: the payload is copied into a chunk the envelope
+ * keeps, and the envelope, still where it was queued, says so (SHL_Q_EAGER). The
+ * message stays in place throughout, so a probe that saw it sees it again and the
+ * sender's order holds. */
+static bool turn_eager(struct shl_rank *r, struct shl_req *q)
 {
+	struct shl_envelope *env = q->env;
 	uint8_t expected = SHL_Q_PENDING;
 
-	if (q->mode == SHL_MODE_SYNC || q->env == NULL || q->env->bytes > shl_job.medium_max)
+	if (q->mode == SHL_MODE_SYNC || env == NULL || env->bytes > shl_job.medium_max)
 		return false;
 	if (shl_poll(r, req_done, q))
 		return false;
+	/* The receiver reads `chunk` and `medium` only after it sees SHL_Q_EAGER; if it
+	 * matched the envelope first, the chunk simply stays with it. */
+	if (shl_pool_give_chunk(&r->pool, env) < 0)
+		shl_panic("MPI_Send", ENOMEM, "no buffer to send a message eagerly");
+	copy(env->chunk, NULL, q->buf, q->type, env->bytes);
 	/* Pairs with claim(): the receiver either matched the envelope already, or will
-	 * drop it. */
-	if (!atomic_compare_exchange_strong(&q->env->state, &expected, SHL_Q_CANCELLED))
+	 * take the copy. */
+	if (!atomic_compare_exchange_strong(&env->state, &expected, SHL_Q_EAGER))
 		return false;
-	if (send(r, q->comm, q->buf, q->count, q->type, q->peer, q->tag, q->mode, q, true) < 0)
-		shl_panic("MPI_Send", ENOMEM, "cannot resend a message eagerly");
+	q->env = NULL;
+	shl_req_complete_own(r, q);
 	return true;
 }
 
@@ -853,7 +871,7 @@ static int send_blocking(const char *fn, enum shl_send_mode mode, const void *bu
 		shl_req_init(&q, r, SHL_REQ_SEND);
 		fill_request(&q, c, buf, count, type, dest, tag, mode);
 		rc = send(r, c, buf, count, type, dest, tag, mode, &q, false);
-		if (rc == 0 && !req_done(&q) && !resend_eagerly(r, &q))
+		if (rc == 0 && !req_done(&q) && !turn_eager(r, &q))
 			shl_wait(r, send_done, &q);
 	}
 	shl_rank_unlock(r);
