@@ -144,12 +144,12 @@ bool shl_coll_small_ok(const struct shl_comm *c, enum shl_ring_kind kind, size_t
 int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, const char *fn, void *buf,
 			 int count, MPI_Datatype type, int root);
 
-/* The same for MPI_Reduce to rank `root` (root >= 0) or MPI_Allreduce (root < 0). A
- * non-root of Reduce returns once its input is in the ring; a mismatch (roots, ops,
- * counts) is reported to the members that read the result. */
+/* The same for MPI_Reduce to rank `root` (root >= 0) or MPI_Allreduce (root < 0) of
+ * `f`'s count elements of its type with its op (shl_fold_init'ed by the caller, count
+ * at most INT_MAX). A non-root of Reduce returns once its input is in the ring; a
+ * mismatch (roots, ops, counts) is reported to the members that read the result. */
 int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn,
-			  const void *sbuf, void *rbuf, int count, MPI_Datatype type,
-			  struct shl_op *op, int root);
+			  const void *sbuf, void *rbuf, const struct shl_fold *f, int root);
 
 /* Whether a blocking MPI_Allgather (MPI_Alltoall) whose members each send `bytes` bytes
  * (all their blocks) on `c` takes the ring path: intracommunicators of up to 4 members.

@@ -200,11 +200,11 @@ static void allreduce_run(struct shl_meeting *m)
 
 /* Check the arguments every reducing call shares: count, datatype, op, and the buffers
  * (MPI_IN_PLACE only where `in_place_ok`; sendbuf equal to a recvbuf that is not NULL,
- * never). */
+ * never). On success `f` is the caller's fold of (op, type, count). */
 static int check(struct shl_comm *c, const char *fn, const void *sbuf, const void *rbuf,
-		 MPI_Count count, MPI_Datatype type, MPI_Op op, bool in_place_ok)
+		 MPI_Count count, MPI_Datatype type, MPI_Op op, bool in_place_ok,
+		 struct shl_fold *f)
 {
-	struct shl_fold f;
 	char why[SHL_OP_WHY];
 	int err = shl_check_count(c, fn, "", count, type);
 
@@ -213,7 +213,7 @@ static int check(struct shl_comm *c, const char *fn, const void *sbuf, const voi
 	if (!shl_op_ok(op))
 		return shl_err(c, MPI_ERR_OP, fn, "invalid op argument%s",
 			       op == MPI_OP_NULL ? " (MPI_OP_NULL)" : "");
-	if ((err = shl_fold_init(&f, op, type, count, false, why)) != 0)
+	if ((err = shl_fold_init(f, op, type, count, false, why)) != 0)
 		return shl_err(c, err, fn, "%s", why);
 	if (sbuf == MPI_IN_PLACE && !in_place_ok)
 		return shl_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed here%s",
@@ -239,16 +239,24 @@ static int reduce(const char *fn, const void *sbuf, void *rbuf, MPI_Count count,
 		return err;
 	bool is_root = shl_coll_is_root(c, root);
 	bool active = !c->inter || root != MPI_PROC_NULL;
-	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .scount = count, .rcount = count,
-			       .stype = type, .rtype = type, .root = root };
+	struct shl_fold f;
 	if (active) {
-		err = check(c, fn, sbuf, is_root ? rbuf : NULL, count, type, op, !c->inter);
+		err = check(c, fn, sbuf, is_root ? rbuf : NULL, count, type, op, !c->inter, &f);
 		if (err == MPI_SUCCESS && is_root)
 			err = shl_check_layout(c, fn, "", count, type);
 		if (err != MPI_SUCCESS)
 			return err;
 		if (sbuf == MPI_IN_PLACE && !is_root)
 			return shl_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only for the root");
+	}
+	if (!nb && active && count <= INT_MAX &&
+	    shl_coll_small_ok(c, SHL_RING_REDUCE, (size_t)count * type->size)) {
+		err = shl_coll_small_reduce(r, c, fn, sbuf, rbuf, &f, root);
+		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
+	}
+	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .scount = count, .rcount = count,
+			       .stype = type, .rtype = type, .root = root };
+	if (active) {
 		x.op = op;
 		x.keep_s = x.keep_r = true;
 		/* The intercommunicator's root contributes nothing (its group is not folded);
@@ -256,11 +264,6 @@ static int reduce(const char *fn, const void *sbuf, void *rbuf, MPI_Count count,
 		 * from other nodes (coll_net.c). */
 		if (c->inter && is_root)
 			x.keep_s = false;
-	}
-	if (!nb && active && count <= INT_MAX &&
-	    shl_coll_small_ok(c, SHL_RING_REDUCE, (size_t)count * type->size)) {
-		err = shl_coll_small_reduce(r, c, fn, sbuf, rbuf, count, type, op, root);
-		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 	}
 	err = shl_coll_start(r, c, fn, reduce_run, &x, request, mode);
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
@@ -291,18 +294,19 @@ static int symmetric(const char *fn, shl_meet_fn *run, bool intra_only, const vo
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
 	int err = shl_coll_comm(fn, r, comm, nb, request, &c);
+	struct shl_fold f;
 
 	if (err == MPI_SUCCESS && intra_only && c->inter)
 		err = shl_err(c, MPI_ERR_COMM, fn, "comm is an intercommunicator");
 	if (err == MPI_SUCCESS)
-		err = check(c, fn, sbuf, rbuf, count, type, op, !c->inter);
+		err = check(c, fn, sbuf, rbuf, count, type, op, !c->inter, &f);
 	if (err == MPI_SUCCESS)
 		err = shl_check_layout(c, fn, "", count, type);
 	if (err != MPI_SUCCESS)
 		return err;
 	if (!nb && run == allreduce_run && count <= INT_MAX &&
 	    shl_coll_small_ok(c, SHL_RING_REDUCE, (size_t)count * type->size)) {
-		err = shl_coll_small_reduce(r, c, fn, sbuf, rbuf, count, type, op, -1);
+		err = shl_coll_small_reduce(r, c, fn, sbuf, rbuf, &f, -1);
 		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 	}
 	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .scount = count, .rcount = count,
@@ -489,7 +493,8 @@ static int reduce_scatter(const char *fn, bool wide, const void *sbuf, void *rbu
 					       shl_coll_count(&x, rcounts, k));
 		mine = shl_coll_count(&x, rcounts, c->rank);
 	}
-	err = check(c, fn, sbuf, rbuf, mine, type, op, !c->inter);
+	struct shl_fold f;
+	err = check(c, fn, sbuf, rbuf, mine, type, op, !c->inter, &f);
 	if (err == MPI_SUCCESS)
 		err = shl_check_layout(c, fn, "", mine, type);
 	if (err != MPI_SUCCESS)

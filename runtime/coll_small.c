@@ -535,15 +535,12 @@ static uint32_t type_sig(const struct shl_datatype *t)
 
 /* Check that the members' segments agree (the same collective number `seq`: else the
  * communicator is broken, see shl_coll_stray; roots, ops, sizes), then fold them in rank
- * order into `out` (packed,
- * g->seg bytes) with the caller's op and type (a user function runs in its thread with
- * its handles, as in the meeting path). Returns 0 or an error class. */
+ * order into `out` (packed, g->seg bytes) with the caller's fold `f` (a user function runs
+ * in its thread with its handles, as in the meeting path). Returns 0 or an error class. */
 static int fold(struct shl_comm *c, struct shl_coll_ring *g, struct cell *cl, int n,
-		struct shl_op *op, MPI_Datatype type, int count, uint64_t seq, void *out)
+		const struct shl_fold *f, uint64_t seq, void *out)
 {
 	struct seg *s0 = seg_at(g, cl, 0);
-	struct shl_fold f;
-	char why[SHL_OP_WHY];
 
 	for (int i = 0; i < n; i++)
 		if (seg_at(g, cl, i)->seq != (uint32_t)seq)
@@ -560,40 +557,38 @@ static int fold(struct shl_comm *c, struct shl_coll_ring *g, struct cell *cl, in
 		if (s->sig != s0->sig && s->sig != 0 && s0->sig != 0)
 			return MPI_ERR_TYPE;
 	}
-	if (shl_fold_init(&f, op, type, count, false, why) != 0)
-		return MPI_ERR_OP;  /* each member checked its own op and type: a mismatch */
-	if (f.bytes != s0->bytes)
+	if (f->bytes != s0->bytes)
 		return MPI_ERR_COUNT;
-	if (f.bytes == 0)
+	if (f->bytes == 0)
 		return 0;
-	if (f.op->kind != SHL_OP_USER) {
+	if (f->op->kind != SHL_OP_USER) {
 		/* The kernel computes inout = in op inout; predefined ops are commutative
 		 * bitwise, so this is acc op segment, as shl_fold_step computes it. */
-		memcpy(out, s0->data, f.bytes);
-		for (int i = 1; i < n && f.k != NULL; i++)
-			f.k(seg_at(g, cl, i)->data, out, f.nbasic);
+		memcpy(out, s0->data, f->bytes);
+		for (int i = 1; i < n && f->k != NULL; i++)
+			f->k(seg_at(g, cl, i)->data, out, f->nbasic);
 		return 0;
 	}
 	/* A user function works on the caller's own layout: fold in accumulators of it. */
-	void *acc = shl_fold_buf(&f), *tmp = shl_fold_buf(&f);
+	void *acc = shl_fold_buf(f), *tmp = shl_fold_buf(f);
 	int err = 0;
 	if (acc == NULL || tmp == NULL) {
 		err = MPI_ERR_NO_MEM;
 		goto free_bufs;
 	}
-	shl_fold_load(&f, acc, s0->data, NULL);
+	shl_fold_load(f, acc, s0->data, NULL);
 	for (int i = 1; i < n; i++) {
 		void *x = tmp;
 		/* inoutvec = invec op inoutvec: acc as invec, the segment as inoutvec. */
-		shl_fold_load(&f, x, seg_at(g, cl, i)->data, NULL);
-		shl_op_call(op, acc, x, count, type);
+		shl_fold_load(f, x, seg_at(g, cl, i)->data, NULL);
+		shl_op_call(f->op, acc, x, f->count, f->type);
 		tmp = acc;
 		acc = x;
 	}
-	shl_fold_store(&f, out, NULL, acc);
+	shl_fold_store(f, out, NULL, acc);
 free_bufs:
-	shl_fold_free(&f, acc);
-	shl_fold_free(&f, tmp);
+	shl_fold_free(f, acc);
+	shl_fold_free(f, tmp);
 	return err;
 }
 
@@ -601,10 +596,11 @@ free_bufs:
  * unpack into (rbuf, type): straight into rbuf when the type is dense (the inputs are all
  * in the segments already), else through a stack buffer when it fits. */
 static int fold_all(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
-		    struct cell *cl, uint64_t k, void *rbuf, int count, MPI_Datatype type,
-		    struct shl_op *op, uint64_t seq, bool *late)
+		    struct cell *cl, uint64_t k, void *rbuf, const struct shl_fold *f, uint64_t seq,
+		    bool *late)
 {
-	size_t bytes = (size_t)count * type->size;
+	MPI_Datatype type = f->type;
+	size_t bytes = f->bytes;
 	alignas(64) char local[4096];
 	void *out = type->contig ? rbuf : bytes <= sizeof(local) ? local : NULL;
 	int err;
@@ -614,7 +610,7 @@ static int fold_all(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm
 			return err;
 	if (out == NULL && (out = malloc(bytes)) == NULL)
 		return MPI_ERR_NO_MEM;
-	err = fold(c, g, cl, c->size, op, type, count, seq, out);
+	err = fold(c, g, cl, c->size, f, seq, out);
 	if (err == 0 && out != rbuf)
 		shl_dt_copy(rbuf, type, out, NULL, bytes);
 	if (out != rbuf && out != local)
@@ -623,10 +619,10 @@ static int fold_all(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm
 }
 
 int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn,
-			  const void *sbuf, void *rbuf, int count, MPI_Datatype type,
-			  struct shl_op *op, int root)
+			  const void *sbuf, void *rbuf, const struct shl_fold *f, int root)
 {
-	size_t bytes = (size_t)count * type->size;
+	MPI_Datatype type = f->type;
+	size_t bytes = f->bytes;
 	uint64_t k = ++c->rounds[SHL_RING_REDUCE];
 	bool rooted = root >= 0, reads = !rooted || root == c->rank;
 	int n = c->size, err = MPI_SUCCESS;
@@ -641,7 +637,7 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 		return err;
 	struct seg *s = seg_at(g, cl, c->rank);
 	s->bytes = (uint32_t)bytes;
-	s->kind = (int32_t)op->kind;
+	s->kind = (int32_t)f->op->kind;
 	s->root = root;
 	s->seq = (uint32_t)seq;
 	s->sig = type_sig(type);
@@ -650,14 +646,14 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 		bool late = true;
 		atomic_store_explicit(&s->stamp, k, memory_order_release);  /* see seg_publish */
 		if (reads)
-			err = fold_all(r, g, c, cl, k, rbuf, count, type, op, seq, &late);
+			err = fold_all(r, g, c, cl, k, rbuf, f, seq, &late);
 		return end_round(g, c, k, seq, err, &late);
 	}
 	/* acq_rel: the last arriver reads every member's segment. */
 	bool last = atomic_fetch_add(arrived_at(g, cl), 1) + 1 == n;
 	if (last) {
 		atomic_store_explicit(arrived_at(g, cl), 0, memory_order_relaxed);  /* by `open` */
-		cl->err = fold(c, g, cl, n, op, type, count, seq, cl->data);
+		cl->err = fold(c, g, cl, n, f, seq, cl->data);
 		/* Who reads: every Allreduce member (root -1) and whoever believes it is the
 		 * root of a Reduce, all of them if they differ; and the caller, if it does not. */
 		int need = !reads;
