@@ -3,10 +3,12 @@
  * locked (shl_rank_lock). Never blocks except in shl_wait; never touches another rank's
  * lists, only its inbox (push), its pool (put) and requests it is told to complete.
  *
- * Protocols (DESIGN.md): a payload up to shl_job.inline_max rides in the envelope, up to
- * shl_job.medium_max in a pooled chunk (the send completes at once either way); larger,
- * buffered and synchronous sends leave a cookie (the sender's request) that the receiver
- * completes when it matches — for large ones after copying once from the sender's buffer. */
+ * Protocols (DESIGN.md): a payload up to shl_job.inline_max rides in the envelope (the
+ * send completes at once); larger, buffered and synchronous sends leave a cookie (the
+ * sender's request) that the receiver completes when it matches — for large ones after
+ * copying once from the sender's buffer. A blocking send of up to shl_job.medium_max that
+ * no receive matches soon copies its payload into a chunk of its envelope and returns
+ * (turn_eager). */
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -526,17 +528,15 @@ static bool send_cell(struct shl_rank *r, struct shl_comm *c, const void *buf,
 /* Send (buf, count, type) to `dest` of `c`. `req` completes when the send does; with a
  * stack request the caller waits on it. A payload up to shl_job.inline_max rides in the
  * envelope and the send completes at once; a larger one is copied once, by the receiver,
- * straight from `buf` when it matches — unless `eager`, which copies it into a pooled
- * chunk now (up to shl_job.medium_max) so the send completes at once. Synchronous sends
- * complete when matched. Returns 0, -ENOBUFS (buffered send without room in the attached
- * buffer) or -ENOMEM. */
+ * straight from `buf` when it matches (a blocking send may turn it eager meanwhile:
+ * turn_eager). Synchronous sends complete when matched. Returns 0, -ENOBUFS (buffered
+ * send without room in the attached buffer) or -ENOMEM. */
 static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, MPI_Count count,
 		struct shl_datatype *type, int dest, int tag, enum shl_send_mode mode,
-		struct shl_req *req, bool eager)
+		struct shl_req *req)
 {
 	size_t bytes = (size_t)count * type->size;
-	enum shl_q_payload how = bytes <= shl_job.inline_max ? SHL_Q_INLINE
-				 : eager ? SHL_Q_POOLED : SHL_Q_DIRECT;
+	enum shl_q_payload how = bytes <= shl_job.inline_max ? SHL_Q_INLINE : SHL_Q_DIRECT;
 	struct shl_req *cookie = how == SHL_Q_DIRECT || mode == SHL_MODE_SYNC ? req : NULL;
 	struct shl_envelope *env;
 	struct shl_rank *to;
@@ -574,7 +574,7 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, MPI_Cou
 	if (fb != NULL && how == SHL_Q_INLINE && cookie == NULL && bytes <= SHL_Q_FBOX_MAX &&
 	    send_cell(r, c, buf, type, bytes, tag, to, fb, req))
 		return 0;
-	env = shl_pool_get(&r->pool, how == SHL_Q_POOLED);
+	env = shl_pool_get(&r->pool, false);
 	if (env == NULL)
 		return -ENOMEM;
 	env->context = c->context;
@@ -587,9 +587,6 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, MPI_Cou
 	if (how == SHL_Q_DIRECT) {
 		env->data = buf;
 		env->layout = type;
-	} else if (how == SHL_Q_POOLED) {
-		copy(env->chunk, NULL, buf, type, bytes);
-		env->data = env->chunk;
 	} else {
 		copy(env->inline_data, NULL, buf, type, bytes);
 	}
@@ -606,7 +603,7 @@ static SHL_HOT_INLINE int begin(struct shl_rank *r, struct shl_req *req)
 {
 	if (req->kind == SHL_REQ_SEND)
 		return send(r, req->comm, req->buf, req->count, req->type, req->peer, req->tag,
-			    req->mode, req, false);
+			    req->mode, req);
 	if (req->peer == MPI_PROC_NULL) {
 		shl_status_empty(&req->status, MPI_PROC_NULL);
 		shl_req_complete_own(r, req);
@@ -866,11 +863,11 @@ static int send_blocking(const char *fn, enum shl_send_mode mode, const void *bu
 	if (sends_at_once(mode, count, type)) {
 		/* The rank's shared completed request, as MPI_Isend's: no stack request to
 		 * initialise per call. */
-		rc = send(r, c, buf, count, type, dest, tag, mode, &r->sent, false);
+		rc = send(r, c, buf, count, type, dest, tag, mode, &r->sent);
 	} else {
 		shl_req_init(&q, r, SHL_REQ_SEND);
 		fill_request(&q, c, buf, count, type, dest, tag, mode);
-		rc = send(r, c, buf, count, type, dest, tag, mode, &q, false);
+		rc = send(r, c, buf, count, type, dest, tag, mode, &q);
 		if (rc == 0 && !req_done(&q) && !turn_eager(r, &q))
 			shl_wait(r, send_done, &q);
 	}
@@ -963,7 +960,7 @@ static SHL_HOT_INLINE int make_request(const char *fn, enum shl_req_kind kind,
 	if (kind == SHL_REQ_SEND && !persistent && sends_at_once(mode, count, type)) {
 		/* Measured with bench/msgrate (2 ranks, 8 B): a request per Isend cost a fifth
 		 * of the sender's time. */
-		rc = send(r, c, buf, count, type, peer, tag, mode, &r->sent, false);
+		rc = send(r, c, buf, count, type, peer, tag, mode, &r->sent);
 		shl_rank_unlock(r);
 		if (rc != 0)
 			return start_error(fn, c, rc, (size_t)count * type->size);
