@@ -108,8 +108,21 @@ void shl_pool_put(struct shl_envelope *env)
 
 int shl_pool_give_chunk(struct shl_pool *pool, struct shl_envelope *env)
 {
-	if (env->chunk == NULL && (env->chunk = malloc(pool->chunk_bytes)) == NULL)
+	/* No reclaim here: `env` may be in the return queue already (its receiver matched
+	 * it meanwhile), and must not reach a free list before its sender is done with it. */
+	struct shl_envelope *donor = pool->free_medium;
+
+	if (donor != NULL) {
+		/* The chunk of a free medium envelope, which becomes a small one. */
+		pool->free_medium = donor->next;
+		env->chunk = donor->chunk;
+		donor->chunk = NULL;
+		donor->medium = false;
+		donor->next = pool->free_small;
+		pool->free_small = donor;
+	} else if ((env->chunk = malloc(pool->chunk_bytes)) == NULL) {
 		return -1;
+	}
 	env->medium = true;
 	return 0;
 }

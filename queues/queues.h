@@ -198,9 +198,10 @@ struct shl_envelope *shl_pool_get(struct shl_pool *pool, bool medium);
 /* Any thread: give `env` back to its pool. Wait-free. */
 void shl_pool_put(struct shl_envelope *env);
 
-/* Owner: make `env`, one of `pool`'s, a medium envelope: it gets a chunk of the pool's
- * chunk size unless it has one, and goes back to the medium list. Returns 0 or -1 (no
- * memory). Writes only `chunk` and `medium`. */
+/* Owner: make `env`, one of `pool`'s small envelopes, a medium one that goes back to the
+ * medium list: it takes the chunk of an envelope on that list (which becomes small), or a
+ * new one only when the list is empty, so chunks are reused rather than piling up on it.
+ * Returns 0 or -1 (no memory). Of `env`, writes only `chunk` and `medium`. */
 int shl_pool_give_chunk(struct shl_pool *pool, struct shl_envelope *env);
 
 /* Envelopes a pool takes in from other pools (shl_pool_keep) before it gives them back
