@@ -153,7 +153,7 @@ int shl_fbox_set_init(struct shl_fbox_set *set, int limit)
 	return 0;
 }
 
-struct shl_fbox *shl_fbox_open(struct shl_fbox_set *set, int limit)
+struct shl_fbox *shl_fbox_open(struct shl_fbox_set *set, int limit, int sender)
 {
 	int slot;
 	struct shl_fbox *fb;
@@ -164,6 +164,7 @@ struct shl_fbox *shl_fbox_open(struct shl_fbox_set *set, int limit)
 	if (slot >= limit)
 		return NULL;
 	fb = &set->mem[slot];
+	fb->sender = sender;
 	/* Pairs with the acquire load in shl_fbox_at. */
 	atomic_store_explicit(&set->box[slot], fb, memory_order_release);
 	return fb;

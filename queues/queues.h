@@ -154,9 +154,10 @@ struct shl_fbox {
 	uint64_t tail_seen;          /* `tail` when the sender last read it */
 	uint64_t inbox_sent;         /* envelopes sent through the inbox while this box existed */
 	uint64_t inbox_seen;         /* `inbox_done` when the sender last read it */
-	/* The receiver's: `next` is private, the others are read by the sender when it
-	 * thinks the box is full or it is still in inbox mode. */
+	/* The receiver's: `next` is private, `tail` and `inbox_done` are read by the sender
+	 * when it thinks the box is full or it is still in inbox mode. */
 	alignas(64) uint64_t next;   /* number of the next message to take */
+	int sender;                  /* the sender's world rank: written once, by shl_fbox_open */
 	_Atomic uint64_t tail;       /* messages taken; release-stored after the cell is read */
 	_Atomic uint64_t inbox_done; /* flagged inbox envelopes taken */
 	alignas(128) struct shl_fbox_cell cells[SHL_Q_FBOX_CELLS];
@@ -175,10 +176,10 @@ struct shl_fbox_set {
  * faults and 1.25 ms, against 0.11 ms for later rounds. Returns 0 or -1 (no memory). */
 int shl_fbox_set_init(struct shl_fbox_set *set, int limit);
 
-/* Any thread (a sender, for a receiver it has no box to yet): a new box registered in
- * `set`, or NULL if `set` already has `limit` boxes or none at all. The box stays
- * for the life of the process. */
-struct shl_fbox *shl_fbox_open(struct shl_fbox_set *set, int limit);
+/* Any thread (a sender, for a receiver it has no box to yet): a new box from the rank of
+ * world rank `sender`, registered in `set`, or NULL if `set` already has `limit` boxes or
+ * none at all. The box stays for the life of the process. */
+struct shl_fbox *shl_fbox_open(struct shl_fbox_set *set, int limit, int sender);
 
 /* Owner, once. */
 void shl_pool_init(struct shl_pool *pool);

@@ -16,9 +16,6 @@
 #include "runtime/coll_net.h"
 #include "io/mesh.h"
 
-/* Polls between two looks at the clock while spinning: about 1 µs of polling. */
-#define SHL_WAIT_CLOCK_EVERY 64
-
 /* `timeout` (FUTEX_WAIT only; NULL: none) bounds the wait. */
 static long futex(_Atomic uint32_t *word, int op, uint32_t val, const struct timespec *timeout)
 {
@@ -98,7 +95,7 @@ uint64_t shl_now_ns(void)
 
 bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 {
-	uint64_t deadline = 0;
+	struct shl_spin spin = { 0, 0 };
 	bool net = false;   /* reading the node's connections (shl_io_poll) */
 	bool ok = false;
 
@@ -128,13 +125,8 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 				sched_yield();
 			shl_rank_lock(r);
 		} else {
-			if (polls % SHL_WAIT_CLOCK_EVERY == 0) {
-				uint64_t t = shl_now_ns();
-				if (deadline == 0)
-					deadline = t + shl_job.spin_ns;
-				else if (t >= deadline)
-					break;
-			}
+			if (!shl_spin_on(&spin))
+				break;
 			if (r->mt) {
 				/* Let the rank's other threads in between polls. */
 				shl_rank_unlock(r);

@@ -215,6 +215,27 @@ void shl_rank_wake(struct shl_rank *r);
 /* Owner, rank locked: drain the inbox, matching against posted receives. */
 void shl_progress(struct shl_rank *r);
 
+/* A spinning wait's clock, zeroed to start: shl_spin_on counts a poll and says whether
+ * the spin time (shl_job.spin_ns) has room for another, reading the clock every
+ * SHL_SPIN_CLOCK_EVERY polls (about 1 µs of polling). */
+struct shl_spin {
+	unsigned polls;
+	uint64_t deadline;
+};
+#define SHL_SPIN_CLOCK_EVERY 64
+
+static inline bool shl_spin_on(struct shl_spin *s)
+{
+	if (++s->polls % SHL_SPIN_CLOCK_EVERY == 0) {
+		uint64_t t = shl_now_ns();
+		if (s->deadline == 0)
+			s->deadline = t + shl_job.spin_ns;
+		else if (t >= s->deadline)
+			return false;
+	}
+	return true;
+}
+
 /* Owner, rank locked: progress until `done(arg)` is true or the spin time (shl_job.spin_ns)
  * ends, or, when it is 0, shl_job.yields turns at yielding the core have passed; returns
  * whether it is. Never sleeps. */
