@@ -311,7 +311,7 @@ static void leave(struct shl_fiber *f, int why)
 void shl_fiber_park(struct shl_fiber *f, uint32_t seq, uint64_t ns)
 {
 	f->park_seq = seq;
-	atomic_store_explicit(&f->deadline_ns, ns ? shl_now_ns() + ns : 0,
+	atomic_store_explicit(&f->deadline_ns, ns ? shl_coarse_ns() + ns : 0,
 			      memory_order_relaxed);
 	leave(f, LEAVE_PARK);
 }
@@ -405,11 +405,12 @@ static void *ticker_main(void *arg)
 
 		futex_wait(&never, 0, busy ? SHL_FIBER_TICK_BUSY_NS : SHL_FIBER_TICK_IDLE_NS);
 		now = shl_now_ns();
+		uint64_t coarse = shl_coarse_ns();
 		for (int i = 0; i < fs.nfibers; i++) {
 			struct shl_fiber *f = &fs.fibers[i];
 			uint64_t end = atomic_load_explicit(&f->deadline_ns, memory_order_relaxed);
 
-			if (end != 0 && end <= now &&
+			if (end != 0 && end <= coarse &&
 			    atomic_load(&f->state) == SHL_FIBER_PARKED)
 				try_wake(f, false);
 		}

@@ -48,7 +48,7 @@ struct shl_fiber {
 	struct shl_rank *rank;
 	uint32_t park_seq;            /* the rank's wake_seq when it parked */
 	int leaving;                  /* why it switched away (fiber.c) */
-	_Atomic uint64_t deadline_ns; /* a timed park's end (CLOCK_MONOTONIC), 0: none */
+	_Atomic uint64_t deadline_ns; /* a timed park's end (shl_coarse_ns), 0: none */
 	_Atomic uint32_t home_word;   /* 1: the rank's own thread is to take it back */
 	alignas(64) _Atomic int state;  /* enum shl_fiber_state */
 };

@@ -93,6 +93,14 @@ uint64_t shl_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t shl_coarse_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 {
 	struct shl_spin spin = { 0, 0 };
