@@ -121,8 +121,9 @@ int shl_coll_start(struct shl_rank *r, struct shl_comm *c, const char *fn, shl_m
 	if (unlikely(sh->offnode) && mode == SHL_COLL_BLOCKING)
 		return shl_coll_net_block(r, c, run, x);
 	if (mode == SHL_COLL_BLOCKING) {
-		struct shl_req sq = { .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_DONE, .owner = r };
+		struct shl_req sq;
 		struct shl_cargs a = *x;
+		shl_req_init(&sq, r, SHL_REQ_DONE);  /* field by field: `= { ... }` was a rep stos */
 		a.a = (struct shl_arrival){ .req = &sq };
 		uint64_t k = shl_coll_next(c, fn, SHL_COLL_MEET);
 		if (shl_comm_meet(sh, k, sh->nmembers, c->member, run, &a.a) < 0)
@@ -333,8 +334,8 @@ static int peers(const struct shl_comm *c)
 /* Copy block s into block d for members (src, dst) of m; a block too small for what is
  * sent gets what fits and both members get MPI_ERR_TRUNCATE. A large copy is only
  * recorded, for the meeting to share out once the run returns (coll_share.c). */
-static void move(struct shl_meeting *m, int src, int dst, struct shl_coll_blk d,
-		 struct shl_coll_blk s)
+static SHL_HOT_INLINE void move(struct shl_meeting *m, int src, int dst, struct shl_coll_blk d,
+				 struct shl_coll_blk s)
 {
 	size_t sb = shl_coll_blk_bytes(s), db = shl_coll_blk_bytes(d);
 
@@ -343,7 +344,8 @@ static void move(struct shl_meeting *m, int src, int dst, struct shl_coll_blk d,
 		shl_coll_bad(m, dst, MPI_ERR_TRUNCATE);
 		sb = db;
 	}
-	if (sb > 0 && shl_coll_share_add(m, d.p, d.t, s.p, s.t, sb) != 0)
+	/* The size test first: an 8-rank Alltoall makes 64 small moves a call. */
+	if (sb > 0 && (sb < SHL_COLL_SHARE_MIN || shl_coll_share_add(m, d.p, d.t, s.p, s.t, sb) != 0))
 		shl_dt_copy(d.p, d.t, s.p, s.t, sb);
 }
 
