@@ -4,7 +4,6 @@
  * waits for on SIGQUIT or --timeout, and exits with its status.
  * Entered by the user's shell; single-threaded. Must not leave the job directory behind or
  * wait for ever: a node that ignores a forwarded signal is killed 3 s later. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "loader/jobdir.h"
 #include "loader/mpiexec.h"
 #include "loader/report.h"
 
@@ -378,51 +378,19 @@ bad_place:
 	exit(2);
 }
 
-/* /dev/shm when there is one (copies on tmpfs load fastest), else $TMPDIR, else /tmp. */
 static int make_dir(struct job *job)
 {
-	const char *bases[] = { "/dev/shm", getenv("TMPDIR"), "/tmp" };
-	struct stat st;
+	int err = shl_jobdir_make("shoal", job->dir, sizeof(job->dir));
 
-	for (size_t i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) {
-		if (!bases[i] || stat(bases[i], &st) < 0 || !S_ISDIR(st.st_mode) ||
-		    access(bases[i], W_OK | X_OK) < 0)
-			continue;
-		snprintf(job->dir, sizeof(job->dir), "%s/shoal-%d", bases[i], (int)getpid());
-		if (mkdir(job->dir, 0700) == 0)
-			return 0;
-		if (errno == EEXIST) {
-			/* a stale directory of an earlier job whose pid we reuse */
-			DIR *d = opendir(job->dir);
-			struct dirent *e;
-
-			while (d && (e = readdir(d)))
-				unlinkat(dirfd(d), e->d_name, 0);
-			if (d)
-				closedir(d);
-			return 0;
-		}
-	}
-	job->dir[0] = '\0';
-	fprintf(stderr, "mpiexec: cannot create a job directory in /dev/shm, $TMPDIR or /tmp\n");
-	return -1;
+	if (err < 0)
+		fprintf(stderr, "mpiexec: cannot create a job directory in /dev/shm, $TMPDIR or "
+			"/tmp: %s\n", strerror(-err));
+	return err;
 }
 
 static void remove_dir(struct job *job)
 {
-	DIR *d;
-	struct dirent *e;
-
-	if (!job->dir[0])
-		return;
-	d = opendir(job->dir);
-	if (d) {
-		while ((e = readdir(d)))
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-				unlinkat(dirfd(d), e->d_name, 0);
-		closedir(d);
-	}
-	rmdir(job->dir);
+	shl_jobdir_remove(job->dir);
 }
 
 /* <dir of the real mpiexec>/../lib/shoal/<name>, so an installed tree works anywhere. */

@@ -6,7 +6,6 @@
  * Entered by shoal-node's main thread only, before any rank exists; single-threaded.
  * Must not outlive mpiexec or leave its node process or job directory behind. */
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -28,6 +27,7 @@
 #include "io/auth.h"
 #include "io/ctl.h"
 #include "io/mesh.h"
+#include "loader/jobdir.h"
 #include "loader/loader.h"
 #include "loader/loader_internal.h"
 #include "loader/report.h"
@@ -421,63 +421,14 @@ static int handshake(struct proxy *p)
 	return 0;
 }
 
-/* Remove the files of directory `path` and the directory. */
-static void remove_tree(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-
-	if (d) {
-		while ((e = readdir(d)))
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-				unlinkat(dirfd(d), e->d_name, 0);
-		closedir(d);
-	}
-	rmdir(path);
-}
-
-/* Job directories are named shoal-node-<proxy pid>-XXXXXX. A proxy killed with SIGKILL
- * cannot remove its own (its node process dies with it), so each new proxy removes those
- * in `base` whose proxy no longer exists. */
-static void sweep(const char *base)
-{
-	DIR *d = opendir(base);
-	struct dirent *e;
-	char path[PATH_MAX];
-
-	while (d && (e = readdir(d))) {
-		int pid;
-
-		if (sscanf(e->d_name, "shoal-node-%d-", &pid) != 1 || pid <= 0 ||
-		    kill(pid, 0) == 0 || errno != ESRCH)
-			continue;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", base, e->d_name) < sizeof(path))
-			remove_tree(path);
-	}
-	if (d)
-		closedir(d);
-}
-
 static int make_dir(struct proxy *p)
 {
-	const char *bases[] = { "/dev/shm", getenv("TMPDIR"), "/tmp" };
-
-	for (size_t i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) {
-		if (!bases[i])
-			continue;
-		sweep(bases[i]);
-		snprintf(p->dir, sizeof(p->dir), "%s/shoal-node-%d-XXXXXX", bases[i], (int)getpid());
-		if (mkdtemp(p->dir))
-			return 0;
-	}
-	p->dir[0] = '\0';
-	return -errno;
+	return shl_jobdir_make("shoal-node", p->dir, sizeof(p->dir));
 }
 
 static void remove_dir(struct proxy *p)
 {
-	if (p->dir[0])
-		remove_tree(p->dir);
+	shl_jobdir_remove(p->dir);
 }
 
 /* In the child: become the node process proper. Never returns. */
