@@ -346,7 +346,7 @@ static SHL_HOT_INLINE void move(struct shl_meeting *m, int src, int dst, struct 
 	}
 	/* The size test first: an 8-rank Alltoall makes 64 small moves a call. */
 	if (sb > 0 && (sb < SHL_COLL_SHARE_MIN || shl_coll_share_add(m, d.p, d.t, s.p, s.t, sb) != 0))
-		shl_dt_copy(d.p, d.t, s.p, s.t, sb);
+		shl_dt_copy_inline(d.p, d.t, s.p, s.t, sb);
 }
 
 /* ---- barrier ---- */

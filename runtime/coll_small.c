@@ -486,7 +486,7 @@ int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, const char *fn,
 			cl->root = root;
 			cl->len = (uint32_t)bytes;
 			cl->seq = (uint32_t)seq;
-			shl_dt_copy(cl->data, NULL, buf, type, bytes);
+			shl_dt_copy_inline(cl->data, NULL, buf, type, bytes);
 			/* Through with round k as soon as it is published: with stamps, one
 			 * scan wakes its readers and any writer waiting on the root's stamp. */
 			bool stamps = c->size <= SHL_COLL_FOLD_ALL;
@@ -513,7 +513,7 @@ int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, const char *fn,
 		} else if (n < bytes) {
 			err = MPI_ERR_COUNT;  /* the root sent less than this member expects */
 		}
-		shl_dt_copy(buf, type, cl->data, NULL, n);
+		shl_dt_copy_inline(buf, type, cl->data, NULL, n);
 	}
 	finish(g, c, cl, k, c->size - 1);
 	return err;
@@ -612,7 +612,7 @@ static int fold_all(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm
 		return MPI_ERR_NO_MEM;
 	err = fold(c, g, cl, c->size, f, seq, out);
 	if (err == 0 && out != rbuf)
-		shl_dt_copy(rbuf, type, out, NULL, bytes);
+		shl_dt_copy_inline(rbuf, type, out, NULL, bytes);
 	if (out != rbuf && out != local)
 		free(out);
 	return err;
@@ -641,7 +641,7 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 	s->root = root;
 	s->seq = (uint32_t)seq;
 	s->sig = type_sig(type);
-	shl_dt_copy(s->data, NULL, sbuf == MPI_IN_PLACE ? rbuf : sbuf, type, bytes);
+	shl_dt_copy_inline(s->data, NULL, sbuf == MPI_IN_PLACE ? rbuf : sbuf, type, bytes);
 	if (n <= SHL_COLL_FOLD_ALL) {
 		bool late = true;
 		atomic_store_explicit(&s->stamp, k, memory_order_release);  /* see seg_publish */
@@ -676,7 +676,7 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 	err = cl->err;
 	int need = cl->need;  /* before finish: the cell may be reused after it */
 	if (err == MPI_SUCCESS)
-		shl_dt_copy(rbuf, type, cl->data, NULL, bytes);
+		shl_dt_copy_inline(rbuf, type, cl->data, NULL, bytes);
 	finish(g, c, cl, k, need);
 	return err;
 }
@@ -736,19 +736,19 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 	 * overwrite (alltoall): pack it first. Blocks larger than the receive blocks may not
 	 * fit: then everyone reading them reports MPI_ERR_TRUNCATE without reading them. */
 	if (!all2all && sb <= g->seg)
-		shl_dt_copy(s->data, NULL, in_place ? (char *)rbuf + me * stride : sbuf,
+		shl_dt_copy_inline(s->data, NULL, in_place ? (char *)rbuf + me * stride : sbuf,
 			    in_place ? rtype : stype, sb);
 	else if (all2all && sb <= g->seg / (size_t)n)
-		shl_dt_copy(s->data, NULL, in_place ? rbuf : sbuf, in_place ? rtype : stype,
+		shl_dt_copy_inline(s->data, NULL, in_place ? rbuf : sbuf, in_place ? rtype : stype,
 			    (size_t)n * sb);
 	bool late = true;
 	atomic_store_explicit(&s->stamp, k, memory_order_release);  /* see seg_publish */
 	if (sb > rb)
 		err = MPI_ERR_TRUNCATE;
 	else if (all2all)
-		shl_dt_copy((char *)rbuf + me * stride, rtype, s->data + (size_t)me * sb, NULL, sb);
+		shl_dt_copy_inline((char *)rbuf + me * stride, rtype, s->data + (size_t)me * sb, NULL, sb);
 	else if (!in_place)
-		shl_dt_copy((char *)rbuf + me * stride, rtype, sbuf, stype, sb);
+		shl_dt_copy_inline((char *)rbuf + me * stride, rtype, sbuf, stype, sb);
 	/* The others in rank order, each as soon as its stamp is there. */
 	for (int d = 1; d < n; d++) {
 		int j = (me + d) % n;
@@ -758,7 +758,7 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 			return werr;  /* the ring is out of step for good (shl_coll_check) */
 		int e = move_check(c, t, j, root, seq, rb);
 		if (e == 0)
-			shl_dt_copy((char *)rbuf + j * stride, rtype,
+			shl_dt_copy_inline((char *)rbuf + j * stride, rtype,
 				    t->data + (all2all ? (size_t)me * t->bytes : 0), NULL, t->bytes);
 		else if (err == 0 || e == MPI_ERR_NOT_SAME)
 			err = e;

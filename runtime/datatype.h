@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "mpi.h"
 
@@ -111,6 +112,47 @@ struct shl_datatype {
  * allocates. Fast paths: dense, then strided runs of equal length, then the loop form. */
 void shl_dt_copy(void *dst, const struct shl_datatype *dtype, const void *src,
 		 const struct shl_datatype *stype, size_t bytes);
+
+/* Up to 16 dense bytes as at most two pairs of overlapping moves, without a call: callgrind
+ * on bench/msgrate counted 12 instructions of memcpy for 8 bytes, on each side. */
+static inline void shl_dt_copy_small(void *dst, const void *src, size_t n)
+{
+	char *d = dst;
+	const char *s = src;
+
+	if (n >= 8) {
+		uint64_t a, b;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else if (n > 0) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
+}
+
+/* shl_dt_copy with its contiguous case inline: the copy of every message and of every
+ * block a collective moves. */
+static inline void shl_dt_copy_inline(void *dst, const struct shl_datatype *dtype,
+				      const void *src, const struct shl_datatype *stype,
+				      size_t bytes)
+{
+	if (__builtin_expect((dtype != NULL && !dtype->contig) || (stype != NULL && !stype->contig),
+			     0))
+		shl_dt_copy(dst, dtype, src, stype, bytes);
+	else if (bytes <= 16)
+		shl_dt_copy_small(dst, src, bytes);
+	else
+		memcpy(dst, src, bytes);
+}
 
 /* The part of shl_dt_copy(dst, dtype, src, stype, ...) that moves signature bytes
  * [from, from + bytes): a slice of one large copy, so that several threads can share it

@@ -30,45 +30,6 @@ void shl_status_empty(MPI_Status *status, int source)
 	status->shl_bytes = 0;
 }
 
-/* Up to 16 bytes as at most two pairs of overlapping moves, without a call: callgrind on
- * bench/msgrate counted 12 instructions of memcpy for 8 bytes, on each side. */
-static inline void copy_small(void *dst, const void *src, size_t n)
-{
-	char *d = dst;
-	const char *s = src;
-
-	if (n >= 8) {
-		uint64_t a, b;
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		memcpy(d, &a, 8);
-		memcpy(d + n - 8, &b, 8);
-	} else if (n >= 4) {
-		uint32_t a, b;
-		memcpy(&a, s, 4);
-		memcpy(&b, s + n - 4, 4);
-		memcpy(d, &a, 4);
-		memcpy(d + n - 4, &b, 4);
-	} else if (n > 0) {
-		d[0] = s[0];
-		d[n / 2] = s[n / 2];
-		d[n - 1] = s[n - 1];
-	}
-}
-
-/* shl_dt_copy with its contiguous case inline: the eager path's only copy. `contig`
- * means the data is `bytes` dense bytes starting at the buffer address. */
-static inline void copy(void *dst, const struct shl_datatype *dtype, const void *src,
-			const struct shl_datatype *stype, size_t bytes)
-{
-	if (unlikely((dtype != NULL && !dtype->contig) || (stype != NULL && !stype->contig)))
-		shl_dt_copy(dst, dtype, src, stype, bytes);
-	else if (bytes <= 16)
-		copy_small(dst, src, bytes);
-	else
-		memcpy(dst, src, bytes);
-}
-
 static bool req_done(void *arg)
 {
 	return atomic_load_explicit(&((struct shl_req *)arg)->done, memory_order_acquire);
@@ -252,7 +213,7 @@ static void deliver(struct shl_rank *r, struct shl_req *q, struct shl_envelope *
 	if (env->payload == SHL_Q_DIRECT && env->cookie != NULL && split_worth(env, q->type, n))
 		split_copy(env, q->buf, q->type, n);
 	else
-		copy(q->buf, q->type, shl_envelope_payload(env),
+		shl_dt_copy_inline(q->buf, q->type, shl_envelope_payload(env),
 		     env->payload == SHL_Q_DIRECT ? env->layout : NULL, n);
 	set_status(q, env->src, env->tag, env->bytes);
 	if (env->cookie != NULL)
@@ -321,7 +282,7 @@ static void arrive(struct shl_rank *r, struct shl_envelope *env)
 static SHL_HOT_INLINE void deliver_cell(struct shl_rank *r, struct shl_req *q,
 					const struct shl_fbox_cell *cell)
 {
-	copy(q->buf, q->type, cell->data, NULL, fit(q, cell->bytes));
+	shl_dt_copy_inline(q->buf, q->type, cell->data, NULL, fit(q, cell->bytes));
 	set_status(q, cell->src, cell->tag, cell->bytes);
 	finish_recv(r, q);
 }
@@ -518,7 +479,7 @@ static bool send_cell(struct shl_rank *r, struct shl_comm *c, const void *buf,
 	cell->context = c->context;
 	cell->src = c->rank;
 	cell->tag = tag;
-	copy(cell->data, NULL, buf, type, bytes);
+	shl_dt_copy_inline(cell->data, NULL, buf, type, bytes);
 	shl_req_complete_own(r, req);
 	shl_fbox_publish(fb, cell, !shl_job.sleeper_fences);
 	shl_rank_wake(to);
@@ -588,7 +549,7 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, MPI_Cou
 		env->data = buf;
 		env->layout = type;
 	} else {
-		copy(env->inline_data, NULL, buf, type, bytes);
+		shl_dt_copy_inline(env->inline_data, NULL, buf, type, bytes);
 	}
 	if (cookie == req)
 		req->env = env;
@@ -838,7 +799,7 @@ static bool turn_eager(struct shl_rank *r, struct shl_req *q)
 	 * matched the envelope first, the chunk simply stays with it. */
 	if (shl_pool_give_chunk(&r->pool, env) < 0)
 		shl_panic("MPI_Send", ENOMEM, "no buffer to send a message eagerly");
-	copy(env->chunk, NULL, q->buf, q->type, env->bytes);
+	shl_dt_copy_inline(env->chunk, NULL, q->buf, q->type, env->bytes);
 	/* Pairs with claim(): the receiver either matched the envelope already, or will
 	 * take the copy. */
 	if (!atomic_compare_exchange_strong(&env->state, &expected, SHL_Q_EAGER))
