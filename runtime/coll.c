@@ -123,7 +123,8 @@ int shl_coll_start(struct shl_rank *r, struct shl_comm *c, const char *fn, shl_m
 	if (mode == SHL_COLL_BLOCKING) {
 		struct shl_req sq;
 		struct shl_cargs a = *x;
-		shl_req_init(&sq, r, SHL_REQ_DONE);  /* field by field: `= { ... }` was a rep stos */
+		/* Field by field: `= { ... }` compiled to a rep stos. */
+		shl_req_init(&sq, r, SHL_REQ_DONE);
 		a.a = (struct shl_arrival){ .req = &sq };
 		uint64_t k = shl_coll_next(c, fn, SHL_COLL_MEET);
 		if (shl_comm_meet(sh, k, sh->nmembers, c->member, run, &a.a) < 0)
@@ -345,7 +346,8 @@ static SHL_HOT_INLINE void move(struct shl_meeting *m, int src, int dst, struct 
 		sb = db;
 	}
 	/* The size test first: an 8-rank Alltoall makes 64 small moves a call. */
-	if (sb > 0 && (sb < SHL_COLL_SHARE_MIN || shl_coll_share_add(m, d.p, d.t, s.p, s.t, sb) != 0))
+	if (sb > 0 &&
+	    (sb < SHL_COLL_SHARE_MIN || shl_coll_share_add(m, d.p, d.t, s.p, s.t, sb) != 0))
 		shl_dt_copy_inline(d.p, d.t, s.p, s.t, sb);
 }
 
