@@ -64,6 +64,7 @@ int shl_jobdir_make(const char *prefix, char *dir, size_t len)
 		    access(bases[i], W_OK | X_OK) < 0)
 			continue;
 		sweep(bases[i], prefix);
+		/* The six X are mkdtemp's template: it fills them in. */
 		if ((size_t)snprintf(dir, len, "%s/%s-%d-XXXXXX", bases[i], prefix,
 				     (int)getpid()) >= len)
 			return -ENAMETOOLONG;

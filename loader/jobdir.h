@@ -6,10 +6,11 @@
 
 #include <stddef.h>
 
-/* Make `<base>/<prefix>-<our pid>-XXXXXX` in the first usable base of /dev/shm (copies on
- * tmpfs load fastest), $TMPDIR and /tmp, writing its path to `dir` (`len` bytes). An owner
- * killed with SIGKILL cannot remove its directory (its node process dies with it), so this
- * first removes every `<prefix>-<pid>-*` of that base whose owner `pid` no longer exists.
+/* Make `<base>/<prefix>-<our pid>-<six random characters>` (mkdtemp) in the first usable
+ * base of /dev/shm (copies on tmpfs load fastest), $TMPDIR and /tmp, writing its path to
+ * `dir` (`len` bytes). An owner killed with SIGKILL cannot remove its directory (its node
+ * process dies with it), so this first removes every `<prefix>-<pid>-*` of that base whose
+ * owner `pid` no longer exists.
  * Returns 0 or a negative errno. */
 int shl_jobdir_make(const char *prefix, char *dir, size_t len);
 

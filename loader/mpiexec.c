@@ -378,21 +378,6 @@ bad_place:
 	exit(2);
 }
 
-static int make_dir(struct job *job)
-{
-	int err = shl_jobdir_make("shoal", job->dir, sizeof(job->dir));
-
-	if (err < 0)
-		fprintf(stderr, "mpiexec: cannot create a job directory in /dev/shm, $TMPDIR or "
-			"/tmp: %s\n", strerror(-err));
-	return err;
-}
-
-static void remove_dir(struct job *job)
-{
-	shl_jobdir_remove(job->dir);
-}
-
 /* <dir of the real mpiexec>/../lib/shoal/<name>, so an installed tree works anywhere. */
 static int lib_path(const char *name, char *buf, size_t len)
 {
@@ -680,12 +665,16 @@ int main(int argc, char **argv)
 
 		return shl_launch_run(&l);
 	}
-	if (make_dir(&job) < 0)
+	int err = shl_jobdir_make("shoal", job.dir, sizeof(job.dir));
+	if (err < 0) {
+		fprintf(stderr, "mpiexec: cannot create a job directory in /dev/shm, $TMPDIR or "
+			"/tmp: %s\n", strerror(-err));
 		return 1;
+	}
 	job.node = start(&job, node, &old);
 	if (job.node < 0) {
 		fprintf(stderr, "mpiexec: cannot start the node process: %s\n", strerror(errno));
-		remove_dir(&job);
+		shl_jobdir_remove(job.dir);
 		return 1;
 	}
 	if (!job.gdb) {  /* under --gdb, gdb is the node's debugger already */
@@ -694,7 +683,7 @@ int main(int argc, char **argv)
 		shl_mpir_publish(&job.place, job.program, &pid);
 	}
 	status = supervise(&job, &set, &timed_out, &deadlocked);
-	remove_dir(&job);
+	shl_jobdir_remove(job.dir);
 	if (deadlocked) {
 		fprintf(stderr, "shoal: job ended as a likely deadlock\n");
 		return SHL_REPORT_DEADLOCK_EXIT;  /* the node found it (it asks with SIGUSR1) */

@@ -421,16 +421,6 @@ static int handshake(struct proxy *p)
 	return 0;
 }
 
-static int make_dir(struct proxy *p)
-{
-	return shl_jobdir_make("shoal-node", p->dir, sizeof(p->dir));
-}
-
-static void remove_dir(struct proxy *p)
-{
-	shl_jobdir_remove(p->dir);
-}
-
 /* In the child: become the node process proper. Never returns. */
 static _Noreturn void run_child(struct proxy *p, pid_t proxy, int in, int out, int err,
 				int watch)
@@ -905,7 +895,7 @@ int shl_node_proxy_main(int argc, char **argv)
 	err = handshake(p);
 	if (err)
 		return fail(p, "handshake with mpiexec failed", err);
-	err = make_dir(p);
+	err = shl_jobdir_make("shoal-node", p->dir, sizeof(p->dir));
 	if (err)
 		return fail(p, "cannot make a job directory", err);
 	/* Rank 0's node gets mpiexec's stdin through a pipe; the others keep /dev/null. */
@@ -913,7 +903,7 @@ int shl_node_proxy_main(int argc, char **argv)
 	    pipe2(out, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0 ||
 	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, watch) < 0) {
 		err = errno;
-		remove_dir(p);
+		shl_jobdir_remove(p->dir);
 		return fail(p, "pipe", err);
 	}
 	p->in = in[1];
@@ -931,13 +921,13 @@ int shl_node_proxy_main(int argc, char **argv)
 	}
 	if (p->child < 0) {
 		err = errno;
-		remove_dir(p);
+		shl_jobdir_remove(p->dir);
 		return fail(p, "fork", err);
 	}
 	p->out = (struct stream){ .fd = out[0], .id = 1 };
 	p->err = (struct stream){ .fd = errp[0], .id = 2 };
 	err = supervise(p);
-	remove_dir(p);
+	shl_jobdir_remove(p->dir);
 	if (!err)
 		linger(p);
 	return err ? 1 : 0;

@@ -737,16 +737,17 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 	 * fit: then everyone reading them reports MPI_ERR_TRUNCATE without reading them. */
 	if (!all2all && sb <= g->seg)
 		shl_dt_copy_inline(s->data, NULL, in_place ? (char *)rbuf + me * stride : sbuf,
-			    in_place ? rtype : stype, sb);
+				   in_place ? rtype : stype, sb);
 	else if (all2all && sb <= g->seg / (size_t)n)
-		shl_dt_copy_inline(s->data, NULL, in_place ? rbuf : sbuf, in_place ? rtype : stype,
-			    (size_t)n * sb);
+		shl_dt_copy_inline(s->data, NULL, in_place ? rbuf : sbuf,
+				   in_place ? rtype : stype, (size_t)n * sb);
 	bool late = true;
 	atomic_store_explicit(&s->stamp, k, memory_order_release);  /* see seg_publish */
 	if (sb > rb)
 		err = MPI_ERR_TRUNCATE;
 	else if (all2all)
-		shl_dt_copy_inline((char *)rbuf + me * stride, rtype, s->data + (size_t)me * sb, NULL, sb);
+		shl_dt_copy_inline((char *)rbuf + me * stride, rtype, s->data + (size_t)me * sb,
+				   NULL, sb);
 	else if (!in_place)
 		shl_dt_copy_inline((char *)rbuf + me * stride, rtype, sbuf, stype, sb);
 	/* The others in rank order, each as soon as its stamp is there. */
@@ -759,7 +760,8 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 		int e = move_check(c, t, j, root, seq, rb);
 		if (e == 0)
 			shl_dt_copy_inline((char *)rbuf + j * stride, rtype,
-				    t->data + (all2all ? (size_t)me * t->bytes : 0), NULL, t->bytes);
+					   t->data + (all2all ? (size_t)me * t->bytes : 0), NULL,
+					   t->bytes);
 		else if (err == 0 || e == MPI_ERR_NOT_SAME)
 			err = e;
 	}

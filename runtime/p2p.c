@@ -214,7 +214,7 @@ static void deliver(struct shl_rank *r, struct shl_req *q, struct shl_envelope *
 		split_copy(env, q->buf, q->type, n);
 	else
 		shl_dt_copy_inline(q->buf, q->type, shl_envelope_payload(env),
-		     env->payload == SHL_Q_DIRECT ? env->layout : NULL, n);
+				   env->payload == SHL_Q_DIRECT ? env->layout : NULL, n);
 	set_status(q, env->src, env->tag, env->bytes);
 	if (env->cookie != NULL)
 		shl_req_complete(env->cookie);
@@ -380,6 +380,19 @@ static struct shl_envelope *find_unexpected(struct shl_rank *r, const struct shl
 	return NULL;
 }
 
+/* `cell`, the head of `fb`, into receive `q` if it carries a payload that `q` matches;
+ * whether it did. */
+static SHL_HOT_INLINE bool take_head(struct shl_rank *r, struct shl_req *q, struct shl_fbox *fb,
+				     const struct shl_fbox_cell *cell)
+{
+	if (cell->bytes == SHL_Q_FBOX_ENVELOPE ||
+	    !matches(cell->context, cell->src, cell->tag, q->comm->context, q->peer, q->tag))
+		return false;
+	deliver_cell(r, q, cell);
+	shl_fbox_take(fb);
+	return true;
+}
+
 /* Receive `q`, which nothing unexpected matched and no posted receive precedes: complete
  * it at once from a matching message at the head of a fastbox, if there is one, rather
  * than post it for progress to find. The head cell is its sender's oldest message not yet
@@ -393,13 +406,8 @@ static bool take_cell(struct shl_rank *r, struct shl_req *q)
 	for (int i = 0; i < slots; i++) {
 		struct shl_fbox *fb = shl_fbox_at(&r->fbox_in, i);
 		struct shl_fbox_cell *cell = fb != NULL ? shl_fbox_peek(fb) : NULL;
-		if (cell != NULL && cell->bytes != SHL_Q_FBOX_ENVELOPE &&
-		    matches(cell->context, cell->src, cell->tag, q->comm->context, q->peer,
-			    q->tag)) {
-			deliver_cell(r, q, cell);
-			shl_fbox_take(fb);
+		if (cell != NULL && take_head(r, q, fb, cell))
 			return true;
-		}
 	}
 	return false;
 }
@@ -1164,15 +1172,8 @@ static enum watch watch_sender(struct shl_rank *r, struct shl_req *q)
 		return WATCH_OTHER;
 	do {
 		struct shl_fbox_cell *cell = shl_fbox_peek(fb);
-		if (cell != NULL) {
-			if (cell->bytes == SHL_Q_FBOX_ENVELOPE ||
-			    !matches(cell->context, cell->src, cell->tag, q->comm->context,
-				     q->peer, q->tag))
-				return WATCH_OTHER;
-			deliver_cell(r, q, cell);
-			shl_fbox_take(fb);
-			return WATCH_TOOK;
-		}
+		if (cell != NULL)
+			return take_head(r, q, fb, cell) ? WATCH_TOOK : WATCH_OTHER;
 		if (!shl_inbox_empty(&r->inbox))
 			return WATCH_OTHER;
 		__builtin_ia32_pause();
