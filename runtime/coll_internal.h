@@ -175,10 +175,12 @@ int shl_coll_stray(struct shl_comm *c, uint64_t k, int other, uint32_t their);
 
 /* ---- copies shared with blocked members (coll_share.c) ---- */
 
-/* A block copy of at least this many bytes in a run is shared with the members blocked in
- * its meeting, in chunks of SHL_COLL_SHARE_CHUNK (the split copies of point-to-point,
- * runtime/rt.h, measured the same sizes). */
-#define SHL_COLL_SHARE_MIN SHL_P2P_SPLIT_MIN
+/* A block copy, or a fold, of at least SHL_COLL_SHARE_MIN bytes in a run is shared with
+ * the members blocked in its meeting: copies in chunks of SHL_COLL_SHARE_CHUNK (the split
+ * copies of point-to-point, runtime/rt.h), folds in one chunk per core of at least
+ * SHL_COLL_SHARE_MIN and at most SHL_COLL_SHARE_CHUNK. Measured in docs/performance.md,
+ * "Thresholds and constants". */
+#define SHL_COLL_SHARE_MIN (32 * 1024)
 #define SHL_COLL_SHARE_CHUNK SHL_P2P_SPLIT_CHUNK
 
 /* Last arriver, in a run: record the copy of `bytes` from (src, stype) into (dst, dtype)

@@ -342,8 +342,8 @@ static void scan_run(struct shl_meeting *m)
 	struct red d = { 0 };
 	int err = agree(m, p);
 
-	if (err == 0 && fold_shared(m, p, -1))
-		return;
+	/* Not shared: each member's result is a different prefix (fold_shared would give
+	 * everyone the whole fold). */
 	if (err == 0)
 		err = red_init(&d, p, p->scount, false);
 	for (int i = 0; err == 0 && i < m->n; i++) {

@@ -1,12 +1,14 @@
 /* coll_large_runs_shared_by_blocked_members: large Bcast, Allgather, Alltoall (dense and
- * strided), Allreduce and Reduce (doubles, also in place), whose copies and folds the
- * blocked members share in chunks, deliver every byte and give bitwise the rank-order
- * sequential sum on every rank. */
+ * strided), Allreduce and Reduce (doubles, also in place at every root), whose copies and
+ * folds the blocked members share in chunks, deliver every byte and give bitwise the
+ * rank-order sequential sum on every rank; a large Scan gives each rank its own prefix. */
 /* ranks: 2 3 4 8 */
 #include <math.h>
 #include "check.h"
 
-#define N (160 * 1024 / 8)   /* doubles: above the 128 KiB share threshold, not a chunk multiple */
+/* Vector lengths in doubles: the 32 KiB share threshold (one chunk), two chunks with a
+ * short last one, and 160 KiB (not a chunk multiple). */
+static const int lengths[] = { 32 * 1024 / 8, 48 * 1024 / 8 + 3, 160 * 1024 / 8 };
 
 static double val(int rank, int i)
 {
@@ -14,15 +16,10 @@ static double val(int rank, int i)
 	return sin(rank * 7.1 + i * 0.37) * pow(10.0, (i + rank) % 9 - 4);
 }
 
-int main(int argc, char **argv)
+static void run(int rank, int size, int N)
 {
-	int rank, size;
-
-	CHECK_MPI(MPI_Init(&argc, &argv));
-	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	double *a = malloc(N * sizeof(double)), *b = malloc(N * sizeof(double));
-	double *want = malloc(N * sizeof(double));
+	double *want = malloc(N * sizeof(double)), *prefix = malloc(N * sizeof(double));
 	for (int i = 0; i < N; i++) {
 		want[i] = val(0, i);
 		for (int r = 1; r < size; r++)
@@ -44,6 +41,31 @@ int main(int argc, char **argv)
 		CHECK_MPI(MPI_Reduce(a, b, N, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD));
 		if (rank == root)
 			CHECK(memcmp(b, want, N * sizeof(double)) == 0);
+		/* In place at the root: its input is also the output the fold may not
+		 * accumulate in before it has read it. */
+		if (rank == root)
+			CHECK_MPI(MPI_Reduce(MPI_IN_PLACE, a, N, MPI_DOUBLE, MPI_SUM, root,
+					     MPI_COMM_WORLD));
+		else
+			CHECK_MPI(MPI_Reduce(a, NULL, N, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD));
+		if (rank == root)
+			CHECK(memcmp(a, want, N * sizeof(double)) == 0);
+		for (int i = 0; i < N; i++)
+			CHECK(rank == root || a[i] == val(rank, i));
+
+		/* Scan, then in place: each rank's prefix, not the whole fold. */
+		for (int i = 0; i < N; i++) {
+			a[i] = val(rank, i);
+			prefix[i] = val(0, i);
+			for (int r = 1; r <= rank; r++)
+				prefix[i] += val(r, i);
+		}
+		CHECK_MPI(MPI_Scan(a, b, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+		CHECK(memcmp(b, prefix, N * sizeof(double)) == 0);
+		CHECK_MPI(MPI_Scan(MPI_IN_PLACE, a, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+		CHECK(memcmp(a, prefix, N * sizeof(double)) == 0);
+		for (int i = 0; i < N; i++)
+			a[i] = val(rank, i);
 
 		/* Bcast from the root into a strided layout (every other double). */
 		MPI_Datatype every_other;
@@ -60,7 +82,7 @@ int main(int argc, char **argv)
 			CHECK_MPI(MPI_Bcast(b, 1, every_other, root, MPI_COMM_WORLD));
 		if (rank != root)
 			for (int i = 0; i < N; i++)
-				CHECK(b[i] == (i % 2 ? -1 : val(root, i / 2)));
+				CHECK(b[i] == (i % 2 || i / 2 >= N / 2 ? -1 : val(root, i / 2)));
 		CHECK_MPI(MPI_Type_free(&every_other));
 
 		/* Allgather and Alltoall of 160 KiB blocks. */
@@ -86,6 +108,18 @@ int main(int argc, char **argv)
 	free(a);
 	free(b);
 	free(want);
+	free(prefix);
+}
+
+int main(int argc, char **argv)
+{
+	int rank, size;
+
+	CHECK_MPI(MPI_Init(&argc, &argv));
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++)
+		run(rank, size, lengths[i]);
 	CHECK_MPI(MPI_Finalize());
 	return 0;
 }
