@@ -739,7 +739,7 @@ static int allgather(const char *fn, bool vec, bool wide, const void *sbuf, MPI_
 		return shl_err(c, MPI_ERR_BUFFER, fn,
 			       "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
 	if (!nb && !vec && !wide && rcount <= INT_MAX && scount <= INT_MAX && !c->inter &&
-	    shl_coll_small_move_ok(c, (size_t)rcount * rtype->size)) {
+	    shl_coll_small_move_ok(c, false, sbuf == MPI_IN_PLACE, (size_t)rcount * rtype->size)) {
 		err = shl_coll_small_move(r, c, fn, false, sbuf, (int)scount, stype, rbuf,
 					  (int)rcount, rtype);
 		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
@@ -886,7 +886,8 @@ static int alltoall(const char *fn, enum shl_coll_vec vec, bool wide, const void
 		return shl_err(c, MPI_ERR_BUFFER, fn,
 			       "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
 	if (!nb && vec == SHL_VEC_NONE && !wide && rcount <= INT_MAX && scount <= INT_MAX &&
-	    !c->inter && shl_coll_small_move_ok(c, (size_t)n * (size_t)rcount * rtype->size)) {
+	    !c->inter &&
+	    shl_coll_small_move_ok(c, true, sbuf == MPI_IN_PLACE, (size_t)rcount * rtype->size)) {
 		err = shl_coll_small_move(r, c, fn, true, sbuf, (int)scount, stype, rbuf,
 					  (int)rcount, rtype);
 		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;

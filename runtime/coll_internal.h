@@ -151,16 +151,16 @@ int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, const char *fn,
 int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn,
 			  const void *sbuf, void *rbuf, const struct shl_fold *f, int root);
 
-/* Whether a blocking MPI_Allgather (MPI_Alltoall) whose members each send `bytes` bytes
- * (all their blocks) on `c` takes the ring path: intracommunicators of up to 4 members.
- * Every member of a correct call gets the same answer. */
-bool shl_coll_small_move_ok(const struct shl_comm *c, size_t bytes);
+/* Whether a blocking MPI_Allgather (MPI_Alltoall, `all2all`) with receive blocks of
+ * `block` bytes on `c`, in place or not, takes the ring path: intracommunicators of up to
+ * 4 members. Every member of a correct call gets the same answer. */
+bool shl_coll_small_move_ok(const struct shl_comm *c, bool all2all, bool in_place, size_t block);
 
-/* Owner thread, rank unlocked, arguments checked, shl_coll_small_move_ok true for
- * (c, size of one receive block, times the size for alltoall): MPI_Allgather (all2all
- * false) or MPI_Alltoall of (sbuf, scount, stype) into (rbuf, rcount, rtype), sbuf
- * possibly MPI_IN_PLACE, called as `fn`. Each member packs its block(s) into its segment
- * of the reduction ring and copies the others' out. Returns 0 or an error class
+/* Owner thread, rank unlocked, arguments checked, shl_coll_small_move_ok true:
+ * MPI_Allgather (all2all false) or MPI_Alltoall of (sbuf, scount, stype) into (rbuf,
+ * rcount, rtype), sbuf possibly MPI_IN_PLACE, called as `fn`. Each member publishes its
+ * block(s) in its segment of the reduction ring, packed or as where they are, and copies
+ * the others' out. Returns 0 or an error class
  * (MPI_ERR_TRUNCATE: a block larger than the receive block; MPI_ERR_NOT_SAME: another
  * collective at the same number on another member; MPI_ERR_NO_MEM). */
 int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, bool all2all,

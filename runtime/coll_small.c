@@ -31,9 +31,11 @@
  *
  * Allgather, Alltoall (up to SHL_COLL_FOLD_ALL members, the reduction ring's rounds): every
  * member packs its block (its n blocks) into its segment, stamps it, and copies every other
- * member's block (block `rank` of it) out as soon as that member's stamp is there. Their
- * segments carry a root below -1, so a reduction and a mover meeting in one round both
- * report MPI_ERR_NOT_SAME.
+ * member's block (block `rank` of it) out as soon as that member's stamp is there. Blocks
+ * of SHL_COLL_DIRECT_MIN bytes or more are not packed: the segment says where the member's
+ * blocks are, the others copy straight from its buffer, and it returns once every other
+ * member has stamped `done` for the round. Their segments carry a root below -1, so a
+ * reduction and a mover meeting in one round both report MPI_ERR_NOT_SAME.
  *
  * Waiting: a member polls (shl_poll), then counts itself in the ring's `sleepers` (or
  * `free_sleepers`, waiting for a stamp, so that the stamp of every round checks a word
@@ -70,6 +72,16 @@
  * segments itself (no shared counter); above, the last arriver folds once for all. */
 #define SHL_COLL_FOLD_ALL 4
 
+/* Allgather and Alltoall blocks of at least this many bytes are copied straight from the
+ * sender's buffer, not packed into its segment (except in-place Alltoall, whose receive
+ * blocks are its send blocks): one copy instead of two, and no segment lines written and
+ * moved to the readers. The sender then waits for every reader's `done`: nearly free when
+ * waits poll, a park and a switch per member when ranks outnumber cores, hence the second
+ * threshold. Measured in docs/performance.md, "Allgather and Alltoall copied from the
+ * sender's buffer". */
+#define SHL_COLL_DIRECT_MIN 256
+#define SHL_COLL_DIRECT_MIN_PARKED (32 * 1024)
+
 /* Bytes of a cell's header before its payload (bcast) or result (reduce). */
 #define HEAD 32
 
@@ -93,7 +105,8 @@ struct cell {
 struct seg {
 	_Atomic uint64_t stamp;               /* the round whose input is here */
 	uint32_t bytes;
-	int32_t kind;                         /* enum shl_op_kind */
+	int32_t kind;                         /* enum shl_op_kind; movers: MOVE_PACKED or
+					       * MOVE_DIRECT (data is a struct direct) */
 	int32_t root;
 	uint32_t seq;                         /* the member's collective number, low bits */
 	uint32_t sig;                         /* type_sig of its datatype */
@@ -687,9 +700,32 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
  * sees a mover's segment as another collective (MPI_ERR_NOT_SAME), and so do the movers. */
 enum { ROOT_ALLGATHER = -2, ROOT_ALLTOALL = -3 };
 
-bool shl_coll_small_move_ok(const struct shl_comm *c, size_t bytes)
+enum { MOVE_PACKED, MOVE_DIRECT };
+
+/* A mover's blocks where they are: block j at p + j * stride (Alltoall; Allgather's one
+ * block at p), of type t. */
+struct direct {
+	const char *p;
+	const struct shl_datatype *t;
+	ptrdiff_t stride;
+};
+
+/* Whether a member moves its blocks of `block` bytes directly (see SHL_COLL_DIRECT_MIN). */
+static bool moves_direct(bool all2all, bool in_place, size_t block)
 {
-	return c->size <= SHL_COLL_FOLD_ALL && shl_coll_small_ok(c, SHL_RING_REDUCE, bytes);
+	size_t min = shl_job.spin_ns > 0 ? SHL_COLL_DIRECT_MIN : SHL_COLL_DIRECT_MIN_PARKED;
+
+	return block >= min && !(all2all && in_place);
+}
+
+bool shl_coll_small_move_ok(const struct shl_comm *c, bool all2all, bool in_place, size_t block)
+{
+	size_t n = (size_t)c->size;
+
+	if (c->size > SHL_COLL_FOLD_ALL || c->inter || c->sh->offnode)
+		return false;
+	return moves_direct(all2all, in_place, block) ||
+	       shl_coll_small_ok(c, SHL_RING_REDUCE, all2all ? n * block : block);
 }
 
 /* Member j's segment of round k is stamped: check that it holds the same collective as
@@ -727,15 +763,22 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 	if ((err = wait_free(r, g, c, SHL_RING_REDUCE, cl, k, -1, seq)) != 0)
 		return err;
 	struct seg *s = seg_at(g, cl, me);
+	/* Decided on the receive block, which every member of a correct call agrees on. */
+	bool direct = moves_direct(all2all, in_place, rb);
 	s->bytes = sb < UINT32_MAX ? (uint32_t)sb : UINT32_MAX;
-	s->kind = 0;
+	s->kind = direct ? MOVE_DIRECT : MOVE_PACKED;
 	s->root = root;
 	s->seq = (uint32_t)seq;
 	s->sig = 0;
 	/* In place, this member's data is in its receive buffer, which the copies below
 	 * overwrite (alltoall): pack it first. Blocks larger than the receive blocks may not
 	 * fit: then everyone reading them reports MPI_ERR_TRUNCATE without reading them. */
-	if (!all2all && sb <= g->seg)
+	if (direct && in_place)
+		*(struct direct *)s->data = (struct direct){ (char *)rbuf + me * stride, rtype, 0 };
+	else if (direct)
+		*(struct direct *)s->data = (struct direct){ sbuf, stype,
+							     (ptrdiff_t)scount * stype->extent };
+	else if (!all2all && sb <= g->seg)
 		shl_dt_copy_inline(s->data, NULL, in_place ? (char *)rbuf + me * stride : sbuf,
 				   in_place ? rtype : stype, sb);
 	else if (all2all && sb <= g->seg / (size_t)n)
@@ -745,6 +788,10 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 	atomic_store_explicit(&s->stamp, k, memory_order_release);  /* see seg_publish */
 	if (sb > rb)
 		err = MPI_ERR_TRUNCATE;
+	else if (all2all && direct)
+		shl_dt_copy_inline((char *)rbuf + me * stride, rtype,
+				   (const char *)sbuf + me * (ptrdiff_t)scount * stype->extent, stype,
+				   sb);
 	else if (all2all)
 		shl_dt_copy_inline((char *)rbuf + me * stride, rtype, s->data + (size_t)me * sb,
 				   NULL, sb);
@@ -758,12 +805,24 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 		if (werr != 0)
 			return werr;  /* the ring is out of step for good (shl_coll_check) */
 		int e = move_check(c, t, j, root, seq, rb);
-		if (e == 0)
+		const struct direct *x = (const struct direct *)t->data;
+		if (e == 0 && t->kind == MOVE_DIRECT)
+			shl_dt_copy_inline((char *)rbuf + j * stride, rtype,
+					   x->p + (all2all ? me * x->stride : 0), x->t, t->bytes);
+		else if (e == 0)
 			shl_dt_copy_inline((char *)rbuf + j * stride, rtype,
 					   t->data + (all2all ? (size_t)me * t->bytes : 0), NULL,
 					   t->bytes);
 		else if (err == 0 || e == MPI_ERR_NOT_SAME)
 			err = e;
 	}
-	return end_round(g, c, k, seq, err, &late);
+	err = end_round(g, c, k, seq, err, &late);
+	/* Direct: the others read our buffers until they stamp `done` for the round. */
+	for (int d = 1; direct && d < n; d++) {
+		int j = (me + d) % n;
+		int werr = ring_wait(r, g, c, &g->done[j].v, k, tag_of(DONE, j, k), j, seq);
+		if (werr != 0)
+			return werr;  /* the ring is out of step for good (shl_coll_check) */
+	}
+	return err;
 }

@@ -1,0 +1,55 @@
+/* coll_direct_send_blocks_stay_until_every_reader_copied: Allgather and Alltoall blocks
+ * that the other members copy straight from the sender's buffer (up to 4 ranks, from
+ * 256 B, or from 32 KiB when ranks outnumber cores) arrive whole although every rank
+ * overwrites its send buffer the moment its call returns: no call returns while another
+ * member may still read its blocks. */
+/* ranks: 2 3 4 */
+#include "check.h"
+
+
+static int val(int from, int to, int i, int iter)
+{
+	return ((from * 7 + to) * 1000 + i) * 4096 + iter % 4096;
+}
+
+int main(int argc, char **argv)
+{
+	int rank, size;
+
+	CHECK_MPI(MPI_Init(&argc, &argv));
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	/* 256 B and 32 KiB, the smallest direct blocks, and blocks of neither a line nor a
+	 * page multiple. */
+	const int counts[] = { 64, 300, 8192, 8200 }, iters[] = { 3000, 3000, 300, 300 };
+	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		int count = counts[c], n = count * size;
+		int *s = malloc(sizeof(int) * (size_t)n), *r = malloc(sizeof(int) * (size_t)n);
+		for (int iter = 0; iter < iters[c]; iter++) {
+			for (int i = 0; i < count; i++)
+				s[i] = val(rank, 0, i, iter);
+			CHECK_MPI(MPI_Allgather(s, count, MPI_INT, r, count, MPI_INT,
+						MPI_COMM_WORLD));
+			for (int i = 0; i < count; i++)
+				s[i] = -1;
+			for (int j = 0; j < size; j++)
+				for (int i = 0; i < count; i++)
+					CHECK_INT(r[j * count + i], val(j, 0, i, iter));
+
+			for (int j = 0; j < size; j++)
+				for (int i = 0; i < count; i++)
+					s[j * count + i] = val(rank, j, i, iter);
+			CHECK_MPI(MPI_Alltoall(s, count, MPI_INT, r, count, MPI_INT,
+					       MPI_COMM_WORLD));
+			for (int i = 0; i < n; i++)
+				s[i] = -1;
+			for (int j = 0; j < size; j++)
+				for (int i = 0; i < count; i++)
+					CHECK_INT(r[j * count + i], val(j, rank, i, iter));
+		}
+		free(s);
+		free(r);
+	}
+	CHECK_MPI(MPI_Finalize());
+	return 0;
+}
