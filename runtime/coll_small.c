@@ -31,10 +31,10 @@
  *
  * Allgather, Alltoall (up to SHL_COLL_FOLD_ALL members, the reduction ring's rounds): every
  * member packs its block (its n blocks) into its segment, stamps it, and copies every other
- * member's block (block `rank` of it) out as soon as that member's stamp is there. Blocks
- * of SHL_COLL_DIRECT_MIN bytes or more are not packed: the segment says where the member's
- * blocks are, the others copy straight from its buffer, and it returns once every other
- * member has stamped `done` for the round. Their segments carry a root below -1, so a
+ * member's block (block `rank` of it) out as soon as that member's stamp is there. From
+ * SHL_COLL_DIRECT_MIN bytes to pack on, nothing is packed: the segment says where the
+ * member's blocks are, the others copy straight from its buffer, and it returns once every
+ * other member has stamped `done` for the round. Their segments carry a root below -1, so a
  * reduction and a mover meeting in one round both report MPI_ERR_NOT_SAME.
  *
  * Waiting: a member polls (shl_poll), then counts itself in the ring's `sleepers` (or
@@ -72,14 +72,14 @@
  * segments itself (no shared counter); above, the last arriver folds once for all. */
 #define SHL_COLL_FOLD_ALL 4
 
-/* Allgather and Alltoall blocks of at least this many bytes are copied straight from the
- * sender's buffer, not packed into its segment (except in-place Alltoall, whose receive
- * blocks are its send blocks): one copy instead of two, and no segment lines written and
- * moved to the readers. The sender then waits for every reader's `done`: nearly free when
+/* Allgather and Alltoall blocks are copied straight from the sender's buffer, not packed
+ * into its segment, when packing would write at least this many bytes (except in-place
+ * Alltoall, whose receive blocks are its send blocks): one copy instead of two, and no
+ * segment lines written and moved to the readers. The sender then waits for every reader's `done`: nearly free when
  * waits poll, a park and a switch per member when ranks outnumber cores, hence the second
  * threshold. Measured in docs/performance.md, "Allgather and Alltoall copied from the
  * sender's buffer". */
-#define SHL_COLL_DIRECT_MIN 256
+#define SHL_COLL_DIRECT_MIN 512
 #define SHL_COLL_DIRECT_MIN_PARKED (32 * 1024)
 
 /* Bytes of a cell's header before its payload (bcast) or result (reduce). */
@@ -710,12 +710,13 @@ struct direct {
 	ptrdiff_t stride;
 };
 
-/* Whether a member moves its blocks of `block` bytes directly (see SHL_COLL_DIRECT_MIN). */
-static bool moves_direct(bool all2all, bool in_place, size_t block)
+/* Whether a member of `n` moves its blocks of `block` bytes directly: what it would pack
+ * (n blocks for Alltoall) reaches SHL_COLL_DIRECT_MIN. */
+static bool moves_direct(bool all2all, bool in_place, int n, size_t block)
 {
 	size_t min = shl_job.spin_ns > 0 ? SHL_COLL_DIRECT_MIN : SHL_COLL_DIRECT_MIN_PARKED;
 
-	return block >= min && !(all2all && in_place);
+	return !(all2all && in_place) && (all2all ? (size_t)n : 1) * block >= min;
 }
 
 bool shl_coll_small_move_ok(const struct shl_comm *c, bool all2all, bool in_place, size_t block)
@@ -724,7 +725,7 @@ bool shl_coll_small_move_ok(const struct shl_comm *c, bool all2all, bool in_plac
 
 	if (c->size > SHL_COLL_FOLD_ALL || c->inter || c->sh->offnode)
 		return false;
-	return moves_direct(all2all, in_place, block) ||
+	return moves_direct(all2all, in_place, c->size, block) ||
 	       shl_coll_small_ok(c, SHL_RING_REDUCE, all2all ? n * block : block);
 }
 
@@ -764,7 +765,7 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 		return err;
 	struct seg *s = seg_at(g, cl, me);
 	/* Decided on the receive block, which every member of a correct call agrees on. */
-	bool direct = moves_direct(all2all, in_place, rb);
+	bool direct = moves_direct(all2all, in_place, n, rb);
 	s->bytes = sb < UINT32_MAX ? (uint32_t)sb : UINT32_MAX;
 	s->kind = direct ? MOVE_DIRECT : MOVE_PACKED;
 	s->root = root;

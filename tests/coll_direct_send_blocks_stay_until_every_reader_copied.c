@@ -1,8 +1,8 @@
 /* coll_direct_send_blocks_stay_until_every_reader_copied: Allgather and Alltoall blocks
- * that the other members copy straight from the sender's buffer (up to 4 ranks, from
- * 256 B, or from 32 KiB when ranks outnumber cores) arrive whole although every rank
- * overwrites its send buffer the moment its call returns: no call returns while another
- * member may still read its blocks. */
+ * that the other members copy straight from the sender's buffer (up to 4 ranks, once the
+ * sender would pack 512 B, or 32 KiB when ranks outnumber cores) arrive whole although
+ * every rank overwrites its send buffer the moment its call returns: no call returns while
+ * another member may still read its blocks. */
 /* ranks: 2 3 4 */
 #include "check.h"
 
@@ -19,8 +19,8 @@ int main(int argc, char **argv)
 	CHECK_MPI(MPI_Init(&argc, &argv));
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	/* 256 B and 32 KiB, the smallest direct blocks, and blocks of neither a line nor a
-	 * page multiple. */
+	/* 256 B (2-rank Alltoall: 512 B to pack) and 32 KiB, the smallest direct blocks,
+	 * and blocks of neither a line nor a page multiple. */
 	const int counts[] = { 64, 300, 8192, 8200 }, iters[] = { 3000, 3000, 300, 300 };
 	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
 		int count = counts[c], n = count * size;

@@ -16,26 +16,37 @@ static double val(int rank, int i)
 	return sin(rank * 7.1 + i * 0.37) * pow(10.0, (i + rank) % 9 - 4);
 }
 
+/* `f` (MPI_Allreduce or MPI_Scan) of this rank's values into b, then in place in a: both
+ * give `expect` bitwise. Leaves a holding this rank's values. */
+static void both_ways(int (*f)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm),
+		      double *a, double *b, int N, int rank, const double *expect)
+{
+	for (int i = 0; i < N; i++)
+		a[i] = val(rank, i);
+	CHECK_MPI(f(a, b, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+	CHECK(memcmp(b, expect, N * sizeof(double)) == 0);
+	CHECK_MPI(f(MPI_IN_PLACE, a, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+	CHECK(memcmp(a, expect, N * sizeof(double)) == 0);
+	for (int i = 0; i < N; i++)
+		a[i] = val(rank, i);
+}
+
 static void run(int rank, int size, int N)
 {
 	double *a = malloc(N * sizeof(double)), *b = malloc(N * sizeof(double));
 	double *want = malloc(N * sizeof(double)), *prefix = malloc(N * sizeof(double));
+	/* The sums in rank order: of every rank, and of ranks up to this one. */
 	for (int i = 0; i < N; i++) {
-		want[i] = val(0, i);
-		for (int r = 1; r < size; r++)
+		want[i] = prefix[i] = val(0, i);
+		for (int r = 1; r < size; r++) {
 			want[i] += val(r, i);
+			prefix[i] = r <= rank ? want[i] : prefix[i];
+		}
 	}
 
 	for (int round = 0; round < 3; round++) {
 		/* Allreduce, then in place; Reduce to a rotating root. */
-		for (int i = 0; i < N; i++)
-			a[i] = val(rank, i);
-		CHECK_MPI(MPI_Allreduce(a, b, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
-		CHECK(memcmp(b, want, N * sizeof(double)) == 0);
-		CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, a, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
-		CHECK(memcmp(a, want, N * sizeof(double)) == 0);
-		for (int i = 0; i < N; i++)
-			a[i] = val(rank, i);
+		both_ways(MPI_Allreduce, a, b, N, rank, want);
 		int root = round % size;
 		memset(b, 0, N * sizeof(double));
 		CHECK_MPI(MPI_Reduce(a, b, N, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD));
@@ -54,18 +65,7 @@ static void run(int rank, int size, int N)
 			CHECK(rank == root || a[i] == val(rank, i));
 
 		/* Scan, then in place: each rank's prefix, not the whole fold. */
-		for (int i = 0; i < N; i++) {
-			a[i] = val(rank, i);
-			prefix[i] = val(0, i);
-			for (int r = 1; r <= rank; r++)
-				prefix[i] += val(r, i);
-		}
-		CHECK_MPI(MPI_Scan(a, b, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
-		CHECK(memcmp(b, prefix, N * sizeof(double)) == 0);
-		CHECK_MPI(MPI_Scan(MPI_IN_PLACE, a, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
-		CHECK(memcmp(a, prefix, N * sizeof(double)) == 0);
-		for (int i = 0; i < N; i++)
-			a[i] = val(rank, i);
+		both_ways(MPI_Scan, a, b, N, rank, prefix);
 
 		/* Bcast from the root into a strided layout (every other double). */
 		MPI_Datatype every_other;
