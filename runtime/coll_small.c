@@ -75,10 +75,10 @@
 /* Allgather and Alltoall blocks are copied straight from the sender's buffer, not packed
  * into its segment, when packing would write at least this many bytes (except in-place
  * Alltoall, whose receive blocks are its send blocks): one copy instead of two, and no
- * segment lines written and moved to the readers. The sender then waits for every reader's `done`: nearly free when
- * waits poll, a park and a switch per member when ranks outnumber cores, hence the second
- * threshold. Measured in docs/performance.md, "Allgather and Alltoall copied from the
- * sender's buffer". */
+ * segment lines written and moved to the readers. The sender then waits for every
+ * reader's `done`: nearly free when waits poll, a park and a switch per member when ranks
+ * outnumber cores, hence the second threshold. Measured in docs/performance.md,
+ * "Allgather and Alltoall copied from the sender's buffer". */
 #define SHL_COLL_DIRECT_MIN 512
 #define SHL_COLL_DIRECT_MIN_PARKED (32 * 1024)
 
@@ -791,8 +791,8 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 		err = MPI_ERR_TRUNCATE;
 	else if (all2all && direct)
 		shl_dt_copy_inline((char *)rbuf + me * stride, rtype,
-				   (const char *)sbuf + me * (ptrdiff_t)scount * stype->extent, stype,
-				   sb);
+				   (const char *)sbuf + me * (ptrdiff_t)scount * stype->extent,
+				   stype, sb);
 	else if (all2all)
 		shl_dt_copy_inline((char *)rbuf + me * stride, rtype, s->data + (size_t)me * sb,
 				   NULL, sb);
