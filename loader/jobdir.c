@@ -11,6 +11,9 @@
 
 #include "loader/jobdir.h"
 
+/* The end of a name mkdtemp completes: it replaces these six characters. */
+#define MKDTEMP_TEMPLATE "XXXXXX"
+
 void shl_jobdir_remove(const char *dir)
 {
 	DIR *d;
@@ -64,8 +67,7 @@ int shl_jobdir_make(const char *prefix, char *dir, size_t len)
 		    access(bases[i], W_OK | X_OK) < 0)
 			continue;
 		sweep(bases[i], prefix);
-		/* The six X are mkdtemp's template: it fills them in. */
-		if ((size_t)snprintf(dir, len, "%s/%s-%d-XXXXXX", bases[i], prefix,
+		if ((size_t)snprintf(dir, len, "%s/%s-%d-" MKDTEMP_TEMPLATE, bases[i], prefix,
 				     (int)getpid()) >= len)
 			return -ENAMETOOLONG;
 		if (mkdtemp(dir))

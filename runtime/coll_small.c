@@ -806,16 +806,18 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 		if (werr != 0)
 			return werr;  /* the ring is out of step for good (shl_coll_check) */
 		int e = move_check(c, t, j, root, seq, rb);
-		const struct direct *x = (const struct direct *)t->data;
-		if (e == 0 && t->kind == MOVE_DIRECT)
+		if (e != 0) {
+			if (err == 0 || e == MPI_ERR_NOT_SAME)
+				err = e;
+		} else if (t->kind == MOVE_DIRECT) {
+			const struct direct *x = (const struct direct *)t->data;
 			shl_dt_copy_inline((char *)rbuf + j * stride, rtype,
 					   x->p + (all2all ? me * x->stride : 0), x->t, t->bytes);
-		else if (e == 0)
+		} else {
 			shl_dt_copy_inline((char *)rbuf + j * stride, rtype,
 					   t->data + (all2all ? (size_t)me * t->bytes : 0), NULL,
 					   t->bytes);
-		else if (err == 0 || e == MPI_ERR_NOT_SAME)
-			err = e;
+		}
 	}
 	err = end_round(g, c, k, seq, err, &late);
 	/* Direct: the others read our buffers until they stamp `done` for the round. */

@@ -85,20 +85,22 @@ void shl_poll_missed(void)
 		shl_fiber_yield(f);
 }
 
-uint64_t shl_now_ns(void)
+static inline uint64_t clock_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t shl_now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 uint64_t shl_coarse_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return clock_ns(CLOCK_MONOTONIC_COARSE);
 }
 
 bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)

@@ -4,18 +4,39 @@
  * every rank overwrites its send buffer the moment its call returns: no call returns while
  * another member may still read its blocks. */
 /* ranks: 2 3 4 */
+#include <stdbool.h>
+
 #include "check.h"
 
+
+static int rank, size;
 
 static int val(int from, int to, int i, int iter)
 {
 	return ((from * 7 + to) * 1000 + i) * 4096 + iter % 4096;
 }
 
+/* One MPI_Allgather or MPI_Alltoall (`f`, `all2all`) of `count` ints per block: fill the
+ * send blocks, call, overwrite them at once, then check every block received. */
+static void call_then_overwrite(int (*f)(const void *, int, MPI_Datatype, void *, int,
+					 MPI_Datatype, MPI_Comm),
+				bool all2all, int *s, int *r, int count, int iter)
+{
+	int blocks = all2all ? size : 1;
+
+	for (int j = 0; j < blocks; j++)
+		for (int i = 0; i < count; i++)
+			s[j * count + i] = val(rank, all2all ? j : 0, i, iter);
+	CHECK_MPI(f(s, count, MPI_INT, r, count, MPI_INT, MPI_COMM_WORLD));
+	for (int i = 0; i < blocks * count; i++)
+		s[i] = -1;
+	for (int j = 0; j < size; j++)
+		for (int i = 0; i < count; i++)
+			CHECK_INT(r[j * count + i], val(j, all2all ? rank : 0, i, iter));
+}
+
 int main(int argc, char **argv)
 {
-	int rank, size;
-
 	CHECK_MPI(MPI_Init(&argc, &argv));
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -26,26 +47,8 @@ int main(int argc, char **argv)
 		int count = counts[c], n = count * size;
 		int *s = malloc(sizeof(int) * (size_t)n), *r = malloc(sizeof(int) * (size_t)n);
 		for (int iter = 0; iter < iters[c]; iter++) {
-			for (int i = 0; i < count; i++)
-				s[i] = val(rank, 0, i, iter);
-			CHECK_MPI(MPI_Allgather(s, count, MPI_INT, r, count, MPI_INT,
-						MPI_COMM_WORLD));
-			for (int i = 0; i < count; i++)
-				s[i] = -1;
-			for (int j = 0; j < size; j++)
-				for (int i = 0; i < count; i++)
-					CHECK_INT(r[j * count + i], val(j, 0, i, iter));
-
-			for (int j = 0; j < size; j++)
-				for (int i = 0; i < count; i++)
-					s[j * count + i] = val(rank, j, i, iter);
-			CHECK_MPI(MPI_Alltoall(s, count, MPI_INT, r, count, MPI_INT,
-					       MPI_COMM_WORLD));
-			for (int i = 0; i < n; i++)
-				s[i] = -1;
-			for (int j = 0; j < size; j++)
-				for (int i = 0; i < count; i++)
-					CHECK_INT(r[j * count + i], val(j, rank, i, iter));
+			call_then_overwrite(MPI_Allgather, false, s, r, count, iter);
+			call_then_overwrite(MPI_Alltoall, true, s, r, count, iter);
 		}
 		free(s);
 		free(r);
