@@ -136,6 +136,10 @@ int shl_coll_info(struct shl_rank *r, MPI_Comm comm, const char *fn, MPI_Info in
  * path. Every member of a correct call gets the same answer. */
 bool shl_coll_small_ok(const struct shl_comm *c, enum shl_ring_kind kind, size_t bytes);
 
+/* Whether a blocking MPI_Reduce (`rooted`) or MPI_Allreduce of `bytes` bytes per member
+ * on `c` takes the ring path. Every member of a correct call gets the same answer. */
+bool shl_coll_small_reduce_ok(const struct shl_comm *c, size_t bytes, bool rooted);
+
 /* Owner thread, rank unlocked, arguments checked, shl_coll_small_ok true: MPI_Bcast of
  * (buf, count, type) from rank `root`, called as `fn`. The root returns once its data is
  * in the ring. Returns 0 or an error class (MPI_ERR_ROOT / MPI_ERR_TRUNCATE /
@@ -144,10 +148,12 @@ bool shl_coll_small_ok(const struct shl_comm *c, enum shl_ring_kind kind, size_t
 int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, const char *fn, void *buf,
 			 int count, MPI_Datatype type, int root);
 
-/* The same for MPI_Reduce to rank `root` (root >= 0) or MPI_Allreduce (root < 0) of
- * `f`'s count elements of its type with its op (shl_fold_init'ed by the caller, count
- * at most INT_MAX). A non-root of Reduce returns once its input is in the ring; a
- * mismatch (roots, ops, counts) is reported to the members that read the result. */
+/* Owner thread, rank unlocked, arguments checked, shl_coll_small_reduce_ok true:
+ * MPI_Reduce to rank `root` (root >= 0) or MPI_Allreduce (root < 0) of `f`'s count
+ * elements of its type with its op (shl_fold_init'ed by the caller, count at most
+ * INT_MAX). A non-root of Reduce returns once its input is in the ring, or once the root
+ * has read it where it is; a mismatch (roots, ops, counts) is reported to the members that
+ * read the result. */
 int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn,
 			  const void *sbuf, void *rbuf, const struct shl_fold *f, int root);
 

@@ -250,7 +250,7 @@ static int reduce(const char *fn, const void *sbuf, void *rbuf, MPI_Count count,
 			return shl_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only for the root");
 	}
 	if (!nb && active && count <= INT_MAX &&
-	    shl_coll_small_ok(c, SHL_RING_REDUCE, (size_t)count * type->size)) {
+	    shl_coll_small_reduce_ok(c, (size_t)count * type->size, true)) {
 		err = shl_coll_small_reduce(r, c, fn, sbuf, rbuf, &f, root);
 		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 	}
@@ -305,7 +305,7 @@ static int symmetric(const char *fn, shl_meet_fn *run, bool intra_only, const vo
 	if (err != MPI_SUCCESS)
 		return err;
 	if (!nb && run == allreduce_run && count <= INT_MAX &&
-	    shl_coll_small_ok(c, SHL_RING_REDUCE, (size_t)count * type->size)) {
+	    shl_coll_small_reduce_ok(c, (size_t)count * type->size, false)) {
 		err = shl_coll_small_reduce(r, c, fn, sbuf, rbuf, &f, -1);
 		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 	}

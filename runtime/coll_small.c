@@ -27,7 +27,12 @@
  * Either way the fold checks that everyone agrees (bytes, op, root) and combines the
  * segments strictly in rank order with the meeting path's kernels (coll_reduce.c), so
  * results are bitwise the same on every rank and as before. Reduce non-roots return once
- * their input is in.
+ * their input is in. Up to SHL_COLL_FOLD_ALL members, from SHL_COLL_DIRECT_MIN bytes
+ * (Reduce: SHL_COLL_DIRECT_MIN_ROOTED) a member packs nothing: its segment says where its
+ * input is (its send buffer, or a buffer of its own when the input is not dense or in
+ * place and does not fit the segment), the folds read it there, and it returns once every
+ * member that folds has stamped `done` for the round. So reductions larger than a segment
+ * take the ring too, up to SHL_COLL_DIRECT_MAX bytes read per folding member.
  *
  * Allgather, Alltoall (up to SHL_COLL_FOLD_ALL members, the reduction ring's rounds): every
  * member packs its block (its n blocks) into its segment, stamps it, and copies every other
@@ -82,6 +87,16 @@
 #define SHL_COLL_DIRECT_MIN 512
 #define SHL_COLL_DIRECT_MIN_PARKED (32 * 1024)
 
+/* Up to SHL_COLL_FOLD_ALL members, a reduction's input is read where it is (a dense one
+ * in the caller's buffer, else packed in a buffer of its own) from SHL_COLL_DIRECT_MIN
+ * bytes for Allreduce and from this many for Reduce, whose non-roots then wait for the
+ * root instead of returning once their input is packed. Above the segments it is so too,
+ * instead of a meeting, while a member that folds reads at most SHL_COLL_DIRECT_MAX bytes
+ * (its n inputs): beyond, a meeting's shared fold is faster. Measured in
+ * docs/performance.md, "Reductions read where their inputs are". */
+#define SHL_COLL_DIRECT_MIN_ROOTED 4096
+#define SHL_COLL_DIRECT_MAX (256 * 1024)
+
 /* Bytes of a cell's header before its payload (bcast) or result (reduce). */
 #define HEAD 32
 
@@ -105,11 +120,12 @@ struct cell {
 struct seg {
 	_Atomic uint64_t stamp;               /* the round whose input is here */
 	uint32_t bytes;
-	int32_t kind;                         /* enum shl_op_kind; movers: MOVE_PACKED or
-					       * MOVE_DIRECT (data is a struct direct) */
+	int32_t kind;                         /* enum shl_op_kind (reductions) */
 	int32_t root;
 	uint32_t seq;                         /* the member's collective number, low bits */
 	uint32_t sig;                         /* type_sig of its datatype */
+	uint32_t direct;                      /* 1: data is a struct direct, saying where
+					       * the member's input (blocks) are */
 	alignas(16) char data[];              /* at 32, aligned as malloc'ed accumulators */
 };
 
@@ -532,6 +548,64 @@ int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, const char *fn,
 	return err;
 }
 
+/* ---- inputs read where they are ---- */
+
+/* A member's input (blocks) where they are, in its segment's data when `direct`: a
+ * reduction's dense input at p; a mover's block j at p + j * stride (Alltoall; Allgather's
+ * one block at p), of type t. */
+struct direct {
+	const char *p;
+	const struct shl_datatype *t;
+	ptrdiff_t stride;
+};
+
+/* Bytes from which a member leaves its input where it is rather than packing it; `rooted`:
+ * a Reduce's. */
+static size_t direct_min(bool rooted)
+{
+	if (shl_job.spin_ns == 0)
+		return SHL_COLL_DIRECT_MIN_PARKED;
+	return rooted ? SHL_COLL_DIRECT_MIN_ROOTED : SHL_COLL_DIRECT_MIN;
+}
+
+/* Whether a reduction of `bytes` on `c` reads its inputs where they are. */
+static bool reduces_direct(const struct shl_comm *c, size_t bytes, bool rooted)
+{
+	return c->size <= SHL_COLL_FOLD_ALL && bytes >= direct_min(rooted) &&
+	       (size_t)c->size * bytes <= SHL_COLL_DIRECT_MAX;
+}
+
+bool shl_coll_small_reduce_ok(const struct shl_comm *c, size_t bytes, bool rooted)
+{
+	if (c->inter || c->sh->offnode)
+		return false;
+	return reduces_direct(c, bytes, rooted) || shl_coll_small_ok(c, SHL_RING_REDUCE, bytes);
+}
+
+/* Member i's input of round `cl`: packed in its segment, or where it is. */
+static const void *seg_input(struct shl_coll_ring *g, struct cell *cl, int i)
+{
+	struct seg *s = seg_at(g, cl, i);
+
+	return s->direct ? ((const struct direct *)s->data)->p : s->data;
+}
+
+/* A member whose input is read where it is, after its round k: wait until `reader` (-1:
+ * every other member) is through with the round. Returns 0 or MPI_ERR_NOT_SAME. */
+static int wait_readers(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
+			uint64_t k, int reader, uint64_t seq)
+{
+	for (int d = 1; d < c->size; d++) {
+		int j = (c->rank + d) % c->size;
+		if (reader >= 0 && j != reader)
+			continue;
+		int err = ring_wait(r, g, c, &g->done[j].v, k, tag_of(DONE, j, k), j, seq);
+		if (err != 0)
+			return err;  /* the ring is out of step for good (shl_coll_check) */
+	}
+	return 0;
+}
+
 /* ---- reductions ---- */
 
 /* What a member's datatype says about its basic elements, for a reduction's members to
@@ -577,9 +651,9 @@ static int fold(struct shl_comm *c, struct shl_coll_ring *g, struct cell *cl, in
 	if (f->op->kind != SHL_OP_USER) {
 		/* The kernel computes inout = in op inout; predefined ops are commutative
 		 * bitwise, so this is acc op segment, as shl_fold_step computes it. */
-		memcpy(out, s0->data, f->bytes);
+		memcpy(out, seg_input(g, cl, 0), f->bytes);
 		for (int i = 1; i < n && f->k != NULL; i++)
-			f->k(seg_at(g, cl, i)->data, out, f->nbasic);
+			f->k(seg_input(g, cl, i), out, f->nbasic);
 		return 0;
 	}
 	/* A user function works on the caller's own layout: fold in accumulators of it. */
@@ -589,11 +663,11 @@ static int fold(struct shl_comm *c, struct shl_coll_ring *g, struct cell *cl, in
 		err = MPI_ERR_NO_MEM;
 		goto free_bufs;
 	}
-	shl_fold_load(f, acc, s0->data, NULL);
+	shl_fold_load(f, acc, seg_input(g, cl, 0), NULL);
 	for (int i = 1; i < n; i++) {
 		void *x = tmp;
 		/* inoutvec = invec op inoutvec: acc as invec, the segment as inoutvec. */
-		shl_fold_load(f, x, seg_at(g, cl, i)->data, NULL);
+		shl_fold_load(f, x, seg_input(g, cl, i), NULL);
 		shl_op_call(f->op, acc, x, f->count, f->type);
 		tmp = acc;
 		acc = x;
@@ -636,31 +710,58 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 {
 	MPI_Datatype type = f->type;
 	size_t bytes = f->bytes;
-	uint64_t k = ++c->rounds[SHL_RING_REDUCE];
+	const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
 	bool rooted = root >= 0, reads = !rooted || root == c->rank;
 	int n = c->size, err = MPI_SUCCESS;
+	bool direct = reduces_direct(c, bytes, rooted);
+	void *own = NULL;
+	/* An input that is not dense or is the caller's result (in place) is packed: into
+	 * the segment when it fits, else into a buffer of its own, read where it is. */
+	if (direct && (!type->contig || in == rbuf)) {
+		if (bytes <= red_seg(n)) {
+			direct = false;
+		} else {
+			if ((own = malloc(bytes)) == NULL)
+				return MPI_ERR_NO_MEM;
+			shl_dt_copy_inline(own, NULL, in, type, bytes);
+			in = own;
+		}
+	}
+	uint64_t k = ++c->rounds[SHL_RING_REDUCE];
+	uint64_t seq = shl_coll_next(c, fn, SHL_COLL_RING_REDUCE);
 	struct shl_coll_ring *g;
 	struct cell *cl;
 
-	uint64_t seq = shl_coll_next(c, fn, SHL_COLL_RING_REDUCE);
-	if ((g = ring_get(c->sh, SHL_RING_REDUCE)) == NULL)
+	if ((g = ring_get(c->sh, SHL_RING_REDUCE)) == NULL) {
+		free(own);
 		return MPI_ERR_NO_MEM;
+	}
 	cl = cell_at(g, k);
-	if ((err = wait_free(r, g, c, SHL_RING_REDUCE, cl, k, root, seq)) != 0)
+	if ((err = wait_free(r, g, c, SHL_RING_REDUCE, cl, k, root, seq)) != 0) {
+		free(own);
 		return err;
+	}
 	struct seg *s = seg_at(g, cl, c->rank);
 	s->bytes = (uint32_t)bytes;
 	s->kind = (int32_t)f->op->kind;
 	s->root = root;
 	s->seq = (uint32_t)seq;
 	s->sig = type_sig(type);
-	shl_dt_copy_inline(s->data, NULL, sbuf == MPI_IN_PLACE ? rbuf : sbuf, type, bytes);
+	s->direct = direct;
+	if (direct)
+		*(struct direct *)s->data = (struct direct){ in, type, 0 };
+	else
+		shl_dt_copy_inline(s->data, NULL, in, type, bytes);
 	if (n <= SHL_COLL_FOLD_ALL) {
 		bool late = true;
 		atomic_store_explicit(&s->stamp, k, memory_order_release);  /* see seg_publish */
 		if (reads)
 			err = fold_all(r, g, c, cl, k, rbuf, f, seq, &late);
-		return end_round(g, c, k, seq, err, &late);
+		err = end_round(g, c, k, seq, err, &late);
+		/* Direct: whoever folds reads our input until it stamps `done`. */
+		int werr = direct ? wait_readers(r, g, c, k, rooted ? root : -1, seq) : 0;
+		free(own);
+		return werr != 0 ? werr : err;
 	}
 	/* acq_rel: the last arriver reads every member's segment. */
 	bool last = atomic_fetch_add(arrived_at(g, cl), 1) + 1 == n;
@@ -700,23 +801,11 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
  * sees a mover's segment as another collective (MPI_ERR_NOT_SAME), and so do the movers. */
 enum { ROOT_ALLGATHER = -2, ROOT_ALLTOALL = -3 };
 
-enum { MOVE_PACKED, MOVE_DIRECT };
-
-/* A mover's blocks where they are: block j at p + j * stride (Alltoall; Allgather's one
- * block at p), of type t. */
-struct direct {
-	const char *p;
-	const struct shl_datatype *t;
-	ptrdiff_t stride;
-};
-
 /* Whether a member of `n` moves its blocks of `block` bytes directly: what it would pack
- * (n blocks for Alltoall) reaches SHL_COLL_DIRECT_MIN. */
+ * (n blocks for Alltoall) reaches direct_min. */
 static bool moves_direct(bool all2all, bool in_place, int n, size_t block)
 {
-	size_t min = shl_job.spin_ns > 0 ? SHL_COLL_DIRECT_MIN : SHL_COLL_DIRECT_MIN_PARKED;
-
-	return !(all2all && in_place) && (all2all ? (size_t)n : 1) * block >= min;
+	return !(all2all && in_place) && (all2all ? (size_t)n : 1) * block >= direct_min(false);
 }
 
 bool shl_coll_small_move_ok(const struct shl_comm *c, bool all2all, bool in_place, size_t block)
@@ -767,7 +856,8 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 	/* Decided on the receive block, which every member of a correct call agrees on. */
 	bool direct = moves_direct(all2all, in_place, n, rb);
 	s->bytes = sb < UINT32_MAX ? (uint32_t)sb : UINT32_MAX;
-	s->kind = direct ? MOVE_DIRECT : MOVE_PACKED;
+	s->kind = 0;
+	s->direct = direct;
 	s->root = root;
 	s->seq = (uint32_t)seq;
 	s->sig = 0;
@@ -809,7 +899,7 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 		if (e != 0) {
 			if (err == 0 || e == MPI_ERR_NOT_SAME)
 				err = e;
-		} else if (t->kind == MOVE_DIRECT) {
+		} else if (t->direct) {
 			const struct direct *x = (const struct direct *)t->data;
 			shl_dt_copy_inline((char *)rbuf + j * stride, rtype,
 					   x->p + (all2all ? me * x->stride : 0), x->t, t->bytes);
@@ -821,11 +911,6 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 	}
 	err = end_round(g, c, k, seq, err, &late);
 	/* Direct: the others read our buffers until they stamp `done` for the round. */
-	for (int d = 1; direct && d < n; d++) {
-		int j = (me + d) % n;
-		int werr = ring_wait(r, g, c, &g->done[j].v, k, tag_of(DONE, j, k), j, seq);
-		if (werr != 0)
-			return werr;  /* the ring is out of step for good (shl_coll_check) */
-	}
-	return err;
+	int werr = direct ? wait_readers(r, g, c, k, -1, seq) : 0;
+	return werr != 0 ? werr : err;
 }

@@ -50,7 +50,8 @@ static void others_first(void)
 
 int main(int argc, char **argv)
 {
-	static int big[8192], out[8192];
+	/* Larger than any ring reduction: 512 KiB. */
+	static int big[128 * 1024], out[128 * 1024];
 	int a[4] = { 0 }, b[4] = { 0 };
 	MPI_Comm c, d;
 	MPI_Request q;
@@ -90,7 +91,7 @@ int main(int argc, char **argv)
 
 	/* A small Allreduce (a ring) against a large one (a meeting): counts that differ. */
 	c = fresh();
-	CHECK_CLASS(MPI_Allreduce(big, out, rank == 0 ? 1 : 8192, MPI_INT, MPI_SUM, c),
+	CHECK_CLASS(MPI_Allreduce(big, out, rank == 0 ? 1 : 128 * 1024, MPI_INT, MPI_SUM, c),
 		    MPI_ERR_NOT_SAME);
 	broken(c);
 

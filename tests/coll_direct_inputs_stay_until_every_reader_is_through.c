@@ -1,8 +1,9 @@
-/* coll_direct_send_blocks_stay_until_every_reader_copied: Allgather and Alltoall blocks
+/* coll_direct_inputs_stay_until_every_reader_is_through: Allgather and Alltoall blocks
  * that the other members copy straight from the sender's buffer (up to 4 ranks, once the
- * sender would pack 512 B, or 32 KiB when ranks outnumber cores) arrive whole although
- * every rank overwrites its send buffer the moment its call returns: no call returns while
- * another member may still read its blocks. */
+ * sender would pack 512 B, or 32 KiB when ranks outnumber cores), and Allreduce and Reduce
+ * inputs that the members folding read where they are (from 512 B and 4 KiB, or 32 KiB),
+ * arrive whole although every rank overwrites its send buffer the moment its call
+ * returns: no call returns while another member may still read its data. */
 /* ranks: 2 3 4 */
 #include <stdbool.h>
 
@@ -35,20 +36,45 @@ static void call_then_overwrite(int (*f)(const void *, int, MPI_Datatype, void *
 			CHECK_INT(r[j * count + i], val(j, all2all ? rank : 0, i, iter));
 }
 
+/* One MPI_Allreduce (root < 0) or MPI_Reduce to `root` of `count` ints: fill the input,
+ * call, overwrite the input at once, then check the sums where they are delivered. */
+static void reduce_then_overwrite(int root, int *s, int *r, int count, int iter)
+{
+	for (int i = 0; i < count; i++)
+		s[i] = val(rank, 0, i, iter);
+	if (root < 0)
+		CHECK_MPI(MPI_Allreduce(s, r, count, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+	else
+		CHECK_MPI(MPI_Reduce(s, r, count, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD));
+	for (int i = 0; i < count; i++)
+		s[i] = -1;
+	if (root >= 0 && root != rank)
+		return;
+	for (int i = 0; i < count; i++) {
+		int sum = 0;
+		for (int j = 0; j < size; j++)
+			sum += val(j, 0, i, iter);
+		CHECK_INT(r[i], sum);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	CHECK_MPI(MPI_Init(&argc, &argv));
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	/* 256 B (2-rank Alltoall: 512 B to pack) and 32 KiB, the smallest direct blocks,
-	 * and blocks of neither a line nor a page multiple. */
-	const int counts[] = { 64, 300, 8192, 8200 }, iters[] = { 3000, 3000, 300, 300 };
+	/* 256 B (2-rank Alltoall: 512 B to pack), 4 KiB and 32 KiB, the smallest direct
+	 * blocks and inputs, and sizes of neither a line nor a page multiple. */
+	const int counts[] = { 64, 300, 1024, 8192, 8200 };
+	const int iters[] = { 3000, 3000, 1000, 300, 300 };
 	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
 		int count = counts[c], n = count * size;
 		int *s = malloc(sizeof(int) * (size_t)n), *r = malloc(sizeof(int) * (size_t)n);
 		for (int iter = 0; iter < iters[c]; iter++) {
 			call_then_overwrite(MPI_Allgather, false, s, r, count, iter);
 			call_then_overwrite(MPI_Alltoall, true, s, r, count, iter);
+			reduce_then_overwrite(-1, s, r, count, iter);
+			reduce_then_overwrite(iter % size, s, r, count, iter);
 		}
 		free(s);
 		free(r);
