@@ -97,6 +97,16 @@
 #define SHL_COLL_DIRECT_MIN_ROOTED 4096
 #define SHL_COLL_DIRECT_MAX (256 * 1024)
 
+/* A reader that usually runs behind its producer (a Bcast reader behind the root; a Reduce
+ * root behind the other members, which return once their input is in) asks for the next
+ * round's lines (the next cell's header and payload; the members' next segments) once it
+ * has this round's, up to these many bytes of payload: the producer has mostly written
+ * them, and the next call finds them in its cache. Larger, the reader catches up with the
+ * producer and takes lines before they are written. Measured in docs/performance.md,
+ * "Readers that ask for the next round's lines". */
+#define SHL_COLL_PREFETCH_BCAST 128
+#define SHL_COLL_PREFETCH_REDUCE 1024
+
 /* Bytes of a cell's header before its payload (bcast) or result (reduce). */
 #define HEAD 32
 
@@ -204,6 +214,13 @@ static _Atomic int *arrived_at(struct shl_coll_ring *g, struct cell *cl)
 static struct reuse *reuse_at(struct shl_coll_ring *g, struct cell *cl)
 {
 	return (struct reuse *)((char *)cl + g->reuse_off);
+}
+
+/* Ask for the lines of `bytes` bytes at p ahead of their use. */
+static void prefetch(const void *p, size_t bytes)
+{
+	for (size_t o = 0; o < bytes; o += 64)
+		__builtin_prefetch((const char *)p + o);
 }
 
 /* The communicator's ring of `kind`, made by the first member to need it. */
@@ -530,6 +547,8 @@ int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, const char *fn,
 	int werr = ring_wait(r, g, c, &cl->ready, k, tag_of(READY, 0, k), root, seq);
 	if (werr != 0)
 		return werr;  /* the ring is out of step for good (shl_coll_check) */
+	if (bytes <= SHL_COLL_PREFETCH_BCAST)
+		prefetch(cell_at(g, k + 1), HEAD + bytes);
 	if (cl->seq != (uint32_t)seq)  /* the root's call was another collective of ours */
 		return shl_coll_stray(c, seq, cl->root, cl->seq);
 	if (cl->root != root) {
@@ -681,10 +700,11 @@ free_bufs:
 
 /* A reader of round k, up to SHL_COLL_FOLD_ALL members: wait for every stamp, fold, and
  * unpack into (rbuf, type): straight into rbuf when the type is dense (the inputs are all
- * in the segments already), else through a stack buffer when it fits. */
+ * in the segments already), else through a stack buffer when it fits. `behind`: the
+ * others usually run ahead (the caller is a Reduce's root). */
 static int fold_all(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
 		    struct cell *cl, uint64_t k, void *rbuf, const struct shl_fold *f, uint64_t seq,
-		    bool *late)
+		    bool behind, bool *late)
 {
 	MPI_Datatype type = f->type;
 	size_t bytes = f->bytes;
@@ -695,6 +715,9 @@ static int fold_all(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm
 	for (int j = 0; j < c->size; j++)
 		if ((err = seg_wait(r, g, c, cl, j, k, seq, late)) != 0)
 			return err;
+	for (int j = 0; behind && bytes <= SHL_COLL_PREFETCH_REDUCE && j < c->size; j++)
+		if (j != c->rank)
+			prefetch(seg_at(g, cell_at(g, k + 1), j), offsetof(struct seg, data) + bytes);
 	if (out == NULL && (out = malloc(bytes)) == NULL)
 		return MPI_ERR_NO_MEM;
 	err = fold(c, g, cl, c->size, f, seq, out);
@@ -756,7 +779,7 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 		bool late = true;
 		atomic_store_explicit(&s->stamp, k, memory_order_release);  /* see seg_publish */
 		if (reads)
-			err = fold_all(r, g, c, cl, k, rbuf, f, seq, &late);
+			err = fold_all(r, g, c, cl, k, rbuf, f, seq, rooted, &late);
 		err = end_round(g, c, k, seq, err, &late);
 		/* Direct: whoever folds reads our input until it stamps `done`. */
 		int werr = direct ? wait_readers(r, g, c, k, rooted ? root : -1, seq) : 0;
