@@ -11,7 +11,8 @@
 
 #include "loader/jobdir.h"
 
-/* The end of a name mkdtemp completes: it replaces these six characters. */
+/* mkdtemp(3) takes a name that ends in exactly these six characters and replaces them
+ * with random ones: they are its required template, not a placeholder of ours. */
 #define MKDTEMP_TEMPLATE "XXXXXX"
 
 void shl_jobdir_remove(const char *dir)

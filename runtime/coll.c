@@ -738,7 +738,7 @@ static int allgather(const char *fn, bool vec, bool wide, const void *sbuf, MPI_
 	if (sbuf == rbuf && scount > 0)
 		return shl_err(c, MPI_ERR_BUFFER, fn,
 			       "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
-	if (!nb && !vec && !wide && rcount <= INT_MAX && scount <= INT_MAX && !c->inter &&
+	if (!nb && !vec && !wide && rcount <= INT_MAX && scount <= INT_MAX &&
 	    shl_coll_small_move_ok(c, false, sbuf == MPI_IN_PLACE, (size_t)rcount * rtype->size)) {
 		err = shl_coll_small_move(r, c, fn, false, sbuf, (int)scount, stype, rbuf,
 					  (int)rcount, rtype);
@@ -886,7 +886,6 @@ static int alltoall(const char *fn, enum shl_coll_vec vec, bool wide, const void
 		return shl_err(c, MPI_ERR_BUFFER, fn,
 			       "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
 	if (!nb && vec == SHL_VEC_NONE && !wide && rcount <= INT_MAX && scount <= INT_MAX &&
-	    !c->inter &&
 	    shl_coll_small_move_ok(c, true, sbuf == MPI_IN_PLACE, (size_t)rcount * rtype->size)) {
 		err = shl_coll_small_move(r, c, fn, true, sbuf, (int)scount, stype, rbuf,
 					  (int)rcount, rtype);

@@ -184,11 +184,17 @@ static size_t red_seg(int n)
 	return (s < cap ? s : cap) / 64 * 64;
 }
 
+/* Whether `c` may use the rings at all: an intracommunicator of one node (off-node
+ * collectives are coll_net.c's). */
+static bool ring_comm(const struct shl_comm *c)
+{
+	return !c->inter && !c->sh->offnode;
+}
+
 bool shl_coll_small_ok(const struct shl_comm *c, enum shl_ring_kind kind, size_t bytes)
 {
-	if (c->inter || c->sh->offnode)  /* off-node: coll_net.c */
-		return false;
-	return bytes <= (kind == SHL_RING_BCAST ? shl_job.coll_small_max : red_seg(c->size));
+	return ring_comm(c) &&
+	       bytes <= (kind == SHL_RING_BCAST ? shl_job.coll_small_max : red_seg(c->size));
 }
 
 void shl_coll_ring_free(struct shl_coll_ring *g)
@@ -596,9 +602,8 @@ static bool reduces_direct(const struct shl_comm *c, size_t bytes, bool rooted)
 
 bool shl_coll_small_reduce_ok(const struct shl_comm *c, size_t bytes, bool rooted)
 {
-	if (c->inter || c->sh->offnode)
-		return false;
-	return reduces_direct(c, bytes, rooted) || shl_coll_small_ok(c, SHL_RING_REDUCE, bytes);
+	return ring_comm(c) &&
+	       (reduces_direct(c, bytes, rooted) || bytes <= red_seg(c->size));
 }
 
 /* Member i's input of round `cl`: packed in its segment, or where it is. */
@@ -715,9 +720,11 @@ static int fold_all(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm
 	for (int j = 0; j < c->size; j++)
 		if ((err = seg_wait(r, g, c, cl, j, k, seq, late)) != 0)
 			return err;
-	for (int j = 0; behind && bytes <= SHL_COLL_PREFETCH_REDUCE && j < c->size; j++)
-		if (j != c->rank)
-			prefetch(seg_at(g, cell_at(g, k + 1), j), offsetof(struct seg, data) + bytes);
+	if (behind && bytes <= SHL_COLL_PREFETCH_REDUCE)
+		for (int j = 0; j < c->size; j++)
+			if (j != c->rank)
+				prefetch(seg_at(g, cell_at(g, k + 1), j),
+					 offsetof(struct seg, data) + bytes);
 	if (out == NULL && (out = malloc(bytes)) == NULL)
 		return MPI_ERR_NO_MEM;
 	err = fold(c, g, cl, c->size, f, seq, out);
@@ -736,19 +743,16 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 	const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
 	bool rooted = root >= 0, reads = !rooted || root == c->rank;
 	int n = c->size, err = MPI_SUCCESS;
-	bool direct = reduces_direct(c, bytes, rooted);
-	void *own = NULL;
 	/* An input that is not dense or is the caller's result (in place) is packed: into
 	 * the segment when it fits, else into a buffer of its own, read where it is. */
-	if (direct && (!type->contig || in == rbuf)) {
-		if (bytes <= red_seg(n)) {
-			direct = false;
-		} else {
-			if ((own = malloc(bytes)) == NULL)
-				return MPI_ERR_NO_MEM;
-			shl_dt_copy_inline(own, NULL, in, type, bytes);
-			in = own;
-		}
+	bool as_is = type->contig && in != rbuf;
+	bool direct = reduces_direct(c, bytes, rooted) && (as_is || bytes > red_seg(n));
+	void *own = NULL;
+	if (direct && !as_is) {
+		if ((own = malloc(bytes)) == NULL)
+			return MPI_ERR_NO_MEM;
+		shl_dt_copy_inline(own, NULL, in, type, bytes);
+		in = own;
 	}
 	uint64_t k = ++c->rounds[SHL_RING_REDUCE];
 	uint64_t seq = shl_coll_next(c, fn, SHL_COLL_RING_REDUCE);
@@ -835,10 +839,9 @@ bool shl_coll_small_move_ok(const struct shl_comm *c, bool all2all, bool in_plac
 {
 	size_t n = (size_t)c->size;
 
-	if (c->size > SHL_COLL_FOLD_ALL || c->inter || c->sh->offnode)
-		return false;
-	return moves_direct(all2all, in_place, c->size, block) ||
-	       shl_coll_small_ok(c, SHL_RING_REDUCE, all2all ? n * block : block);
+	return ring_comm(c) && c->size <= SHL_COLL_FOLD_ALL &&
+	       (moves_direct(all2all, in_place, c->size, block) ||
+		(all2all ? n * block : block) <= red_seg(c->size));
 }
 
 /* Member j's segment of round k is stamped: check that it holds the same collective as
