@@ -15,10 +15,11 @@
 /* External32 sizes are MPI 4.1 Table 13 (section 15.5.2): e.g. MPI_LONG is 4 bytes there
  * although it is 8 here, MPI_WCHAR 2 (a Unicode code point up to U+FFFF; wchar_t is 4 bytes
  * of UCS-4 here), MPI_LONG_DOUBLE an IEEE binary128 of 16. */
-#define BASIC(var, ctype, mpiname, k, ext, n)                                           \
+#define BASIC(var, ctype, mpiname, k, ext, n, a)                                        \
 	SHL_API struct shl_datatype var = {                                             \
 		.magic = SHL_TYPE_MAGIC, .predefined = true, .contig = true,            \
 		.committed = true, .kind = k, .ext_size = ext, .ncomp = n,              \
+		.arith = SHL_DT_ARITH_##a,                                              \
 		.align = _Alignof(ctype), .size = sizeof(ctype), .lb = 0,               \
 		.extent = sizeof(ctype), .true_lb = 0, .true_extent = sizeof(ctype),    \
 		.elements = 1, .nruns = 1, .runs = var.blocks,                          \
@@ -29,43 +30,43 @@
 #define U SHL_DT_UNSIGNED
 #define F SHL_DT_FLOAT
 #define L SHL_DT_LDOUBLE
-BASIC(shl_mpi_char, char, "MPI_CHAR", B, 1, 1);
-BASIC(shl_mpi_signed_char, signed char, "MPI_SIGNED_CHAR", B, 1, 1);
-BASIC(shl_mpi_unsigned_char, unsigned char, "MPI_UNSIGNED_CHAR", B, 1, 1);
-BASIC(shl_mpi_byte, unsigned char, "MPI_BYTE", B, 1, 1);
-BASIC(shl_mpi_packed, unsigned char, "MPI_PACKED", B, 1, 1);
-BASIC(shl_mpi_wchar, wchar_t, "MPI_WCHAR", U, 2, 1);
-BASIC(shl_mpi_short, short, "MPI_SHORT", S, 2, 1);
-BASIC(shl_mpi_unsigned_short, unsigned short, "MPI_UNSIGNED_SHORT", U, 2, 1);
-BASIC(shl_mpi_int, int, "MPI_INT", S, 4, 1);
-BASIC(shl_mpi_unsigned, unsigned, "MPI_UNSIGNED", U, 4, 1);
-BASIC(shl_mpi_long, long, "MPI_LONG", S, 4, 1);
-BASIC(shl_mpi_unsigned_long, unsigned long, "MPI_UNSIGNED_LONG", U, 4, 1);
-BASIC(shl_mpi_long_long, long long, "MPI_LONG_LONG", S, 8, 1);
-BASIC(shl_mpi_unsigned_long_long, unsigned long long, "MPI_UNSIGNED_LONG_LONG", U, 8, 1);
-BASIC(shl_mpi_float, float, "MPI_FLOAT", F, 4, 1);
-BASIC(shl_mpi_double, double, "MPI_DOUBLE", F, 8, 1);
-BASIC(shl_mpi_long_double, long double, "MPI_LONG_DOUBLE", L, 16, 1);
-BASIC(shl_mpi_c_bool, _Bool, "MPI_C_BOOL", B, 1, 1);
-BASIC(shl_mpi_int8_t, int8_t, "MPI_INT8_T", S, 1, 1);
-BASIC(shl_mpi_int16_t, int16_t, "MPI_INT16_T", S, 2, 1);
-BASIC(shl_mpi_int32_t, int32_t, "MPI_INT32_T", S, 4, 1);
-BASIC(shl_mpi_int64_t, int64_t, "MPI_INT64_T", S, 8, 1);
-BASIC(shl_mpi_uint8_t, uint8_t, "MPI_UINT8_T", U, 1, 1);
-BASIC(shl_mpi_uint16_t, uint16_t, "MPI_UINT16_T", U, 2, 1);
-BASIC(shl_mpi_uint32_t, uint32_t, "MPI_UINT32_T", U, 4, 1);
-BASIC(shl_mpi_uint64_t, uint64_t, "MPI_UINT64_T", U, 8, 1);
-BASIC(shl_mpi_c_float_complex, float _Complex, "MPI_C_FLOAT_COMPLEX", F, 4, 2);
-BASIC(shl_mpi_c_double_complex, double _Complex, "MPI_C_DOUBLE_COMPLEX", F, 8, 2);
-BASIC(shl_mpi_c_long_double_complex, long double _Complex, "MPI_C_LONG_DOUBLE_COMPLEX", L, 16, 2);
-BASIC(shl_mpi_aint, MPI_Aint, "MPI_AINT", S, 8, 1);
-BASIC(shl_mpi_offset, MPI_Offset, "MPI_OFFSET", S, 8, 1);
-BASIC(shl_mpi_count, MPI_Count, "MPI_COUNT", S, 8, 1);
+BASIC(shl_mpi_char, char, "MPI_CHAR", B, 1, 1, NONE);
+BASIC(shl_mpi_signed_char, signed char, "MPI_SIGNED_CHAR", B, 1, 1, I8);
+BASIC(shl_mpi_unsigned_char, unsigned char, "MPI_UNSIGNED_CHAR", B, 1, 1, U8);
+BASIC(shl_mpi_byte, unsigned char, "MPI_BYTE", B, 1, 1, BYTE);
+BASIC(shl_mpi_packed, unsigned char, "MPI_PACKED", B, 1, 1, NONE);
+BASIC(shl_mpi_wchar, wchar_t, "MPI_WCHAR", U, 2, 1, NONE);
+BASIC(shl_mpi_short, short, "MPI_SHORT", S, 2, 1, I16);
+BASIC(shl_mpi_unsigned_short, unsigned short, "MPI_UNSIGNED_SHORT", U, 2, 1, U16);
+BASIC(shl_mpi_int, int, "MPI_INT", S, 4, 1, I32);
+BASIC(shl_mpi_unsigned, unsigned, "MPI_UNSIGNED", U, 4, 1, U32);
+BASIC(shl_mpi_long, long, "MPI_LONG", S, 4, 1, I64);
+BASIC(shl_mpi_unsigned_long, unsigned long, "MPI_UNSIGNED_LONG", U, 4, 1, U64);
+BASIC(shl_mpi_long_long, long long, "MPI_LONG_LONG", S, 8, 1, I64);
+BASIC(shl_mpi_unsigned_long_long, unsigned long long, "MPI_UNSIGNED_LONG_LONG", U, 8, 1, U64);
+BASIC(shl_mpi_float, float, "MPI_FLOAT", F, 4, 1, F);
+BASIC(shl_mpi_double, double, "MPI_DOUBLE", F, 8, 1, D);
+BASIC(shl_mpi_long_double, long double, "MPI_LONG_DOUBLE", L, 16, 1, LD);
+BASIC(shl_mpi_c_bool, _Bool, "MPI_C_BOOL", B, 1, 1, BOOL);
+BASIC(shl_mpi_int8_t, int8_t, "MPI_INT8_T", S, 1, 1, I8);
+BASIC(shl_mpi_int16_t, int16_t, "MPI_INT16_T", S, 2, 1, I16);
+BASIC(shl_mpi_int32_t, int32_t, "MPI_INT32_T", S, 4, 1, I32);
+BASIC(shl_mpi_int64_t, int64_t, "MPI_INT64_T", S, 8, 1, I64);
+BASIC(shl_mpi_uint8_t, uint8_t, "MPI_UINT8_T", U, 1, 1, U8);
+BASIC(shl_mpi_uint16_t, uint16_t, "MPI_UINT16_T", U, 2, 1, U16);
+BASIC(shl_mpi_uint32_t, uint32_t, "MPI_UINT32_T", U, 4, 1, U32);
+BASIC(shl_mpi_uint64_t, uint64_t, "MPI_UINT64_T", U, 8, 1, U64);
+BASIC(shl_mpi_c_float_complex, float _Complex, "MPI_C_FLOAT_COMPLEX", F, 4, 2, CF);
+BASIC(shl_mpi_c_double_complex, double _Complex, "MPI_C_DOUBLE_COMPLEX", F, 8, 2, CD);
+BASIC(shl_mpi_c_long_double_complex, long double _Complex, "MPI_C_LONG_DOUBLE_COMPLEX", L, 16, 2, CLD);
+BASIC(shl_mpi_aint, MPI_Aint, "MPI_AINT", S, 8, 1, I64);
+BASIC(shl_mpi_offset, MPI_Offset, "MPI_OFFSET", S, 8, 1, I64);
+BASIC(shl_mpi_count, MPI_Count, "MPI_COUNT", S, 8, 1, I64);
 /* C++ bool and std::complex have the layout of their C counterparts on this ABI. */
-BASIC(shl_mpi_cxx_bool, _Bool, "MPI_CXX_BOOL", B, 1, 1);
-BASIC(shl_mpi_cxx_float_complex, float _Complex, "MPI_CXX_FLOAT_COMPLEX", F, 4, 2);
-BASIC(shl_mpi_cxx_double_complex, double _Complex, "MPI_CXX_DOUBLE_COMPLEX", F, 8, 2);
-BASIC(shl_mpi_cxx_long_double_complex, long double _Complex, "MPI_CXX_LONG_DOUBLE_COMPLEX", L, 16, 2);
+BASIC(shl_mpi_cxx_bool, _Bool, "MPI_CXX_BOOL", B, 1, 1, BOOL);
+BASIC(shl_mpi_cxx_float_complex, float _Complex, "MPI_CXX_FLOAT_COMPLEX", F, 4, 2, CF);
+BASIC(shl_mpi_cxx_double_complex, double _Complex, "MPI_CXX_DOUBLE_COMPLEX", F, 8, 2, CD);
+BASIC(shl_mpi_cxx_long_double_complex, long double _Complex, "MPI_CXX_LONG_DOUBLE_COMPLEX", L, 16, 2, CLD);
 #undef B
 #undef S
 #undef U
@@ -76,13 +77,14 @@ BASIC(shl_mpi_cxx_long_double_complex, long double _Complex, "MPI_CXX_LONG_DOUBL
  * { T value; int index; } (MPI 4.1 section 6.9.4), which may have padding in the middle
  * (MPI_SHORT_INT) or at the end (MPI_DOUBLE_INT). When the int follows the value at once
  * the two are one run. */
-#define PAIR(var, ctype, valtype, mpiname)                                                \
+#define PAIR(var, ctype, valtype, mpiname, a)                                             \
 	struct var##_layout { ctype v; int i; };                                          \
 	SHL_API struct shl_datatype var = {                                               \
 		.magic = SHL_TYPE_MAGIC, .predefined = true, .committed = true,           \
 		.contig = offsetof(struct var##_layout, i) == sizeof(ctype) &&            \
 			  sizeof(struct var##_layout) == sizeof(ctype) + sizeof(int),     \
-		.kind = SHL_DT_PAIR, .ncomp = 2, .align = _Alignof(struct var##_layout),  \
+		.kind = SHL_DT_PAIR, .ncomp = 2, .arith = SHL_DT_ARITH_##a,               \
+		.align = _Alignof(struct var##_layout),                                   \
 		.size = sizeof(ctype) + sizeof(int), .lb = 0,                             \
 		.extent = sizeof(struct var##_layout), .true_lb = 0,                      \
 		.true_extent = offsetof(struct var##_layout, i) + sizeof(int),            \
@@ -94,12 +96,12 @@ BASIC(shl_mpi_cxx_long_double_complex, long double _Complex, "MPI_CXX_LONG_DOUBL
 		.pair = &valtype, .pair_off = offsetof(struct var##_layout, i),           \
 		.name = mpiname }
 
-PAIR(shl_mpi_float_int, float, shl_mpi_float, "MPI_FLOAT_INT");
-PAIR(shl_mpi_double_int, double, shl_mpi_double, "MPI_DOUBLE_INT");
-PAIR(shl_mpi_long_int, long, shl_mpi_long, "MPI_LONG_INT");
-PAIR(shl_mpi_2int, int, shl_mpi_int, "MPI_2INT");
-PAIR(shl_mpi_short_int, short, shl_mpi_short, "MPI_SHORT_INT");
-PAIR(shl_mpi_long_double_int, long double, shl_mpi_long_double, "MPI_LONG_DOUBLE_INT");
+PAIR(shl_mpi_float_int, float, shl_mpi_float, "MPI_FLOAT_INT", P_F);
+PAIR(shl_mpi_double_int, double, shl_mpi_double, "MPI_DOUBLE_INT", P_D);
+PAIR(shl_mpi_long_int, long, shl_mpi_long, "MPI_LONG_INT", P_L);
+PAIR(shl_mpi_2int, int, shl_mpi_int, "MPI_2INT", P_I);
+PAIR(shl_mpi_short_int, short, shl_mpi_short, "MPI_SHORT_INT", P_S);
+PAIR(shl_mpi_long_double_int, long double, shl_mpi_long_double, "MPI_LONG_DOUBLE_INT", P_LD);
 
 /* ---- sizes and extents ---- */
 

@@ -42,6 +42,19 @@ enum shl_dt_kind {
 	SHL_DT_PAIR,     /* MINLOC/MAXLOC pair: `pair` value then an int at `pair_off` */
 };
 
+/* The C type the reduction kernels (op.c) treat a predefined datatype's values as: the row
+ * of their table. SHL_DT_ARITH_NONE for derived types and for the predefined types no
+ * operation applies to (MPI_CHAR, MPI_WCHAR, MPI_PACKED: MPI defines no reduction on
+ * characters); P_* are the MINLOC/MAXLOC pairs of a value and an int. */
+enum shl_dt_arith {
+	SHL_DT_ARITH_NONE, SHL_DT_ARITH_I8, SHL_DT_ARITH_U8, SHL_DT_ARITH_I16, SHL_DT_ARITH_U16,
+	SHL_DT_ARITH_I32, SHL_DT_ARITH_U32, SHL_DT_ARITH_I64, SHL_DT_ARITH_U64, SHL_DT_ARITH_F,
+	SHL_DT_ARITH_D, SHL_DT_ARITH_LD, SHL_DT_ARITH_CF, SHL_DT_ARITH_CD, SHL_DT_ARITH_CLD,
+	SHL_DT_ARITH_BOOL, SHL_DT_ARITH_BYTE, SHL_DT_ARITH_P_F, SHL_DT_ARITH_P_D,
+	SHL_DT_ARITH_P_L, SHL_DT_ARITH_P_I, SHL_DT_ARITH_P_S, SHL_DT_ARITH_P_LD,
+	SHL_DT_ARITH_COUNT,
+};
+
 /* The constructor a derived type came from, and its arguments as given (MPI_Type_get_contents).
  * A large-count constructor (MPI_Type_vector_c and friends) records its MPI_Count arguments
  * in `large`, which the int MPI_Type_get_envelope/get_contents refuse (MPI 4.1, 6.1.13).
@@ -83,6 +96,7 @@ struct shl_datatype {
 	uint8_t kind;         /* enum shl_dt_kind (predefined) */
 	uint8_t ext_size;     /* external32 bytes of one component (predefined) */
 	uint8_t ncomp;        /* components of a predefined type (complex: 2) */
+	uint8_t arith;        /* enum shl_dt_arith (predefined) */
 	uint8_t align;        /* strictest alignment of the basic types inside (struct padding) */
 	size_t size;          /* bytes of data in one element */
 	ptrdiff_t lb;

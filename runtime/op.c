@@ -53,12 +53,6 @@ void shl_op_drop(struct shl_op *op)
 
 /* ---- kernels ---- */
 
-/* The basic C types the kernels know: every predefined MPI type maps to one of them. */
-enum ctype {
-	C_I8, C_U8, C_I16, C_U16, C_I32, C_U32, C_I64, C_U64, C_F, C_D, C_LD, C_CF, C_CD,
-	C_CLD, C_BOOL, C_BYTE, C_P_F, C_P_D, C_P_L, C_P_I, C_P_S, C_P_LD, C_NONE,
-};
-
 /* Signed sums and products wrap like the hardware's (no undefined behaviour). */
 #define INT_KERNELS(c, T, U)                                                              \
 	static void c##_max(const void *a, void *b, size_t n)                           \
@@ -165,53 +159,22 @@ LOC_KERNELS(pld, long double)
 /* Which op applies to which C type: MPI 4.1 section 6.9.2's table (integer: MIN MAX SUM
  * PROD, logical and bitwise; floating: MIN MAX SUM PROD; complex: SUM PROD; logical: LAND
  * LOR LXOR; byte: bitwise; pairs: MINLOC MAXLOC). */
-static shl_kern *const kernels[C_NONE][SHL_OP_REPLACE] = {
-	[C_I8] = { INTS(i8) }, [C_U8] = { INTS(u8) }, [C_I16] = { INTS(i16) },
-	[C_U16] = { INTS(u16) }, [C_I32] = { INTS(i32) }, [C_U32] = { INTS(u32) },
-	[C_I64] = { INTS(i64) }, [C_U64] = { INTS(u64) },
-	[C_F] = { FLOATS(f) }, [C_D] = { FLOATS(d) }, [C_LD] = { FLOATS(ld) },
-	[C_CF] = { COMPLEX(cf) }, [C_CD] = { COMPLEX(cd) }, [C_CLD] = { COMPLEX(cld) },
-	[C_BOOL] = { [SHL_OP_LAND] = bool_land, [SHL_OP_LOR] = bool_lor,
-		     [SHL_OP_LXOR] = bool_lxor },
-	[C_BYTE] = { [SHL_OP_BAND] = u8_band, [SHL_OP_BOR] = u8_bor, [SHL_OP_BXOR] = u8_bxor },
-	[C_P_F] = { LOCS(pf) }, [C_P_D] = { LOCS(pd) }, [C_P_L] = { LOCS(pl) },
-	[C_P_I] = { LOCS(pi) }, [C_P_S] = { LOCS(ps) }, [C_P_LD] = { LOCS(pld) },
+#define A(t) [SHL_DT_ARITH_##t]
+static shl_kern *const kernels[SHL_DT_ARITH_COUNT][SHL_OP_REPLACE] = {
+	A(I8) = { INTS(i8) }, A(U8) = { INTS(u8) }, A(I16) = { INTS(i16) },
+	A(U16) = { INTS(u16) }, A(I32) = { INTS(i32) }, A(U32) = { INTS(u32) },
+	A(I64) = { INTS(i64) }, A(U64) = { INTS(u64) },
+	A(F) = { FLOATS(f) }, A(D) = { FLOATS(d) }, A(LD) = { FLOATS(ld) },
+	A(CF) = { COMPLEX(cf) }, A(CD) = { COMPLEX(cd) }, A(CLD) = { COMPLEX(cld) },
+	A(BOOL) = { [SHL_OP_LAND] = bool_land, [SHL_OP_LOR] = bool_lor,
+		    [SHL_OP_LXOR] = bool_lxor },
+	A(BYTE) = { [SHL_OP_BAND] = u8_band, [SHL_OP_BOR] = u8_bor, [SHL_OP_BXOR] = u8_bxor },
+	A(P_F) = { LOCS(pf) }, A(P_D) = { LOCS(pd) }, A(P_L) = { LOCS(pl) },
+	A(P_I) = { LOCS(pi) }, A(P_S) = { LOCS(ps) }, A(P_LD) = { LOCS(pld) },
 };
-
-/* The C type of a predefined datatype; C_NONE for those no operation applies to
- * (MPI_CHAR, MPI_WCHAR, MPI_PACKED: MPI defines no reduction on characters). */
-static enum ctype ctype_of(const struct shl_datatype *t)
-{
-	static const struct { const struct shl_datatype *t; enum ctype c; } map[] = {
-		{ &shl_mpi_signed_char, C_I8 }, { &shl_mpi_unsigned_char, C_U8 },
-		{ &shl_mpi_byte, C_BYTE }, { &shl_mpi_short, C_I16 },
-		{ &shl_mpi_unsigned_short, C_U16 }, { &shl_mpi_int, C_I32 },
-		{ &shl_mpi_unsigned, C_U32 }, { &shl_mpi_long, C_I64 },
-		{ &shl_mpi_unsigned_long, C_U64 }, { &shl_mpi_long_long, C_I64 },
-		{ &shl_mpi_unsigned_long_long, C_U64 }, { &shl_mpi_float, C_F },
-		{ &shl_mpi_double, C_D }, { &shl_mpi_long_double, C_LD },
-		{ &shl_mpi_c_bool, C_BOOL }, { &shl_mpi_cxx_bool, C_BOOL },
-		{ &shl_mpi_int8_t, C_I8 }, { &shl_mpi_int16_t, C_I16 },
-		{ &shl_mpi_int32_t, C_I32 }, { &shl_mpi_int64_t, C_I64 },
-		{ &shl_mpi_uint8_t, C_U8 }, { &shl_mpi_uint16_t, C_U16 },
-		{ &shl_mpi_uint32_t, C_U32 }, { &shl_mpi_uint64_t, C_U64 },
-		{ &shl_mpi_c_float_complex, C_CF }, { &shl_mpi_c_double_complex, C_CD },
-		{ &shl_mpi_c_long_double_complex, C_CLD }, { &shl_mpi_cxx_float_complex, C_CF },
-		{ &shl_mpi_cxx_double_complex, C_CD },
-		{ &shl_mpi_cxx_long_double_complex, C_CLD },
-		{ &shl_mpi_aint, C_I64 }, { &shl_mpi_offset, C_I64 }, { &shl_mpi_count, C_I64 },
-		{ &shl_mpi_float_int, C_P_F }, { &shl_mpi_double_int, C_P_D },
-		{ &shl_mpi_long_int, C_P_L }, { &shl_mpi_2int, C_P_I },
-		{ &shl_mpi_short_int, C_P_S }, { &shl_mpi_long_double_int, C_P_LD },
-	};
-	static_assert(sizeof(long) == 8 && sizeof(MPI_Aint) == 8 && sizeof(MPI_Count) == 8,
-		      "the table maps MPI_LONG, MPI_AINT, MPI_COUNT to 64-bit kernels");
-
-	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-		if (map[i].t == t)
-			return map[i].c;
-	return C_NONE;
-}
+#undef A
+static_assert(sizeof(long) == 8 && sizeof(MPI_Aint) == 8 && sizeof(MPI_Count) == 8,
+	      "MPI_LONG, MPI_AINT and MPI_COUNT are SHL_DT_ARITH_I64 (datatype.c)");
 
 /* The one basic type a derived type is made of, found by walking one element. */
 struct basic_scan {
@@ -278,8 +241,7 @@ int shl_fold_init(struct shl_fold *f, struct shl_op *op, MPI_Datatype type, MPI_
 		}
 		return 0;
 	}
-	enum ctype c = ctype_of(basic);
-	f->k = c == C_NONE ? NULL : kernels[c][op->kind];
+	f->k = kernels[basic->arith][op->kind];
 	if (f->k == NULL) {
 		snprintf(why, SHL_OP_WHY, "%s is not defined on %s", op_names[op->kind],
 			 basic->name ? basic->name : "this datatype");
