@@ -229,18 +229,15 @@ static void prefetch(const void *p, size_t bytes)
 		__builtin_prefetch((const char *)p + o);
 }
 
-/* The communicator's ring of `kind`, made by the first member to need it. */
-static struct shl_coll_ring *ring_get(struct shl_comm_shared *sh, enum shl_ring_kind kind)
+/* ring_get for the first member to need the ring: make it, or take the one another
+ * member installed meanwhile. */
+static struct shl_coll_ring *ring_make(struct shl_comm_shared *sh, enum shl_ring_kind kind)
 {
-	/* Acquire: pairs with the release of the compare-exchange that installed it. */
-	struct shl_coll_ring *g = atomic_load_explicit(&sh->ring[kind], memory_order_acquire);
-	struct shl_coll_ring *none = NULL;
+	struct shl_coll_ring *g, *none = NULL;
 	int n = sh->nmembers;
 	int ncells = kind == SHL_RING_BCAST ? SHL_COLL_BCAST_CELLS : SHL_COLL_RED_CELLS;
 	size_t seg, cell, stride = 0, reuse, arrived = 0;
 
-	if (g != NULL)
-		return g;
 	seg = kind == SHL_RING_BCAST ? shl_job.coll_small_max : red_seg(n);
 	reuse = up64(HEAD + seg);
 	cell = reuse + sizeof(struct reuse);
@@ -268,6 +265,15 @@ static struct shl_coll_ring *ring_get(struct shl_comm_shared *sh, enum shl_ring_
 		g = none;
 	}
 	return g;
+}
+
+/* The communicator's ring of `kind`, made by the first member to need it. */
+static inline struct shl_coll_ring *ring_get(struct shl_comm_shared *sh, enum shl_ring_kind kind)
+{
+	/* Acquire: pairs with the release of the compare-exchange that installed it. */
+	struct shl_coll_ring *g = atomic_load_explicit(&sh->ring[kind], memory_order_acquire);
+
+	return likely(g != NULL) ? g : ring_make(sh, kind);
 }
 
 /* ---- waiting and waking ---- */
@@ -403,17 +409,25 @@ static void seg_publish(struct shl_coll_ring *g, const struct shl_comm *c, uint6
 	wake(g, c, tag_of(SEG, c->rank, k), 0);
 }
 
+/* seg_wait once member j's stamp was not there at the first look. */
+static int seg_wait_slow(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
+			 _Atomic uint64_t *stamp, int j, uint64_t k, uint64_t seq, bool *late)
+{
+	seg_publish(g, c, k, late);
+	return ring_wait(r, g, c, stamp, k, tag_of(SEG, j, k), -1, seq);
+}
+
 /* Wait for member j's stamp of round k, first publishing the caller's if it has not yet
  * and j's is not there. Returns 0 or MPI_ERR_NOT_SAME (see ring_wait). */
-static int seg_wait(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
-		    struct cell *cl, int j, uint64_t k, uint64_t seq, bool *late)
+static inline int seg_wait(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
+			   struct cell *cl, int j, uint64_t k, uint64_t seq, bool *late)
 {
 	_Atomic uint64_t *stamp = &seg_at(g, cl, j)->stamp;
 
-	if (atomic_load_explicit(stamp, memory_order_acquire) >= k)
+	/* Acquire: pairs with the stamp's release store; the segment is j's round k. */
+	if (likely(atomic_load_explicit(stamp, memory_order_acquire) >= k))
 		return 0;
-	seg_publish(g, c, k, late);
-	return ring_wait(r, g, c, stamp, k, tag_of(SEG, j, k), -1, seq);
+	return seg_wait_slow(r, g, c, stamp, j, k, seq, late);
 }
 
 /* finish() for a member whose stamp may still be unpublished (*late): both stamps with
@@ -464,20 +478,14 @@ static void finish(struct shl_coll_ring *g, const struct shl_comm *c, struct cel
 	wake(g, c, tag_of(OPEN, 0, next), 0);
 }
 
-/* Wait until every member is through with round k - ncells, the cell's previous round;
- * `producer`: the member whose finishing reopens cells, if one does (a Reduce's root). 
- * A writer that finds the ring full waits until half of it is free, not just its cell:
- * polling for the one cell kept the word the slowest member stores every round bouncing
- * between the two (a root streaming 4-32 B broadcasts at 2 ranks, bench/bcast -i 20000,
- * 3 runs: 0.12-0.20 us per call, against 0.10-0.12 us with the half-ring wait). */
-static int wait_free(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
-		     enum shl_ring_kind kind, struct cell *cl, uint64_t k, int producer, uint64_t seq)
+/* wait_free when the answer needs a look at the members' shared words. */
+static int wait_free_slow(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
+			  enum shl_ring_kind kind, struct cell *cl, uint64_t k, int producer,
+			  uint64_t seq)
 {
 	uint64_t n = (uint64_t)g->ncells, need = k - n, more = need + n / 2;
 	int err = 0;
 
-	if (k <= n)
-		return 0;
 	if (c->size > SHL_COLL_FOLD_ALL) {
 		_Atomic uint64_t *open = &reuse_at(g, cl)->open;
 		if (atomic_load(open) < k) {
@@ -512,6 +520,25 @@ static int wait_free(struct shl_rank *r, struct shl_coll_ring *g, struct shl_com
 		}
 	}
 	return 0;
+}
+
+/* Wait until every member is through with round k - ncells, the cell's previous round;
+ * `producer`: the member whose finishing reopens cells, if one does (a Reduce's root). 
+ * A writer that finds the ring full waits until half of it is free, not just its cell:
+ * polling for the one cell kept the word the slowest member stores every round bouncing
+ * between the two (a root streaming 4-32 B broadcasts at 2 ranks, bench/bcast -i 20000,
+ * 3 runs: 0.12-0.20 us per call, against 0.10-0.12 us with the half-ring wait).
+ * The first rounds, and up to SHL_COLL_FOLD_ALL members a round that the cached minimum of
+ * the stamps (c->ring_free) already shows free, need no call. */
+static inline int wait_free(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
+			    enum shl_ring_kind kind, struct cell *cl, uint64_t k, int producer,
+			    uint64_t seq)
+{
+	uint64_t n = (uint64_t)g->ncells;
+
+	if (k <= n || (c->size <= SHL_COLL_FOLD_ALL && c->ring_free[kind] >= k - n))
+		return 0;
+	return wait_free_slow(r, g, c, kind, cl, k, producer, seq);
 }
 
 /* ---- broadcast ---- */
@@ -675,7 +702,7 @@ static int fold(struct shl_comm *c, struct shl_coll_ring *g, struct cell *cl, in
 	if (f->op->kind != SHL_OP_USER) {
 		/* The kernel computes inout = in op inout; predefined ops are commutative
 		 * bitwise, so this is acc op segment, as shl_fold_step computes it. */
-		memcpy(out, seg_input(g, cl, 0), f->bytes);
+		shl_dt_copy_inline(out, NULL, seg_input(g, cl, 0), NULL, f->bytes);
 		for (int i = 1; i < n && f->k != NULL; i++)
 			f->k(seg_input(g, cl, i), out, f->nbasic);
 		return 0;
