@@ -365,19 +365,12 @@ static int ring_wait(struct shl_rank *r, struct shl_coll_ring *g, struct shl_com
 	return err;
 }
 
-/* After publishing events (seq_cst): wake the members asleep for them: those waiting for
- * exactly `tag` (0: none), and, when `done_upto` > 0 (the caller's stamp reached it),
- * those waiting for the caller's stamp to reach a round up to that. */
-static void wake(struct shl_coll_ring *g, const struct shl_comm *c, uint64_t tag,
-		 uint64_t done_upto)
+/* wake once some member counts itself asleep: look at every member's `want`. */
+static void wake_sleepers(struct shl_coll_ring *g, const struct shl_comm *c, uint64_t tag,
+			  uint64_t done_upto)
 {
 	const struct shl_comm_shared *sh = c->sh;
 
-	bool rare = (tag & 3) == OPEN;
-
-	if (!(tag != 0 && atomic_load(rare ? &g->free_sleepers : &g->sleepers) > 0) &&
-	    !(done_upto != 0 && atomic_load(&g->free_sleepers) > 0))
-		return;
 	for (int i = 0; i < sh->nmembers; i++) {
 		uint64_t t = atomic_load(&g->want[i].v);
 		if (t == 0 || i == c->member)
@@ -389,6 +382,21 @@ static void wake(struct shl_coll_ring *g, const struct shl_comm *c, uint64_t tag
 		if (atomic_compare_exchange_strong(&g->want[i].v, &t, 0))
 			shl_rank_wake(shl_job.ranks[sh->world[i]]);
 	}
+}
+
+/* After publishing events (seq_cst): wake the members asleep for them: those waiting for
+ * exactly `tag` (0: none), and, when `done_upto` > 0 (the caller's stamp reached it),
+ * those waiting for the caller's stamp to reach a round up to that. Almost always nobody
+ * sleeps, and that costs one or two loads here. */
+static inline void wake(struct shl_coll_ring *g, const struct shl_comm *c, uint64_t tag,
+			uint64_t done_upto)
+{
+	bool rare = (tag & 3) == OPEN;
+
+	/* seq_cst loads: after the caller's publication (see shl_rank_wake). */
+	if ((tag != 0 && atomic_load(rare ? &g->free_sleepers : &g->sleepers) > 0) ||
+	    (done_upto != 0 && atomic_load(&g->free_sleepers) > 0))
+		wake_sleepers(g, c, tag, done_upto);
 }
 
 /* Up to SHL_COLL_FOLD_ALL members, a member stamps its segment with a release store and
@@ -432,7 +440,8 @@ static inline int seg_wait(struct shl_rank *r, struct shl_coll_ring *g, struct s
 
 /* finish() for a member whose stamp may still be unpublished (*late): both stamps with
  * release stores, then one fence and one look for sleepers. */
-static void finish_late(struct shl_coll_ring *g, const struct shl_comm *c, uint64_t k, bool *late)
+static inline void finish_late(struct shl_coll_ring *g, const struct shl_comm *c, uint64_t k,
+			       bool *late)
 {
 	/* Release: the caller's reads of the cell happen before the next writer's writes. */
 	atomic_store_explicit(&g->done[c->member].v, k, memory_order_release);
@@ -444,10 +453,10 @@ static void finish_late(struct shl_coll_ring *g, const struct shl_comm *c, uint6
 /* End a small ring's round k that returns `err`: publish the caller's stamp and, unless a
  * mismatch broke the communicator (then the ring is out of step for good and is left
  * alone), its `done` stamp too (finish_late). Returns `err`. */
-static int end_round(struct shl_coll_ring *g, struct shl_comm *c, uint64_t k, uint64_t seq,
-		     int err, bool *late)
+static inline int end_round(struct shl_coll_ring *g, struct shl_comm *c, uint64_t k,
+			    uint64_t seq, int err, bool *late)
 {
-	if (err == MPI_ERR_NOT_SAME && shl_coll_check(c, seq) != 0)
+	if (unlikely(err == MPI_ERR_NOT_SAME) && shl_coll_check(c, seq) != 0)
 		seg_publish(g, c, k, late);
 	else
 		finish_late(g, c, k, late);
