@@ -650,20 +650,22 @@ static const void *seg_input(struct shl_coll_ring *g, struct cell *cl, int i)
 	return s->direct ? ((const struct direct *)s->data)->p : s->data;
 }
 
-/* A member whose input is read where it is, after its round k: wait until `reader` (-1:
- * every other member) is through with the round. Returns 0 or MPI_ERR_NOT_SAME. */
-static int wait_readers(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
-			uint64_t k, int reader, uint64_t seq)
+/* end_round for a member whose input may have been read where it is (`direct`): then it
+ * also waits until `reader` (-1: every other member) is through with the round, as the
+ * input must stay until then. Returns `err`, or MPI_ERR_NOT_SAME from that wait. */
+static int end_round_direct(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
+			    uint64_t k, uint64_t seq, int err, bool *late, bool direct, int reader)
 {
-	for (int d = 1; d < c->size; d++) {
+	err = end_round(g, c, k, seq, err, late);
+	for (int d = 1; direct && d < c->size; d++) {
 		int j = (c->rank + d) % c->size;
 		if (reader >= 0 && j != reader)
 			continue;
-		int err = ring_wait(r, g, c, &g->done[j].v, k, tag_of(DONE, j, k), j, seq);
-		if (err != 0)
-			return err;  /* the ring is out of step for good (shl_coll_check) */
+		int werr = ring_wait(r, g, c, &g->done[j].v, k, tag_of(DONE, j, k), j, seq);
+		if (werr != 0)
+			return werr;  /* the ring is out of step for good (shl_coll_check) */
 	}
-	return 0;
+	return err;
 }
 
 /* ---- reductions ---- */
@@ -820,11 +822,10 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 		atomic_store_explicit(&s->stamp, k, memory_order_release);  /* see seg_publish */
 		if (reads)
 			err = fold_all(r, g, c, cl, k, rbuf, f, seq, rooted, &late);
-		err = end_round(g, c, k, seq, err, &late);
 		/* Direct: whoever folds reads our input until it stamps `done`. */
-		int werr = direct ? wait_readers(r, g, c, k, rooted ? root : -1, seq) : 0;
+		err = end_round_direct(r, g, c, k, seq, err, &late, direct, rooted ? root : -1);
 		free(own);
-		return werr != 0 ? werr : err;
+		return err;
 	}
 	/* acq_rel: the last arriver reads every member's segment. */
 	bool last = atomic_fetch_add(arrived_at(g, cl), 1) + 1 == n;
@@ -971,8 +972,6 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 					   t->bytes);
 		}
 	}
-	err = end_round(g, c, k, seq, err, &late);
 	/* Direct: the others read our buffers until they stamp `done` for the round. */
-	int werr = direct ? wait_readers(r, g, c, k, -1, seq) : 0;
-	return werr != 0 ? werr : err;
+	return end_round_direct(r, g, c, k, seq, err, &late, direct, -1);
 }
