@@ -191,10 +191,19 @@ static bool ring_comm(const struct shl_comm *c)
 	return !c->inter && !c->sh->offnode;
 }
 
+/* red_seg for c's members: the reduction ring's, once it is made (a load, not a division). */
+static size_t comm_seg(const struct shl_comm *c)
+{
+	const struct shl_coll_ring *g = atomic_load_explicit(&c->sh->ring[SHL_RING_REDUCE],
+							     memory_order_acquire);
+
+	return g != NULL ? g->seg : red_seg(c->size);
+}
+
 bool shl_coll_small_ok(const struct shl_comm *c, enum shl_ring_kind kind, size_t bytes)
 {
 	return ring_comm(c) &&
-	       bytes <= (kind == SHL_RING_BCAST ? shl_job.coll_small_max : red_seg(c->size));
+	       bytes <= (kind == SHL_RING_BCAST ? shl_job.coll_small_max : comm_seg(c));
 }
 
 void shl_coll_ring_free(struct shl_coll_ring *g)
@@ -202,9 +211,16 @@ void shl_coll_ring_free(struct shl_coll_ring *g)
 	free(g);
 }
 
+static_assert((SHL_COLL_BCAST_CELLS & (SHL_COLL_BCAST_CELLS - 1)) == 0 &&
+	      (SHL_COLL_RED_CELLS & (SHL_COLL_RED_CELLS - 1)) == 0,
+	      "cell_at masks: the rings' cell counts are powers of two");
+
+/* Round k's cell. A mask, not a division (with the division in comm_seg, 2-rank calls of
+ * 4-64 B took 1-5 ns more: docs/performance.md, "Divisions out of the rings"). */
 static struct cell *cell_at(struct shl_coll_ring *g, uint64_t k)
 {
-	return (struct cell *)(g->cells + (size_t)((k - 1) % (uint64_t)g->ncells) * g->cell_bytes);
+	return (struct cell *)(g->cells + (size_t)((k - 1) & (uint64_t)(g->ncells - 1)) *
+					  g->cell_bytes);
 }
 
 static struct seg *seg_at(struct shl_coll_ring *g, struct cell *cl, int i)
@@ -639,7 +655,7 @@ static bool reduces_direct(const struct shl_comm *c, size_t bytes, bool rooted)
 bool shl_coll_small_reduce_ok(const struct shl_comm *c, size_t bytes, bool rooted)
 {
 	return ring_comm(c) &&
-	       (reduces_direct(c, bytes, rooted) || bytes <= red_seg(c->size));
+	       (reduces_direct(c, bytes, rooted) || bytes <= comm_seg(c));
 }
 
 /* Member i's input of round `cl`: packed in its segment, or where it is. */
@@ -784,7 +800,7 @@ int shl_coll_small_reduce(struct shl_rank *r, struct shl_comm *c, const char *fn
 	/* An input that is not dense or is the caller's result (in place) is packed: into
 	 * the segment when it fits, else into a buffer of its own, read where it is. */
 	bool as_is = type->contig && in != rbuf;
-	bool direct = reduces_direct(c, bytes, rooted) && (as_is || bytes > red_seg(n));
+	bool direct = reduces_direct(c, bytes, rooted) && (as_is || bytes > comm_seg(c));
 	void *own = NULL;
 	if (direct && !as_is) {
 		if ((own = malloc(bytes)) == NULL)
@@ -878,7 +894,7 @@ bool shl_coll_small_move_ok(const struct shl_comm *c, bool all2all, bool in_plac
 
 	return ring_comm(c) && c->size <= SHL_COLL_FOLD_ALL &&
 	       (moves_direct(all2all, in_place, c->size, block) ||
-		(all2all ? n * block : block) <= red_seg(c->size));
+		(all2all ? n * block : block) <= comm_seg(c));
 }
 
 /* Member j's segment of round k is stamped: check that it holds the same collective as
