@@ -162,6 +162,28 @@ static inline double bench_sum_to_root(double v)
 	return sum;
 }
 
+/* Every rank gets the largest of the ranks' v (point-to-point through rank 0, like
+ * bench_sum_to_root: the harness does not time itself with the collectives it measures). */
+static inline double bench_max_all(double v)
+{
+	int rank = bench_rank(), n = bench_size();
+	double max = v, x;
+
+	if (rank != 0) {
+		MPI_Send(&v, 1, MPI_DOUBLE, 0, BENCH_TAG_GATHER, MPI_COMM_WORLD);
+		MPI_Recv(&max, 1, MPI_DOUBLE, 0, BENCH_TAG_GATHER, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+		return max;
+	}
+	for (int r = 1; r < n; r++) {
+		MPI_Recv(&x, 1, MPI_DOUBLE, r, BENCH_TAG_GATHER, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		max = x > max ? x : max;
+	}
+	for (int r = 1; r < n; r++)
+		MPI_Send(&max, 1, MPI_DOUBLE, r, BENCH_TAG_GATHER, MPI_COMM_WORLD);
+	return max;
+}
+
 static inline void bench_result(const char *bench, long x, double value, const char *unit)
 {
 	printf("RESULT %s %ld %.6g %s\n", bench, x, value, unit);
