@@ -13,7 +13,7 @@ typedef void coll_fn(long size, char *sbuf, char *rbuf);
 /* A size's timed loop lasts at least this long: the configured iterations (-i, -I) are a
  * floor, raised to what fills it at the pace of the second half of the warm-up on the
  * slowest rank. 500 calls of 0.03 µs are a 15 µs window, which one interrupt or VM exit
- * doubles: the first size of a sweep read 2-3x the next (full run of 2026-11-24 10:16). */
+ * doubles: the first size of a sweep read 2-3x the next (the full run at 1450fc5). */
 #define COLL_MIN_TIMED_US 2000.0
 #define COLL_MAX_ITERS 1000000L
 

@@ -216,7 +216,7 @@ static_assert((SHL_COLL_BCAST_CELLS & (SHL_COLL_BCAST_CELLS - 1)) == 0 &&
 	      "cell_at masks: the rings' cell counts are powers of two");
 
 /* Round k's cell. A mask, not a division (with the division in comm_seg, 2-rank calls of
- * 4-64 B took 1-5 ns more: docs/performance.md, "Divisions out of the rings"). */
+ * 4-64 B took 1-5 ns more: docs/performance.md, "Where a 2-rank round goes"). */
 static struct cell *cell_at(struct shl_coll_ring *g, uint64_t k)
 {
 	return (struct cell *)(g->cells + (size_t)((k - 1) & (uint64_t)(g->ncells - 1)) *
