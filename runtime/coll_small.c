@@ -669,8 +669,9 @@ static const void *seg_input(struct shl_coll_ring *g, struct cell *cl, int i)
 /* end_round for a member whose input may have been read where it is (`direct`): then it
  * also waits until `reader` (-1: every other member) is through with the round, as the
  * input must stay until then. Returns `err`, or MPI_ERR_NOT_SAME from that wait. */
-static int end_round_direct(struct shl_rank *r, struct shl_coll_ring *g, struct shl_comm *c,
-			    uint64_t k, uint64_t seq, int err, bool *late, bool direct, int reader)
+static inline int end_round_direct(struct shl_rank *r, struct shl_coll_ring *g,
+				   struct shl_comm *c, uint64_t k, uint64_t seq, int err,
+				   bool *late, bool direct, int reader)
 {
 	err = end_round(g, c, k, seq, err, late);
 	for (int d = 1; direct && d < c->size; d++) {
