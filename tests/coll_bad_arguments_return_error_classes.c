@@ -39,7 +39,8 @@ int main(int argc, char **argv)
 
 	/* Mismatches only exist with two or more ranks; every rank gets the error. */
 	if (size > 1) {
-		/* Above SHOAL_COLL_SMALL_MAX a Bcast meets, so every rank sees both roots. */
+		/* Above SHOAL_COLL_SMALL_MAX a Bcast meets (at 2 ranks its root waits for the
+		 * reader, which tells it), so every rank sees both roots. */
 		static int big[2048];
 		CHECK_CLASS(MPI_Bcast(big, 2048, MPI_INT, rank == 0 ? 0 : 1, w), MPI_ERR_ROOT);
 		/* Different collectives meeting: every rank gets MPI_ERR_NOT_SAME. (Blocking

@@ -1,9 +1,10 @@
 /* coll_direct_inputs_stay_until_every_reader_is_through: Allgather and Alltoall blocks
  * that the other members copy straight from the sender's buffer (up to 4 ranks, once the
- * sender would pack 512 B, or 32 KiB when ranks outnumber cores), and Allreduce and Reduce
+ * sender would pack 512 B, or 32 KiB when ranks outnumber cores), Allreduce and Reduce
  * inputs that the members folding read where they are (from 512 B and 4 KiB, or 32 KiB),
- * arrive whole although every rank overwrites its send buffer the moment its call
- * returns: no call returns while another member may still read its data. */
+ * and Bcast data that the reader copies from the root's buffer (2 ranks whose waits poll,
+ * 1-128 KiB) arrive whole although every rank overwrites its send buffer the moment
+ * its call returns: no call returns while another member may still read its data. */
 /* ranks: 2 3 4 */
 #include <stdbool.h>
 
@@ -58,15 +59,32 @@ static void reduce_then_overwrite(int root, int *s, int *r, int count, int iter)
 	}
 }
 
+/* One MPI_Bcast from `root` of `count` ints: the root fills the buffer, calls and
+ * overwrites it at once; every other rank checks what it received. */
+static void bcast_then_overwrite(int root, int *s, int count, int iter)
+{
+	for (int i = 0; i < count; i++)
+		s[i] = rank == root ? val(root, 0, i, iter) : -2;
+	CHECK_MPI(MPI_Bcast(s, count, MPI_INT, root, MPI_COMM_WORLD));
+	if (rank == root) {
+		for (int i = 0; i < count; i++)
+			s[i] = -1;
+		return;
+	}
+	for (int i = 0; i < count; i++)
+		CHECK_INT(s[i], val(root, 0, i, iter));
+}
+
 int main(int argc, char **argv)
 {
 	CHECK_MPI(MPI_Init(&argc, &argv));
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	/* 256 B (2-rank Alltoall: 512 B to pack), 4 KiB and 32 KiB, the smallest direct
-	 * blocks and inputs, and sizes of neither a line nor a page multiple. */
-	const int counts[] = { 64, 300, 1024, 8192, 8200 };
-	const int iters[] = { 3000, 3000, 1000, 300, 300 };
+	 * blocks and inputs, 128 KiB, the largest direct Bcast, and sizes of neither a line
+	 * nor a page multiple. */
+	const int counts[] = { 64, 300, 1024, 8192, 8200, 32768 };
+	const int iters[] = { 3000, 3000, 1000, 300, 300, 50 };
 	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
 		int count = counts[c], n = count * size;
 		int *s = malloc(sizeof(int) * (size_t)n), *r = malloc(sizeof(int) * (size_t)n);
@@ -75,6 +93,7 @@ int main(int argc, char **argv)
 			call_then_overwrite(MPI_Alltoall, true, s, r, count, iter);
 			reduce_then_overwrite(-1, s, r, count, iter);
 			reduce_then_overwrite(iter % size, s, r, count, iter);
+			bcast_then_overwrite(iter % size, s, count, iter);
 		}
 		free(s);
 		free(r);

@@ -48,7 +48,8 @@ int main(int argc, char **argv)
 		int other = rank == 0 ? 0 : 1;
 
 		/* Different roots: every rank gets MPI_ERR_ROOT, rooted collective by collective
-		 * (a Bcast above SHOAL_COLL_SMALL_MAX meets, so every rank sees every root). */
+		 * (a Bcast above SHOAL_COLL_SMALL_MAX meets, or at 2 ranks its root waits for
+		 * the reader, which tells it: every rank sees every root). */
 		static int big[2048];
 		CHECK_CLASS(MPI_Bcast(big, 2048, MPI_INT, other, w), MPI_ERR_ROOT);
 		/* Small blocking Bcast and Reduce go through the ring, where a root does not wait
