@@ -470,7 +470,7 @@ static int bcast(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, 
 	if (err != MPI_SUCCESS)
 		return err;
 	if (!nb && count <= INT_MAX &&
-	    shl_coll_small_ok(c, SHL_RING_BCAST, (size_t)count * type->size)) {
+	    shl_coll_small_bcast_ok(c, (size_t)count * type->size)) {
 		err = shl_coll_small_bcast(r, c, fn, buf, count, type, root);
 		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 	}

@@ -132,17 +132,18 @@ int shl_coll_info(struct shl_rank *r, MPI_Comm comm, const char *fn, MPI_Info in
 
 /* ---- the ring paths of small blocking collectives (coll_small.c) ---- */
 
-/* Whether a blocking call of `kind` moving `bytes` bytes per member on `c` takes the ring
- * path. Every member of a correct call gets the same answer. */
-bool shl_coll_small_ok(const struct shl_comm *c, enum shl_ring_kind kind, size_t bytes);
+/* Whether a blocking MPI_Bcast of `bytes` bytes on `c` takes the ring path. Every member
+ * of a correct call gets the same answer. */
+bool shl_coll_small_bcast_ok(const struct shl_comm *c, size_t bytes);
 
 /* Whether a blocking MPI_Reduce (`rooted`) or MPI_Allreduce of `bytes` bytes per member
  * on `c` takes the ring path. Every member of a correct call gets the same answer. */
 bool shl_coll_small_reduce_ok(const struct shl_comm *c, size_t bytes, bool rooted);
 
-/* Owner thread, rank unlocked, arguments checked, shl_coll_small_ok true: MPI_Bcast of
- * (buf, count, type) from rank `root`, called as `fn`. The root returns once its data is
- * in the ring. Returns 0 or an error class (MPI_ERR_ROOT / MPI_ERR_TRUNCATE /
+/* Owner thread, rank unlocked, arguments checked, shl_coll_small_bcast_ok true: MPI_Bcast
+ * of (buf, count, type) from rank `root`, called as `fn`. The root returns once its data
+ * is in the ring, or, read from its buffer (2 members), once the reader has copied it.
+ * Returns 0 or an error class (MPI_ERR_ROOT / MPI_ERR_TRUNCATE /
  * MPI_ERR_COUNT on the members that see the mismatch, MPI_ERR_NOT_SAME when another
  * member's call took another path (shl_coll_check), MPI_ERR_NO_MEM). */
 int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, const char *fn, void *buf,

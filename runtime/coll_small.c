@@ -1,6 +1,7 @@
 /* The small-message paths of the blocking Bcast, Reduce and Allreduce (and, up to
- * SHL_COLL_FOLD_ALL members, Allgather and Alltoall) on an intracommunicator: rings of cells in the communicator's shared object, through which
- * members copy without a meeting, a lock or an allocation. Entered by rank threads (one
+ * SHL_COLL_FOLD_ALL members, Allgather and Alltoall) on an intracommunicator: rings of
+ * cells in the communicator's shared object, through which members copy without a
+ * meeting, a lock or an allocation. Entered by rank threads (one
  * call per member per round). Must not be used by a call whose members may take other
  * paths: every member decides from what they agree on (intracommunicator, size, bytes).
  *
@@ -17,7 +18,9 @@
  * claimed and reads as a non-root with MPI_ERR_ROOT), packs its data into it after the
  * header, on the header's cache line for payloads up to 32 bytes, publishes ready = k and
  * returns. Each other member waits for ready == k and unpacks. A round moves about one
- * cache line each way at 2 ranks.
+ * cache line each way at 2 ranks. On a communicator of 2, from SHL_COLL_BCAST_DIRECT_MIN
+ * bytes, the cell says where the root's data is instead, and the root returns once the
+ * reader has copied it.
  *
  * Reduce, Allreduce: every member packs its input into its own segment of the cell with
  * its count, op and root, and a stamp = k. Up to SHL_COLL_FOLD_ALL members, whoever needs
@@ -238,13 +241,9 @@ static bool bcasts_direct(const struct shl_comm *c, size_t bytes)
 	       bytes >= SHL_COLL_BCAST_DIRECT_MIN && bytes <= SHL_COLL_BCAST_DIRECT_MAX;
 }
 
-bool shl_coll_small_ok(const struct shl_comm *c, enum shl_ring_kind kind, size_t bytes)
+bool shl_coll_small_bcast_ok(const struct shl_comm *c, size_t bytes)
 {
-	if (!ring_comm(c))
-		return false;
-	if (kind == SHL_RING_BCAST)
-		return bytes <= shl_job.coll_small_max || bcasts_direct(c, bytes);
-	return bytes <= comm_seg(c);
+	return ring_comm(c) && (bytes <= shl_job.coll_small_max || bcasts_direct(c, bytes));
 }
 
 void shl_coll_ring_free(struct shl_coll_ring *g)
@@ -589,7 +588,7 @@ static int wait_free_slow(struct shl_rank *r, struct shl_coll_ring *g, struct sh
 }
 
 /* Wait until every member is through with round k - ncells, the cell's previous round;
- * `producer`: the member whose finishing reopens cells, if one does (a Reduce's root). 
+ * `producer`: the member whose finishing reopens cells, if one does (a Reduce's root).
  * A writer that finds the ring full waits until half of it is free, not just its cell:
  * polling for the one cell kept the word the slowest member stores every round bouncing
  * between the two (a root streaming 4-32 B broadcasts at 2 ranks, bench/bcast -i 20000,
@@ -694,12 +693,8 @@ int shl_coll_small_bcast(struct shl_rank *r, struct shl_comm *c, const char *fn,
 		} else if (n < bytes) {
 			err = MPI_ERR_COUNT;  /* the root sent less than this member expects */
 		}
-		if (cl->direct) {
-			const struct direct *d = (const struct direct *)cl->data;
-			shl_dt_copy_inline(buf, type, d->p, d->t, n);
-		} else {
-			shl_dt_copy_inline(buf, type, cl->data, NULL, n);
-		}
+		const struct direct *d = cl->direct ? (const struct direct *)cl->data : NULL;
+		shl_dt_copy_inline(buf, type, d ? d->p : cl->data, d ? d->t : NULL, n);
 	}
 	finish(g, c, cl, k, c->size - 1);
 	return err;

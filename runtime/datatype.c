@@ -58,7 +58,8 @@ BASIC(shl_mpi_uint32_t, uint32_t, "MPI_UINT32_T", U, 4, 1, U32);
 BASIC(shl_mpi_uint64_t, uint64_t, "MPI_UINT64_T", U, 8, 1, U64);
 BASIC(shl_mpi_c_float_complex, float _Complex, "MPI_C_FLOAT_COMPLEX", F, 4, 2, CF);
 BASIC(shl_mpi_c_double_complex, double _Complex, "MPI_C_DOUBLE_COMPLEX", F, 8, 2, CD);
-BASIC(shl_mpi_c_long_double_complex, long double _Complex, "MPI_C_LONG_DOUBLE_COMPLEX", L, 16, 2, CLD);
+BASIC(shl_mpi_c_long_double_complex, long double _Complex, "MPI_C_LONG_DOUBLE_COMPLEX", L, 16, 2,
+      CLD);
 BASIC(shl_mpi_aint, MPI_Aint, "MPI_AINT", S, 8, 1, I64);
 BASIC(shl_mpi_offset, MPI_Offset, "MPI_OFFSET", S, 8, 1, I64);
 BASIC(shl_mpi_count, MPI_Count, "MPI_COUNT", S, 8, 1, I64);
@@ -66,7 +67,8 @@ BASIC(shl_mpi_count, MPI_Count, "MPI_COUNT", S, 8, 1, I64);
 BASIC(shl_mpi_cxx_bool, _Bool, "MPI_CXX_BOOL", B, 1, 1, BOOL);
 BASIC(shl_mpi_cxx_float_complex, float _Complex, "MPI_CXX_FLOAT_COMPLEX", F, 4, 2, CF);
 BASIC(shl_mpi_cxx_double_complex, double _Complex, "MPI_CXX_DOUBLE_COMPLEX", F, 8, 2, CD);
-BASIC(shl_mpi_cxx_long_double_complex, long double _Complex, "MPI_CXX_LONG_DOUBLE_COMPLEX", L, 16, 2, CLD);
+BASIC(shl_mpi_cxx_long_double_complex, long double _Complex, "MPI_CXX_LONG_DOUBLE_COMPLEX", L, 16, 2,
+      CLD);
 #undef B
 #undef S
 #undef U
