@@ -1,6 +1,7 @@
 /* coll_allgather_alltoall_exchange_blocks: Allgather(v) and Alltoall(v/w) deliver block k
- * from rank k on every rank, also with MPI_IN_PLACE, and Alltoallw with mixed types. */
-/* ranks: 1 2 3 4 7 64 */
+ * from rank k on every rank, also with MPI_IN_PLACE, with blocks that ranks describe with
+ * different types of the same bytes, and Alltoallw with mixed types. */
+/* ranks: 1 2 3 4 7 8 64 */
 #include "check.h"
 
 int main(int argc, char **argv)
@@ -30,6 +31,31 @@ int main(int argc, char **argv)
 		CHECK_INT(r[2 * k], k * 5);
 		CHECK_INT(r[2 * k + 1], k * 6);
 	}
+	/* Two ints a block, described by each rank its own way: as 2 MPI_INT, as one
+	 * contiguous pair, or as 8 MPI_BYTE; the receive side another way again. */
+	MPI_Datatype pair;
+	CHECK_MPI(MPI_Type_contiguous(2, MPI_INT, &pair));
+	CHECK_MPI(MPI_Type_commit(&pair));
+	MPI_Datatype how[3] = { MPI_INT, pair, MPI_BYTE };
+	int per[3] = { 2, 1, (int)(2 * sizeof(int)) };
+	int sk = rank % 3, rk = (rank + 1) % 3;
+	memset(r, 0xff, sizeof(int) * 2 * size);
+	CHECK_MPI(MPI_Allgather(mine, per[sk], how[sk], r, per[rk], how[rk], MPI_COMM_WORLD));
+	for (int k = 0; k < size; k++) {
+		CHECK_INT(r[2 * k], k);
+		CHECK_INT(r[2 * k + 1], -k);
+	}
+	for (int j = 0; j < size; j++) {
+		s[2 * j] = 1000 * rank + j;
+		s[2 * j + 1] = -(1000 * rank + j);
+	}
+	memset(r, 0xff, sizeof(int) * 2 * size);
+	CHECK_MPI(MPI_Alltoall(s, per[sk], how[sk], r, per[rk], how[rk], MPI_COMM_WORLD));
+	for (int i = 0; i < size; i++) {
+		CHECK_INT(r[2 * i], 1000 * i + rank);
+		CHECK_INT(r[2 * i + 1], -(1000 * i + rank));
+	}
+	CHECK_MPI(MPI_Type_free(&pair));
 	/* Allgatherv: rank k contributes k % 2 + 1 ints at displacement 2(size-1-k). */
 	for (int k = 0; k < size; k++) {
 		rc[k] = k % 2 + 1;
