@@ -32,12 +32,15 @@ int main(int argc, char **argv)
 		CHECK_INT(r[2 * k + 1], k * 6);
 	}
 	/* Two ints a block, described by each rank its own way: as 2 MPI_INT, as one
-	 * contiguous pair, or as 8 MPI_BYTE; the receive side another way again. */
-	MPI_Datatype pair;
+	 * contiguous pair, or as one vector of 2 ints with stride 1; the receive side another
+	 * way again. */
+	MPI_Datatype pair, vec;
 	CHECK_MPI(MPI_Type_contiguous(2, MPI_INT, &pair));
 	CHECK_MPI(MPI_Type_commit(&pair));
-	MPI_Datatype how[3] = { MPI_INT, pair, MPI_BYTE };
-	int per[3] = { 2, 1, (int)(2 * sizeof(int)) };
+	CHECK_MPI(MPI_Type_vector(2, 1, 1, MPI_INT, &vec));
+	CHECK_MPI(MPI_Type_commit(&vec));
+	MPI_Datatype how[3] = { MPI_INT, pair, vec };
+	int per[3] = { 2, 1, 1 };
 	int sk = rank % 3, rk = (rank + 1) % 3;
 	memset(r, 0xff, sizeof(int) * 2 * size);
 	CHECK_MPI(MPI_Allgather(mine, per[sk], how[sk], r, per[rk], how[rk], MPI_COMM_WORLD));
@@ -56,6 +59,7 @@ int main(int argc, char **argv)
 		CHECK_INT(r[2 * i + 1], -(1000 * i + rank));
 	}
 	CHECK_MPI(MPI_Type_free(&pair));
+	CHECK_MPI(MPI_Type_free(&vec));
 	/* Allgatherv: rank k contributes k % 2 + 1 ints at displacement 2(size-1-k). */
 	for (int k = 0; k < size; k++) {
 		rc[k] = k % 2 + 1;
