@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,41 +146,44 @@ static inline void bench_sync(void)
 			     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
-/* Rank 0 gets the sum of every rank's v; others get 0. */
-static inline double bench_sum_to_root(double v)
+/* Rank 0 gets every rank's v combined (the sum, or with `max` the largest); others get
+ * their own v. Point-to-point through rank 0: the harness does not time itself with the
+ * collectives it measures. */
+static inline double bench_fold_to_root(double v, bool max)
 {
 	int rank = bench_rank(), n = bench_size();
-	double sum = v, x;
+	double acc = v, x;
 
 	if (rank != 0) {
 		MPI_Send(&v, 1, MPI_DOUBLE, 0, BENCH_TAG_GATHER, MPI_COMM_WORLD);
-		return 0;
+		return v;
 	}
 	for (int r = 1; r < n; r++) {
 		MPI_Recv(&x, 1, MPI_DOUBLE, r, BENCH_TAG_GATHER, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-		sum += x;
+		acc = max ? (x > acc ? x : acc) : acc + x;
 	}
-	return sum;
+	return acc;
 }
 
-/* Every rank gets the largest of the ranks' v (point-to-point through rank 0, like
- * bench_sum_to_root: the harness does not time itself with the collectives it measures). */
+/* Rank 0 gets the sum of every rank's v; others get 0. */
+static inline double bench_sum_to_root(double v)
+{
+	double sum = bench_fold_to_root(v, false);
+
+	return bench_rank() == 0 ? sum : 0;
+}
+
+/* Every rank gets the largest of the ranks' v. */
 static inline double bench_max_all(double v)
 {
-	int rank = bench_rank(), n = bench_size();
-	double max = v, x;
+	double max = bench_fold_to_root(v, true);
 
-	if (rank != 0) {
-		MPI_Send(&v, 1, MPI_DOUBLE, 0, BENCH_TAG_GATHER, MPI_COMM_WORLD);
+	if (bench_rank() != 0) {
 		MPI_Recv(&max, 1, MPI_DOUBLE, 0, BENCH_TAG_GATHER, MPI_COMM_WORLD,
 			 MPI_STATUS_IGNORE);
 		return max;
 	}
-	for (int r = 1; r < n; r++) {
-		MPI_Recv(&x, 1, MPI_DOUBLE, r, BENCH_TAG_GATHER, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-		max = x > max ? x : max;
-	}
-	for (int r = 1; r < n; r++)
+	for (int r = 1; r < bench_size(); r++)
 		MPI_Send(&max, 1, MPI_DOUBLE, r, BENCH_TAG_GATHER, MPI_COMM_WORLD);
 	return max;
 }

@@ -345,7 +345,7 @@ static SHL_HOT_INLINE void move(struct shl_meeting *m, int src, int dst, struct 
 		shl_coll_bad(m, dst, MPI_ERR_TRUNCATE);
 		sb = db;
 	}
-	/* The size test first: an 8-rank Alltoall makes 64 small moves a call. */
+	/* The size test first: an 8-rank Allgather makes 64 small moves a call. */
 	if (sb > 0 &&
 	    (sb < SHL_COLL_SHARE_MIN || shl_coll_share_add(m, d.p, d.t, s.p, s.t, sb) != 0))
 		shl_dt_copy_inline(d.p, d.t, s.p, s.t, sb);
