@@ -129,15 +129,19 @@ int shl_pool_give_chunk(struct shl_pool *pool, struct shl_envelope *env)
 
 void shl_pool_keep(struct shl_pool *pool, struct shl_envelope *env)
 {
+	struct shl_envelope **list;
+
 	/* `cookie` first: a sender may be giving a chunk to an envelope that has one. */
-	if (env->cookie != NULL || env->pool == pool || env->medium ||
-	    pool->adopted >= SHL_Q_KEEP_MAX) {
+	if (env->cookie != NULL ||
+	    (env->pool != pool && (env->medium || pool->adopted >= SHL_Q_KEEP_MAX))) {
 		shl_pool_put(env);
 		return;
 	}
-	pool->adopted++;
-	env->next = pool->free_small;
-	pool->free_small = env;
+	if (env->pool != pool)
+		pool->adopted++;
+	list = env->medium ? &pool->free_medium : &pool->free_small;
+	env->next = *list;
+	*list = env;
 }
 
 int shl_fbox_set_init(struct shl_fbox_set *set, int limit)

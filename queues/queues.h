@@ -209,9 +209,11 @@ int shl_pool_give_chunk(struct shl_pool *pool, struct shl_envelope *env);
  * instead: 64 × 320 B = 20 KiB per rank. */
 #define SHL_Q_KEEP_MAX 64
 
-/* Owner of `pool`, done with `env` from any pool: a small envelope that no sender's request
- * points to (no cookie) joins `pool`'s free list, up to SHL_Q_KEEP_MAX of them; anything
- * else goes back to its own pool (shl_pool_put). A rank that receives as much as it sends
+/* Owner of `pool`, done with `env` from any pool: an envelope that no sender's request
+ * points to (no cookie) goes straight to `pool`'s free lists if it is `pool`'s own (an
+ * unexpected message copied out of a fastbox cell), or if it is a small one of another
+ * pool, up to SHL_Q_KEEP_MAX of those; anything else goes back to its own pool
+ * (shl_pool_put). A rank that receives as much as it sends
  * then never returns an envelope across cores nor splices one back: each return cost a
  * compare-and-swap on the sender's queue and two cache lines moving between cores. */
 void shl_pool_keep(struct shl_pool *pool, struct shl_envelope *env);
