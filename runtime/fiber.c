@@ -39,23 +39,33 @@ enum { LEAVE_PARK, LEAVE_YIELD, LEAVE_HOME };
 struct shl_carrier {
 	void *sp;          /* its own loop's registers, while it runs a fiber */
 	int index;
+	int queue;         /* the run queue it serves first (an extra carrier: shares one) */
 	bool extra;        /* added by the ticker: ends after one rank's turn */
 };
 
-/* Process-wide: the node's fibers and carriers. `lock` guards the queue (head, tail,
- * queued); the counters are atomics; `fibers` is written once by shl_fibers_start. */
+/* One per core: the queue of ranks that last ran on that core's carrier. A carrier takes
+ * from its own queue, then from the others: a rank's stack, requests and queues stay in one
+ * core's cache while both cores are busy. `lock` guards head and tail; `queued` pairs with
+ * `idle` (seq_cst) so that a rank queued to an idle carrier wakes it. */
+struct run_queue {
+	alignas(64) _Atomic bool lock;
+	struct shl_fiber *head, *tail;
+	_Atomic int queued;            /* fibers in the queue */
+	_Atomic uint64_t pops;         /* fibers taken from it, ever (the ticker) */
+	alignas(64) _Atomic bool idle; /* its carrier asleep or about to be */
+	_Atomic bool waking;           /* it was woken and has not looked yet */
+	_Atomic uint32_t idle_seq;     /* its futex word */
+};
+
+/* Process-wide: the node's fibers, carriers and run queues, written once by
+ * shl_fibers_start but for the counters. */
 static struct {
 	struct shl_fiber *fibers;
 	int nfibers;
+	struct run_queue *queues;
+	int nqueues;                   /* one per core (carrier) */
 	_Atomic int ncarriers;         /* running; above the cores' count only while stuck */
 	_Atomic int named;             /* carriers ever started: their names */
-	_Atomic bool lock;
-	struct shl_fiber *head, *tail;
-	_Atomic int queued;            /* fibers in the queue; seq_cst, pairs with `idle` */
-	_Atomic uint64_t pops;         /* fibers taken from the queue, ever (the ticker) */
-	alignas(64) _Atomic int idle;  /* carriers asleep or about to be */
-	_Atomic uint32_t idle_seq;     /* their futex word */
-	_Atomic bool waking;           /* a carrier was woken and has not looked yet */
 } fs;
 
 __thread struct shl_fiber *shl_fiber_self __attribute__((tls_model("initial-exec")));
@@ -140,78 +150,120 @@ static void futex_wake(_Atomic uint32_t *word)
 	raw_syscall(SYS_futex, (long)word, FUTEX_WAKE_PRIVATE, 1, 0);
 }
 
-/* ---- the run queue ---- */
+/* ---- the run queues ---- */
 /* The holder may be a thread the kernel preempted (a rank's own thread, or a carrier when
  * other programs load the cores): after a few polls, give the core away. */
-static void lock_queue(void)
+static void lock_queue(struct run_queue *q)
 {
-	while (atomic_exchange_explicit(&fs.lock, true, memory_order_acquire))
-		for (int polls = 0; atomic_load_explicit(&fs.lock, memory_order_relaxed); polls++)
+	while (atomic_exchange_explicit(&q->lock, true, memory_order_acquire))
+		for (int polls = 0; atomic_load_explicit(&q->lock, memory_order_relaxed); polls++)
 			if (polls < 64)
 				__builtin_ia32_pause();
 			else
 				raw_syscall(SYS_sched_yield, 0, 0, 0, 0);
 }
 
-static void unlock_queue(void)
+static void unlock_queue(struct run_queue *q)
 {
-	atomic_store_explicit(&fs.lock, false, memory_order_release);
+	atomic_store_explicit(&q->lock, false, memory_order_release);
 }
 
-/* One idle carrier at a time: until the woken one takes from the queue, more wake-ups
- * would only cost their system calls. */
-static void wake_carrier(void)
+static bool any_queued(void)
 {
-	if (atomic_load(&fs.idle) == 0 || atomic_exchange(&fs.waking, true))
-		return;
-	atomic_fetch_add(&fs.idle_seq, 1);
-	futex_wake(&fs.idle_seq);
+	for (int i = 0; i < fs.nqueues; i++)
+		if (atomic_load(&fs.queues[i].queued) > 0)
+			return true;
+	return false;
 }
 
-/* Queue `f` (state QUEUED). A carrier's fiber that queues into an empty queue wakes no
- * carrier: its own carrier takes `f` when the fiber waits, a switch instead of a kernel
- * wake-up (a ring of ranks passing a token stays on one core); the ticker wakes one if the
- * fiber keeps its carrier. Anyone else, or a queue with a backlog, wakes an idle one. */
-static void push(struct shl_fiber *f, bool from_carrier)
+/* Wake `q`'s carrier if it is idle, once until it looks: more wake-ups would only cost
+ * their system calls. Returns whether it was idle. */
+static bool wake_carrier(struct run_queue *q)
 {
+	if (!atomic_load(&q->idle))
+		return false;
+	if (!atomic_exchange(&q->waking, true)) {
+		atomic_fetch_add(&q->idle_seq, 1);
+		futex_wake(&q->idle_seq);
+	}
+	return true;
+}
+
+/* A backlog: wake an idle carrier, which takes from the others' queues. */
+static void wake_any_carrier(void)
+{
+	for (int i = 0; i < fs.nqueues; i++)
+		if (wake_carrier(&fs.queues[i]))
+			return;
+}
+
+/* Queue `f` (state QUEUED) where it last ran, unless that carrier is idle and `from` (the
+ * carrier of the fiber queueing it, or NULL) is not: then on `from`'s queue, which `from`
+ * takes when its fiber waits, a switch instead of a kernel wake-up (a ring of ranks passing
+ * a token stays on one core; the ticker wakes a carrier if the fiber keeps `from`). A rank
+ * queued to an idle carrier wakes it; a queue with a backlog wakes another. */
+static void push(struct shl_fiber *f, struct shl_carrier *from)
+{
+	struct run_queue *q = &fs.queues[f->home];
+	struct run_queue *mine = from && !from->extra ? &fs.queues[from->queue] : NULL;
 	int before;
 
+	if (mine != NULL && q != mine && atomic_load_explicit(&q->idle, memory_order_relaxed)) {
+		q = mine;
+		f->home = from->queue;
+	}
 	f->next = NULL;
-	lock_queue();
-	if (fs.tail)
-		fs.tail->next = f;
+	lock_queue(q);
+	if (q->tail)
+		q->tail->next = f;
 	else
-		fs.head = f;
-	fs.tail = f;
-	before = atomic_fetch_add(&fs.queued, 1);  /* seq_cst: see idle() */
-	unlock_queue();
-	if (!(from_carrier && before == 0))
-		wake_carrier();
+		q->head = f;
+	q->tail = f;
+	before = atomic_fetch_add(&q->queued, 1);  /* seq_cst: see idle() */
+	unlock_queue(q);
+	if (q == mine && before == 0)
+		return;
+	if (!wake_carrier(q) && before > 0)
+		wake_any_carrier();
 }
 
-static struct shl_fiber *pop(void)
+static struct shl_fiber *pop_from(struct run_queue *q)
 {
 	struct shl_fiber *f;
 
-	if (atomic_load_explicit(&fs.queued, memory_order_relaxed) == 0)
+	if (atomic_load_explicit(&q->queued, memory_order_relaxed) == 0)
 		return NULL;
-	lock_queue();
-	f = fs.head;
+	lock_queue(q);
+	f = q->head;
 	if (f) {
-		fs.head = f->next;
-		if (fs.head == NULL)
-			fs.tail = NULL;
-		atomic_fetch_sub(&fs.queued, 1);
+		q->head = f->next;
+		if (q->head == NULL)
+			q->tail = NULL;
+		atomic_fetch_sub(&q->queued, 1);
 	}
-	unlock_queue();
-	if (f) {
-		atomic_fetch_add_explicit(&fs.pops, 1, memory_order_relaxed);
-		atomic_store_explicit(&f->state, SHL_FIBER_RUNNING, memory_order_relaxed);
-	}
+	unlock_queue(q);
+	if (f)
+		atomic_fetch_add_explicit(&q->pops, 1, memory_order_relaxed);
 	return f;
 }
 
-static void try_wake(struct shl_fiber *f, bool from_carrier)
+/* For carrier `c`: the next fiber of its own queue, else of another's. */
+static struct shl_fiber *pop(struct shl_carrier *c)
+{
+	for (int i = 0; i < fs.nqueues; i++) {
+		struct shl_fiber *f = pop_from(&fs.queues[(c->queue + i) % fs.nqueues]);
+
+		if (f != NULL) {
+			f->home = c->queue;
+			f->carrier = c;
+			atomic_store_explicit(&f->state, SHL_FIBER_RUNNING, memory_order_relaxed);
+			return f;
+		}
+	}
+	return NULL;
+}
+
+static void try_wake(struct shl_fiber *f, struct shl_carrier *from)
 {
 	int parked = SHL_FIBER_PARKED;
 
@@ -219,19 +271,19 @@ static void try_wake(struct shl_fiber *f, bool from_carrier)
 	 * line where a failed compare-and-swap would take it. */
 	if (atomic_load(&f->state) == SHL_FIBER_PARKED &&
 	    atomic_compare_exchange_strong(&f->state, &parked, SHL_FIBER_QUEUED))
-		push(f, from_carrier);
+		push(f, from);
 }
 
 void shl_fiber_wake(struct shl_fiber *f)
 {
 	struct shl_fiber *me = shl_fiber_self;
 
-	try_wake(f, me != NULL && me->carrier != NULL);
+	try_wake(f, me != NULL ? me->carrier : NULL);
 }
 
-/* In the context just resumed: finish what `prev` (the fiber that switched to it, or NULL)
- * left for after its registers were saved. */
-static void release(struct shl_fiber *prev, bool from_carrier)
+/* In the context just resumed, on carrier `on` (NULL: a rank's own thread): finish what
+ * `prev` (the fiber that switched to it, or NULL) left for after its registers were saved. */
+static void release(struct shl_fiber *prev, struct shl_carrier *on)
 {
 	if (prev == NULL)
 		return;
@@ -241,11 +293,11 @@ static void release(struct shl_fiber *prev, bool from_carrier)
 		 * sees PARKED and queues, or we see its bump. */
 		atomic_store(&prev->state, SHL_FIBER_PARKED);
 		if (atomic_load(&prev->rank->wake_seq) != prev->park_seq)
-			try_wake(prev, from_carrier);
+			try_wake(prev, on);
 		break;
 	case LEAVE_YIELD:
 		atomic_store(&prev->state, SHL_FIBER_QUEUED);
-		push(prev, from_carrier);
+		push(prev, on);
 		break;
 	case LEAVE_HOME:
 		atomic_store(&prev->home_word, 1);
@@ -258,7 +310,7 @@ static void release(struct shl_fiber *prev, bool from_carrier)
 static void home_main(struct shl_fiber *f, struct shl_fiber *prev)
 {
 	for (;;) {
-		release(prev, false);
+		release(prev, NULL);
 		while (atomic_exchange(&f->home_word, 0) == 0)
 			futex_wait(&f->home_word, 0, 0);
 		f->carrier = NULL;
@@ -299,13 +351,12 @@ static void leave(struct shl_fiber *f, int why)
 		if (f->home_sp == NULL)
 			make_home(f);
 		to = f->home_sp;
-	} else if (!c->extra && (next = pop()) != NULL) {
-		next->carrier = c;
+	} else if (!c->extra && (next = pop(c)) != NULL) {
 		to = next->sp;
 	} else {
 		to = c->sp;  /* an extra carrier ends after each turn (carrier_main) */
 	}
-	release(shl_fiber_switch(&f->sp, to, f), true);
+	release(shl_fiber_switch(&f->sp, to, f), f->carrier);
 }
 
 void shl_fiber_park(struct shl_fiber *f, uint32_t seq, uint64_t ns)
@@ -320,7 +371,7 @@ void shl_fiber_yield(struct shl_fiber *f)
 {
 	/* On its own thread, the rank moves to the carriers: a rank that polls and never
 	 * waits would otherwise stay a thread the kernel time-slices with them. */
-	if (f->carrier == NULL || atomic_load_explicit(&fs.queued, memory_order_relaxed) > 0)
+	if (f->carrier == NULL || any_queued())
 		leave(f, LEAVE_YIELD);
 }
 
@@ -333,15 +384,15 @@ void shl_fiber_go_home(void)
 }
 
 /* ---- carriers and their ticker ---- */
-static void idle(void)
+static void idle(struct run_queue *q)
 {
-	uint32_t seq = atomic_load(&fs.idle_seq);
+	uint32_t seq = atomic_load(&q->idle_seq);
 
-	atomic_fetch_add(&fs.idle, 1);  /* seq_cst: pairs with push's `queued` increment */
-	if (atomic_load(&fs.queued) == 0)
-		futex_wait(&fs.idle_seq, seq, 0);
-	atomic_fetch_sub(&fs.idle, 1);
-	atomic_store(&fs.waking, false);
+	atomic_store(&q->idle, true);  /* seq_cst: pairs with push's `queued` increment */
+	if (!any_queued())
+		futex_wait(&q->idle_seq, seq, 0);
+	atomic_store(&q->idle, false);
+	atomic_store(&q->waking, false);
 }
 
 static void *carrier_main(void *arg)
@@ -353,18 +404,17 @@ static void *carrier_main(void *arg)
 	pthread_setname_np(pthread_self(), name);
 	shl_job_signal_stack();  /* for the crash report of a rank it runs */
 	for (bool served = false;; served = true) {
-		struct shl_fiber *f = c->extra && served ? NULL : pop();
+		struct shl_fiber *f = c->extra && served ? NULL : pop(c);
 
 		if (f == NULL && c->extra)
 			break;
 		if (f == NULL) {
-			idle();
+			idle(&fs.queues[c->queue]);
 			continue;
 		}
-		if (atomic_load_explicit(&fs.queued, memory_order_relaxed) > 0)
-			wake_carrier();  /* a backlog: one more core can help */
-		f->carrier = c;
-		release(shl_fiber_switch(&c->sp, f->sp, NULL), true);
+		if (atomic_load_explicit(&fs.queues[c->queue].queued, memory_order_relaxed) > 0)
+			wake_any_carrier();  /* a backlog: one more core can help */
+		release(shl_fiber_switch(&c->sp, f->sp, NULL), c);
 	}
 	atomic_fetch_sub(&fs.ncarriers, 1);
 	free(c);
@@ -381,6 +431,7 @@ static int add_carrier(bool extra)
 	if (c == NULL)
 		return ENOMEM;
 	c->index = atomic_fetch_add(&fs.named, 1);
+	c->queue = c->index % fs.nqueues;
 	c->extra = extra;
 	atomic_fetch_add(&fs.ncarriers, 1);
 	err = pthread_create(&t, NULL, carrier_main, c);
@@ -400,8 +451,8 @@ static void *ticker_main(void *arg)
 
 	pthread_setname_np(pthread_self(), "shoal ticker");
 	for (;;) {
-		bool busy = atomic_load(&fs.queued) > 0;
-		uint64_t now, pops;
+		bool busy = any_queued(), woke = false;
+		uint64_t now, pops = 0;
 
 		futex_wait(&never, 0, busy ? SHL_FIBER_TICK_BUSY_NS : SHL_FIBER_TICK_IDLE_NS);
 		now = shl_now_ns();
@@ -412,18 +463,24 @@ static void *ticker_main(void *arg)
 
 			if (end != 0 && end <= coarse &&
 			    atomic_load(&f->state) == SHL_FIBER_PARKED)
-				try_wake(f, false);
+				try_wake(f, NULL);
 		}
-		if (atomic_load(&fs.queued) == 0) {
+		if (!any_queued()) {
 			stuck_since = 0;
 			continue;
 		}
-		if (atomic_load(&fs.idle) > 0) {
-			atomic_store(&fs.waking, false);  /* lost by a carrier that ended */
-			wake_carrier();
-			continue;
+		for (int i = 0; i < fs.nqueues; i++) {
+			/* A wake-up can be lost to a carrier that looked at the queues and
+			 * went on just as it came (idle() clears `waking` after): redo it. */
+			if (atomic_load(&fs.queues[i].idle)) {
+				atomic_store(&fs.queues[i].waking, false);
+				woke |= wake_carrier(&fs.queues[i]);
+			}
 		}
-		pops = atomic_load_explicit(&fs.pops, memory_order_relaxed);
+		if (woke)
+			continue;
+		for (int i = 0; i < fs.nqueues; i++)
+			pops += atomic_load_explicit(&fs.queues[i].pops, memory_order_relaxed);
 		if (pops != last_pops || stuck_since == 0) {
 			last_pops = pops;
 			stuck_since = now;
@@ -453,11 +510,17 @@ bool shl_fibers_start(struct shl_rank *ranks, int nlocal)
 		return false;
 	memset(fs.fibers, 0, (size_t)nlocal * sizeof(*fs.fibers));
 	fs.nfibers = nlocal;
+	fs.nqueues = cores < nlocal ? cores : nlocal;
+	fs.queues = aligned_alloc(64, (size_t)fs.nqueues * sizeof(*fs.queues));
+	if (fs.queues == NULL)
+		return false;
+	memset(fs.queues, 0, (size_t)fs.nqueues * sizeof(*fs.queues));
 	for (int i = 0; i < nlocal; i++) {
 		fs.fibers[i].rank = &ranks[i];
+		fs.fibers[i].home = i % fs.nqueues;
 		ranks[i].fiber = &fs.fibers[i];
 	}
-	for (int i = 0; i < (cores < nlocal ? cores : nlocal); i++)
+	for (int i = 0; i < fs.nqueues; i++)
 		if (add_carrier(false) != 0)
 			shl_panic("MPI_Init", EAGAIN, "cannot start a carrier thread");
 	if (pthread_create(&ticker, NULL, ticker_main, NULL) != 0)
