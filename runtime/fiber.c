@@ -201,7 +201,9 @@ static void wake_any_carrier(void)
  * carrier of the fiber queueing it, or NULL) is not: then on `from`'s queue, which `from`
  * takes when its fiber waits, a switch instead of a kernel wake-up (a ring of ranks passing
  * a token stays on one core; the ticker wakes a carrier if the fiber keeps `from`). A rank
- * queued to an idle carrier wakes it; a queue with a backlog wakes another. */
+ * queued to an idle carrier wakes it; a queue with a backlog, or a rank queued by a thread
+ * that is no carrier's (the completion thread, a program's thread), wakes another idle one,
+ * which takes from the others' queues. */
 static void push(struct shl_fiber *f, struct shl_carrier *from)
 {
 	struct run_queue *q = &fs.queues[f->home];
@@ -223,7 +225,7 @@ static void push(struct shl_fiber *f, struct shl_carrier *from)
 	unlock_queue(q);
 	if (q == mine && before == 0)
 		return;
-	if (!wake_carrier(q) && before > 0)
+	if (!wake_carrier(q) && (before > 0 || mine == NULL))
 		wake_any_carrier();
 }
 
