@@ -213,9 +213,9 @@ int shl_pool_give_chunk(struct shl_pool *pool, struct shl_envelope *env);
  * points to (no cookie) goes straight to `pool`'s free lists if it is `pool`'s own (an
  * unexpected message copied out of a fastbox cell), or if it is a small one of another
  * pool, up to SHL_Q_KEEP_MAX of those; anything else goes back to its own pool
- * (shl_pool_put). A rank that receives as much as it sends
- * then never returns an envelope across cores nor splices one back: each return cost a
- * compare-and-swap on the sender's queue and two cache lines moving between cores. */
+ * (shl_pool_put). A rank that receives as much as it sends then never returns an envelope
+ * across cores nor splices one back: each return cost a compare-and-swap on the sender's
+ * queue and two cache lines moving between cores. */
 void shl_pool_keep(struct shl_pool *pool, struct shl_envelope *env);
 
 #include "queues/queues_inline.h"
