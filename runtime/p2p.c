@@ -181,13 +181,19 @@ static size_t fit(const struct shl_req *q, size_t bytes)
 }
 
 /* Fill receive `q`'s status for a message of `bytes` bytes from `src` with `tag`. */
+/* What a receive's status says of the message (src, tag, bytes) it took, MPI_ERROR aside. */
+static inline void status_of(MPI_Status *st, int src, int tag, size_t bytes)
+{
+	st->MPI_SOURCE = src;
+	st->MPI_TAG = tag;
+	st->shl_cancelled = 0;
+	st->shl_bytes = (MPI_Count)bytes;
+}
+
 static void set_status(struct shl_req *q, int src, int tag, size_t bytes)
 {
-	q->status.MPI_SOURCE = src;
-	q->status.MPI_TAG = tag;
+	status_of(&q->status, src, tag, bytes);
 	q->status.MPI_ERROR = bytes > fit(q, bytes) ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-	q->status.shl_cancelled = 0;
-	q->status.shl_bytes = (MPI_Count)bytes;
 }
 
 static void finish_recv(struct shl_rank *r, struct shl_req *q)
@@ -475,7 +481,7 @@ static void post(struct shl_rank *to, struct shl_fbox *fb, struct shl_envelope *
 }
 
 /* A small message straight into a cell of `fb`; false if the box has no room for it. */
-static bool send_cell(struct shl_rank *r, struct shl_comm *c, const void *buf,
+static SHL_HOT_INLINE bool send_cell(struct shl_rank *r, struct shl_comm *c, const void *buf,
 		      struct shl_datatype *type, size_t bytes, int tag, struct shl_rank *to,
 		      struct shl_fbox *fb, struct shl_req *req)
 {
@@ -492,6 +498,35 @@ static bool send_cell(struct shl_rank *r, struct shl_comm *c, const void *buf,
 	shl_fbox_publish(fb, cell, !shl_job.sleeper_fences);
 	shl_rank_wake(to);
 	return true;
+}
+
+/* Whether a message of `bytes` sent in `mode` may ride in a fastbox cell: it completes at
+ * once (no receiver completes it, nothing waits in an attached buffer) and fits. */
+static inline bool cell_worthy(enum shl_send_mode mode, size_t bytes)
+{
+	return mode != SHL_MODE_SYNC && mode != SHL_MODE_BUFFERED && bytes <= SHL_Q_FBOX_MAX &&
+	       bytes <= shl_job.inline_max;
+}
+
+/* The common small message, first of all: to a rank of the node we have sent to before,
+ * into a cell of our box to it, found by dest's world rank alone; whether it went. `req`
+ * completes. On a ping-pong this is the path from the receive that saw the last message to
+ * the cell the peer waits on, where every instruction and every load that waits for the
+ * one before is latency (bench/latency; docs/performance.md, "A send's first cell"). */
+static SHL_HOT_INLINE bool send_small(struct shl_rank *r, struct shl_comm *c, const void *buf,
+				      MPI_Count count, struct shl_datatype *type, int dest,
+				      int tag, enum shl_send_mode mode, struct shl_req *req)
+{
+	size_t bytes = (size_t)count * type->size;
+	struct shl_fbox *fb;
+	int w;
+
+	if (!cell_worthy(mode, bytes) || dest == MPI_PROC_NULL || r->fbox_out == NULL)
+		return false;
+	w = shl_comm_remote_world(c, dest);
+	fb = r->fbox_out[w];
+	return fb != NULL && fb != FBOX_REFUSED &&
+	       send_cell(r, c, buf, type, bytes, tag, shl_job.ranks[w], fb, req);
 }
 
 /* Send (buf, count, type) to `dest` of `c`. `req` completes when the send does; with a
@@ -512,6 +547,8 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, MPI_Cou
 	struct shl_fbox *fb;
 
 	req->env = NULL;
+	if (send_small(r, c, buf, count, type, dest, tag, mode, req))
+		return 0;
 	if (dest == MPI_PROC_NULL) {
 		shl_req_complete_own(r, req);
 		return 0;
@@ -540,7 +577,7 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, MPI_Cou
 		how = SHL_Q_DIRECT;
 	}
 	fb = fbox_to(r, to);
-	if (fb != NULL && how == SHL_Q_INLINE && cookie == NULL && bytes <= SHL_Q_FBOX_MAX &&
+	if (fb != NULL && cell_worthy(mode, bytes) &&
 	    send_cell(r, c, buf, type, bytes, tag, to, fb, req))
 		return 0;
 	env = shl_pool_get(&r->pool, false);
@@ -731,7 +768,7 @@ static SHL_HOT_INLINE int check_recv(const char *fn, struct shl_rank *r, MPI_Com
 
 	if (err == MPI_SUCCESS)
 		err = check_buffer(fn, *c, buf, count, type);
-	if (err == MPI_SUCCESS)
+	if (err == MPI_SUCCESS && !type->predefined)  /* a predefined layout never overlaps */
 		err = shl_check_layout(*c, fn, "", count, type);
 	if (err == MPI_SUCCESS)
 		err = check_source(fn, *c, source, tag);
@@ -817,8 +854,29 @@ static bool turn_eager(struct shl_rank *r, struct shl_req *q)
 	return true;
 }
 
-static int send_blocking(const char *fn, enum shl_send_mode mode, const void *buf, MPI_Count count,
-			 MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+/* Whether the arguments of a blocking send or receive are valid and plain: the calling
+ * rank is in MPI and calls it from one thread only, `comm` is a communicator (then `*c`),
+ * `type` a predefined datatype that `count` and `buf` suit, `peer` one of its ranks (not
+ * MPI_PROC_NULL nor MPI_ANY_SOURCE) and `tag` a tag (or MPI_ANY_TAG where `any_tag`).
+ * The blocking calls take their common case on this much (send_small, watch_sender): a
+ * ping-pong's latency is the instructions from the receive that sees a message to the
+ * store that publishes the reply. When it is false the full checks run and say what is
+ * wrong, or that nothing is. */
+static SHL_HOT_INLINE bool plain_args(struct shl_rank *r, MPI_Comm comm, struct shl_comm **c,
+				      const void *buf, MPI_Count count, MPI_Datatype type,
+				      int peer, int tag, bool any_tag)
+{
+	return r != NULL &&
+	       atomic_load_explicit(&r->phase, memory_order_relaxed) == SHL_PHASE_IN_MPI &&
+	       !r->mt && (*c = shl_comm_get(r, comm)) != NULL && shl_type_ok(type) &&
+	       type->predefined && (uint64_t)count <= SHL_COUNT_FAST_MAX &&
+	       (buf != NULL || count == 0 || type->size == 0) &&
+	       ((unsigned)tag <= MPI_TAG_UB_VALUE || (any_tag && tag == MPI_ANY_TAG)) &&
+	       (unsigned)peer < (unsigned)shl_comm_remote_size(*c);
+}
+
+static int send_checked(const char *fn, enum shl_send_mode mode, const void *buf,
+			MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_req q;
@@ -842,6 +900,21 @@ static int send_blocking(const char *fn, enum shl_send_mode mode, const void *bu
 	}
 	shl_rank_unlock(r);
 	return rc == 0 ? MPI_SUCCESS : start_error(fn, c, rc, (size_t)count * type->size);
+}
+
+/* A blocking send: a small message with plain arguments straight into its cell, anything
+ * else checked. */
+static SHL_HOT_INLINE int send_blocking(const char *fn, enum shl_send_mode mode,
+					const void *buf, MPI_Count count, MPI_Datatype type,
+					int dest, int tag, MPI_Comm comm)
+{
+	struct shl_rank *r = shl_self;
+	struct shl_comm *c;
+
+	if (plain_args(r, comm, &c, buf, count, type, dest, tag, false) &&
+	    send_small(r, c, buf, count, type, dest, tag, mode, &r->sent))
+		return MPI_SUCCESS;
+	return send_checked(fn, mode, buf, count, type, dest, tag, comm);
 }
 
 int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
@@ -1146,34 +1219,47 @@ static struct shl_fbox *fbox_from(struct shl_rank *r, const struct shl_rank *fro
 
 enum watch { WATCH_TOOK, WATCH_OTHER, WATCH_SPUN };
 
-/* Blocking receive `q`, not begun: when it names one rank of this node that has a
- * fastbox to us, and no receive is posted and nothing waits unexpected (so the box's head
- * is the oldest message that could match), poll that cell alone and take a matching
- * message straight from it. The general wait would poll every box and the inbox, post
- * `q`, find it again and ask a predicate (bench/latency at 1-32 B: 0.094 -> 0.085 µs one
- * way; docs/performance.md, "Blocking receives watch their sender"). Returns WATCH_TOOK (`q`
- * is complete), WATCH_OTHER (not applicable, or something else came first: the head
- * cell does not match or carries an envelope, or the inbox has mail) or WATCH_SPUN (the
- * spin time passed). Either way nothing was taken but `q`'s message, so the general path
- * takes over with nothing lost. Only where the general wait would spin with nothing else
- * to do: not while other threads of the rank call MPI, ranks outnumber cores (or are
- * switched in user space) or the node has connections to read. */
-static enum watch watch_sender(struct shl_rank *r, struct shl_req *q)
+/* Blocking receive of (buf, count, type) from `source` with `tag` on `c`, its arguments
+ * plain (plain_args) and nothing begun yet: when `source` is a rank of this node that has
+ * a fastbox to us, and no receive is posted and nothing waits unexpected (so the box's
+ * head is the oldest message that could match), poll that cell alone and take a matching
+ * message that fits straight from it into `buf` and `status`. No request: the general
+ * wait would post one, poll every box and the inbox, find the receive again and ask a
+ * predicate, and each instruction between seeing the message and the caller's next send
+ * is latency (docs/performance.md, "Blocking receives watch their sender"). Returns
+ * WATCH_TOOK (the receive is done), WATCH_OTHER (not applicable, or something else came
+ * first: the head cell does not match, would truncate or carries an envelope, or the inbox
+ * has mail) or WATCH_SPUN (the spin time passed). Either way nothing was taken but this
+ * receive's message, so the general path takes over with nothing lost. Only where the
+ * general wait would spin with nothing else to do: not while ranks outnumber cores (or
+ * are switched in user space) or the node has connections to read. */
+static enum watch watch_sender(struct shl_rank *r, struct shl_comm *c, void *buf,
+			       MPI_Count count, struct shl_datatype *type, int source, int tag,
+			       MPI_Status *status)
 {
 	struct shl_spin spin = { 0, 0 };
+	size_t room = (size_t)count * type->size;
 	struct shl_rank *from;
 	struct shl_fbox *fb;
 
-	if (r->posted != NULL || r->unexpected != NULL || q->peer < 0 || r->mt ||
-	    r->fiber != NULL || shl_job.spin_ns == 0 || shl_job.spin_yield || shl_job.poll_net)
+	if (r->posted != NULL || r->unexpected != NULL || r->fiber != NULL ||
+	    shl_job.spin_ns == 0 || shl_job.spin_yield || shl_job.poll_net)
 		return WATCH_OTHER;
-	from = shl_job.ranks[shl_comm_remote_world(q->comm, q->peer)];
+	from = shl_job.ranks[shl_comm_remote_world(c, source)];
 	if (from == NULL || (fb = fbox_from(r, from)) == NULL)
 		return WATCH_OTHER;
 	do {
-		struct shl_fbox_cell *cell = shl_fbox_peek(fb);
-		if (cell != NULL)
-			return take_head(r, q, fb, cell) ? WATCH_TOOK : WATCH_OTHER;
+		const struct shl_fbox_cell *cell = shl_fbox_peek(fb);
+		if (cell != NULL) {
+			if (cell->bytes == SHL_Q_FBOX_ENVELOPE || cell->bytes > room ||
+			    !matches(cell->context, cell->src, cell->tag, c->context, source, tag))
+				return WATCH_OTHER;
+			shl_dt_copy_inline(buf, type, cell->data, NULL, cell->bytes);
+			if (status != MPI_STATUS_IGNORE)
+				status_of(status, cell->src, cell->tag, cell->bytes);
+			shl_fbox_take(fb);
+			return WATCH_TOOK;
+		}
 		if (!shl_inbox_empty(&r->inbox))
 			return WATCH_OTHER;
 		__builtin_ia32_pause();
@@ -1181,8 +1267,10 @@ static enum watch watch_sender(struct shl_rank *r, struct shl_req *q)
 	return WATCH_SPUN;
 }
 
-static int recv_blocking(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype,
-			 int source, int tag, MPI_Comm comm, MPI_Status *status)
+/* A blocking receive whose message watch_sender did not take: `w` says how it ended
+ * (WATCH_OTHER if it did not watch). */
+static int recv_checked(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype,
+			int source, int tag, MPI_Comm comm, MPI_Status *status, enum watch w)
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_req q;
@@ -1194,18 +1282,32 @@ static int recv_blocking(const char *fn, void *buf, MPI_Count count, MPI_Datatyp
 	shl_req_init(&q, r, SHL_REQ_RECV);
 	fill_request(&q, c, buf, count, datatype, source, tag, SHL_MODE_STANDARD);
 	shl_rank_lock(r);
-	enum watch w = watch_sender(r, &q);
-	if (w != WATCH_TOOK) {
-		begin(r, &q);
-		/* After a whole spin of watching, sleep at once (progress looks first). */
-		if (w != WATCH_SPUN || !shl_wait_once(r, req_done, &q, 0, false))
-			shl_wait(r, req_done, &q);
-	}
+	begin(r, &q);
+	/* After a whole spin of watching, sleep at once (progress looks first). */
+	if (w != WATCH_SPUN || !shl_wait_once(r, req_done, &q, 0, false))
+		shl_wait(r, req_done, &q);
 	shl_rank_unlock(r);
 	copy_status(status, &q.status);
 	if (q.status.MPI_ERROR == MPI_ERR_TRUNCATE)
 		return truncated(fn, c, &q.status, count, datatype);
 	return MPI_SUCCESS;
+}
+
+/* A blocking receive: with plain arguments, first watch the sender's cell. */
+static SHL_HOT_INLINE int recv_blocking(const char *fn, void *buf, MPI_Count count,
+					MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+					MPI_Status *status)
+{
+	struct shl_rank *r = shl_self;
+	struct shl_comm *c;
+	enum watch w = WATCH_OTHER;
+
+	if (plain_args(r, comm, &c, buf, count, datatype, source, tag, true)) {
+		w = watch_sender(r, c, buf, count, datatype, source, tag, status);
+		if (w == WATCH_TOOK)
+			return MPI_SUCCESS;
+	}
+	return recv_checked(fn, buf, count, datatype, source, tag, comm, status, w);
 }
 
 int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
