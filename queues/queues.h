@@ -124,17 +124,28 @@ struct shl_inbox {
 
 /* Cells per box: the OSU message-rate window of 64 nonblocking sends fits. */
 #define SHL_Q_FBOX_CELLS 64
-/* Payload bytes inside a cell: a 24-byte header and 104 bytes make two cache lines; up to
- * 40 bytes the whole message is the first line. */
-#define SHL_Q_FBOX_MAX 104
+/* Payload bytes inside a message's first cell: a 24-byte header and 104 bytes make two
+ * cache lines; up to 40 bytes the whole message is the first line. */
+#define SHL_Q_FBOX_HEAD 104
+/* Payload bytes in each further cell of a longer message: all but the cell's `seq`. */
+#define SHL_Q_FBOX_MORE 124
+/* The largest payload carried in cells: three (104 + 124 + 4 bytes of a third), which an
+ * envelope's inline area also holds, for when it waits unexpected. Up to here a message
+ * moves as lines the receiver reads at once after its first, rather than an envelope read
+ * only once the cell has given its address (bench/latency 128 B: docs/performance.md,
+ * "Messages of several cells"). */
+#define SHL_Q_FBOX_MAX SHL_Q_INLINE_MAX
 /* Boxes one receiver polls: 8 keep a poll of all of them within a few nanoseconds and cost
  * at most 8 x 8 KiB per rank. SHOAL_FBOX_PEERS tunes it down (0: no fastboxes). */
 #define SHL_Q_FBOX_PEERS 8
 /* cell->bytes of a cell that carries an envelope instead of a payload. */
 #define SHL_Q_FBOX_ENVELOPE UINT32_MAX
 
+/* A message's first cell. A longer message goes on in the cells after it (modulo the ring),
+ * each carrying SHL_Q_FBOX_MORE payload bytes after its own `seq`, which a sender stamps
+ * so that no later look for a first cell there can take it for one (shl_fbox_fill). */
 struct shl_fbox_cell {
-	_Atomic uint32_t seq;        /* message number + 1 once written (see shl_fbox_publish) */
+	_Atomic uint32_t seq;        /* cell number + 1 once written (see shl_fbox_publish) */
 	uint32_t bytes;              /* payload size, or SHL_Q_FBOX_ENVELOPE */
 	uint32_t context;
 	int32_t src;
@@ -142,23 +153,27 @@ struct shl_fbox_cell {
 	uint32_t unused;
 	union {
 		struct shl_envelope *env;
-		unsigned char data[SHL_Q_FBOX_MAX];
+		unsigned char data[SHL_Q_FBOX_HEAD];
 	};
 };
 
 _Static_assert(sizeof(struct shl_fbox_cell) == 128, "a cell is two cache lines");
+_Static_assert(SHL_Q_FBOX_MORE == sizeof(struct shl_fbox_cell) - sizeof(uint32_t),
+	       "a further cell is its seq and payload");
+_Static_assert(SHL_Q_FBOX_MAX <= SHL_Q_FBOX_HEAD + 2 * SHL_Q_FBOX_MORE,
+	       "a message in cells takes at most three");
 
 struct shl_fbox {
 	/* The sender's, touched by the sending rank only (rank locked). */
-	uint64_t head;               /* messages written */
+	uint64_t head;               /* cells written */
 	uint64_t tail_seen;          /* `tail` when the sender last read it */
 	uint64_t inbox_sent;         /* envelopes sent through the inbox while this box existed */
 	uint64_t inbox_seen;         /* `inbox_done` when the sender last read it */
 	/* The receiver's: `next` is private, `tail` and `inbox_done` are read by the sender
 	 * when it thinks the box is full or it is still in inbox mode. */
-	alignas(64) uint64_t next;   /* number of the next message to take */
+	alignas(64) uint64_t next;   /* number of the next message's first cell */
 	int sender;                  /* the sender's world rank: written once, by shl_fbox_open */
-	_Atomic uint64_t tail;       /* messages taken; release-stored after the cell is read */
+	_Atomic uint64_t tail;       /* cells taken; release-stored after they are read */
 	_Atomic uint64_t inbox_done; /* flagged inbox envelopes taken */
 	alignas(128) struct shl_fbox_cell cells[SHL_Q_FBOX_CELLS];
 };

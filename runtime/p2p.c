@@ -284,24 +284,42 @@ static void arrive(struct shl_rank *r, struct shl_envelope *env)
 		shl_pool_put(env);  /* its sender cancelled it */
 }
 
-/* The payload of fastbox cell `cell` into receive `q`, which completes. */
-static SHL_HOT_INLINE void deliver_cell(struct shl_rank *r, struct shl_req *q,
-					const struct shl_fbox_cell *cell)
+/* The first `n` payload bytes of the message in `fb` whose first cell is `cell` into
+ * (`dst`, `type`). */
+static SHL_HOT_INLINE void copy_cells(struct shl_fbox *fb, const struct shl_fbox_cell *cell,
+				      void *dst, const struct shl_datatype *type, size_t n)
 {
-	shl_dt_copy_inline(q->buf, q->type, cell->data, NULL, fit(q, cell->bytes));
+	if (likely(n <= SHL_Q_FBOX_HEAD)) {
+		shl_dt_copy_inline(dst, type, cell->data, NULL, n);
+	} else if (type == NULL || type->contig) {
+		shl_fbox_copy_out(fb, cell, dst, n);
+	} else {
+		unsigned char dense[SHL_Q_FBOX_MAX];
+		shl_fbox_copy_out(fb, cell, dense, n);
+		shl_dt_copy(dst, type, dense, NULL, n);
+	}
+}
+
+/* The payload of the message in `fb` whose first cell is `cell` into receive `q`, which
+ * completes. */
+static SHL_HOT_INLINE void deliver_cell(struct shl_rank *r, struct shl_req *q,
+					struct shl_fbox *fb, const struct shl_fbox_cell *cell)
+{
+	copy_cells(fb, cell, q->buf, q->type, fit(q, cell->bytes));
 	set_status(q, cell->src, cell->tag, cell->bytes);
 	finish_recv(r, q);
 }
 
-/* A message carried in a fastbox cell: into a posted receive, or copied into one of our
- * own envelopes to wait as unexpected (the cell must be given back). */
-static void arrive_cell(struct shl_rank *r, const struct shl_fbox_cell *cell)
+/* A message carried in fastbox cells (`cell` its first): into a posted receive, or
+ * copied into one of our own envelopes to wait as unexpected (the cells must be given
+ * back). */
+static void arrive_cell(struct shl_rank *r, struct shl_fbox *fb, const struct shl_fbox_cell *cell)
 {
 	struct shl_req **link = find_posted(r, cell->context, cell->src, cell->tag);
 	struct shl_envelope *env;
 
 	if (link != NULL) {
-		deliver_cell(r, unlink_posted(r, link), cell);
+		deliver_cell(r, unlink_posted(r, link), fb, cell);
 		return;
 	}
 	env = shl_pool_get(&r->pool, false);
@@ -314,7 +332,7 @@ static void arrive_cell(struct shl_rank *r, const struct shl_fbox_cell *cell)
 	env->cookie = NULL;
 	env->payload = SHL_Q_INLINE;
 	env->via_fbox = false;
-	memcpy(env->inline_data, cell->data, cell->bytes);
+	copy_cells(fb, cell, env->inline_data, NULL, cell->bytes);
 	keep_unexpected(r, env);
 }
 
@@ -331,8 +349,8 @@ static void drain_fbox(struct shl_rank *r, struct shl_fbox *fb)
 		if (cell->bytes == SHL_Q_FBOX_ENVELOPE)
 			arrive(r, cell->env);
 		else
-			arrive_cell(r, cell);
-		shl_fbox_take(fb);
+			arrive_cell(r, fb, cell);
+		shl_fbox_take(fb, cell);
 	}
 }
 
@@ -394,8 +412,8 @@ static SHL_HOT_INLINE bool take_head(struct shl_rank *r, struct shl_req *q, stru
 	if (cell->bytes == SHL_Q_FBOX_ENVELOPE ||
 	    !matches(cell->context, cell->src, cell->tag, q->comm->context, q->peer, q->tag))
 		return false;
-	deliver_cell(r, q, cell);
-	shl_fbox_take(fb);
+	deliver_cell(r, q, fb, cell);
+	shl_fbox_take(fb, cell);
 	return true;
 }
 
@@ -463,13 +481,13 @@ static struct shl_fbox *fbox_to(struct shl_rank *r, struct shl_rank *to)
  * envelope of ours is still waiting in the inbox), else through the inbox. */
 static void post(struct shl_rank *to, struct shl_fbox *fb, struct shl_envelope *env)
 {
-	struct shl_fbox_cell *cell = fb != NULL ? shl_fbox_reserve(fb) : NULL;
+	struct shl_fbox_cell *cell = fb != NULL ? shl_fbox_reserve(fb, 1) : NULL;
 
 	if (cell != NULL) {
 		env->via_fbox = false;
 		cell->bytes = SHL_Q_FBOX_ENVELOPE;
 		cell->env = env;
-		shl_fbox_publish(fb, cell, !shl_job.sleeper_fences);
+		shl_fbox_publish(fb, cell, 1, !shl_job.sleeper_fences);
 	} else {
 		env->via_fbox = fb != NULL;
 		env->fbox = fb;
@@ -480,22 +498,31 @@ static void post(struct shl_rank *to, struct shl_fbox *fb, struct shl_envelope *
 	shl_rank_wake(to);
 }
 
-/* A small message straight into a cell of `fb`; false if the box has no room for it. */
+/* A small message (at most SHL_Q_FBOX_MAX bytes) straight into the cells of `fb`; false
+ * if the box has no room for it, or it needs more than one cell and `type` is not dense
+ * (an envelope packs it). */
 static SHL_HOT_INLINE bool send_cell(struct shl_rank *r, struct shl_comm *c, const void *buf,
-		      struct shl_datatype *type, size_t bytes, int tag, struct shl_rank *to,
-		      struct shl_fbox *fb, struct shl_req *req)
+				     struct shl_datatype *type, size_t bytes, int tag,
+				     struct shl_rank *to, struct shl_fbox *fb, struct shl_req *req)
 {
-	struct shl_fbox_cell *cell = shl_fbox_reserve(fb);
+	unsigned cells = shl_fbox_cells((uint32_t)bytes);
+	struct shl_fbox_cell *cell;
 
+	if (cells > 1 && type != NULL && !type->contig)
+		return false;
+	cell = shl_fbox_reserve(fb, cells);
 	if (cell == NULL)
 		return false;
 	cell->bytes = (uint32_t)bytes;
 	cell->context = c->context;
 	cell->src = c->rank;
 	cell->tag = tag;
-	shl_dt_copy_inline(cell->data, NULL, buf, type, bytes);
+	if (likely(cells == 1))
+		shl_dt_copy_inline(cell->data, NULL, buf, type, bytes);
+	else
+		shl_fbox_fill(fb, cell, buf, bytes);
 	shl_req_complete_own(r, req);
-	shl_fbox_publish(fb, cell, !shl_job.sleeper_fences);
+	shl_fbox_publish(fb, cell, cells, !shl_job.sleeper_fences);
 	shl_rank_wake(to);
 	return true;
 }
@@ -1254,10 +1281,10 @@ static enum watch watch_sender(struct shl_rank *r, struct shl_comm *c, void *buf
 			if (cell->bytes == SHL_Q_FBOX_ENVELOPE || cell->bytes > room ||
 			    !matches(cell->context, cell->src, cell->tag, c->context, source, tag))
 				return WATCH_OTHER;
-			shl_dt_copy_inline(buf, type, cell->data, NULL, cell->bytes);
+			copy_cells(fb, cell, buf, type, cell->bytes);
 			if (status != MPI_STATUS_IGNORE)
 				status_of(status, cell->src, cell->tag, cell->bytes);
-			shl_fbox_take(fb);
+			shl_fbox_take(fb, cell);
 			return WATCH_TOOK;
 		}
 		if (!shl_inbox_empty(&r->inbox))

@@ -1,0 +1,97 @@
+/* messages_of_several_cells_keep_data_and_order: messages of 105-232 bytes (longer than
+ * one fastbox cell holds, short enough to go eagerly) arrive whole and in the order sent:
+ * received as they come and after a burst has waited unexpected (more than one box of
+ * cells, so some go through the inbox), into a contiguous buffer and into a strided
+ * type (an int every other int), and sent from that type. Even ranks send to the next
+ * odd one. */
+/* ranks: 2 3 8 */
+#include "check.h"
+
+enum { STREAM = 400, BURST = 60, MAX_INTS = 58 };  /* 58 ints: 232 bytes */
+
+static int value(int src, int k, int i)
+{
+	return src * 1000003 + k * 131 + i;
+}
+
+/* Ints of message `k`: 27 to 58 (108 to 232 bytes), so that messages of two and three
+ * cells mix and start anywhere in the ring. */
+static int ints_of(int k)
+{
+	return 27 + (k * 7) % (MAX_INTS - 27 + 1);
+}
+
+static void send_message(int to, int me, int k, MPI_Datatype strided)
+{
+	int out[2 * MAX_INTS], n = ints_of(k);
+
+	if (strided != MPI_DATATYPE_NULL && k % 3 == 0) {
+		for (int i = 0; i < n; i++)
+			out[2 * i] = value(me, k, i);
+		CHECK_MPI(MPI_Send(out, n, strided, to, k % 5, MPI_COMM_WORLD));
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		out[i] = value(me, k, i);
+	CHECK_MPI(MPI_Send(out, n, MPI_INT, to, k % 5, MPI_COMM_WORLD));
+}
+
+static void receive_message(int from, int k, MPI_Datatype strided)
+{
+	int in[2 * MAX_INTS], n = ints_of(k), count = -1;
+	MPI_Status st;
+
+	memset(in, 0xff, sizeof in);
+	if (k % 4 == 1) {
+		CHECK_MPI(MPI_Recv(in, MAX_INTS, strided, from, k % 5, MPI_COMM_WORLD, &st));
+		MPI_Get_count(&st, MPI_INT, &count);
+		CHECK_INT(count, n);
+		for (int i = 0; i < n; i++) {
+			CHECK_INT(in[2 * i], value(from, k, i));
+			CHECK_INT(in[2 * i + 1], -1);  /* the gaps stay untouched */
+		}
+		return;
+	}
+	CHECK_MPI(MPI_Recv(in, MAX_INTS, MPI_INT, from, MPI_ANY_TAG, MPI_COMM_WORLD, &st));
+	CHECK_INT(st.MPI_TAG, k % 5);
+	MPI_Get_count(&st, MPI_INT, &count);
+	CHECK_INT(count, n);
+	for (int i = 0; i < n; i++)
+		CHECK_INT(in[i], value(from, k, i));
+	CHECK_INT(in[n], -1);
+}
+
+int main(int argc, char **argv)
+{
+	int rank, size;
+	MPI_Datatype strided;
+
+	CHECK_MPI(MPI_Init(&argc, &argv));
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	/* An int every other int: count n of it is n ints at a stride of two. */
+	CHECK_MPI(MPI_Type_create_resized(MPI_INT, 0, 2 * (MPI_Aint)sizeof(int), &strided));
+	CHECK_MPI(MPI_Type_commit(&strided));
+	int partner = rank ^ 1;
+	int active = partner < size;
+
+	/* Received as they come (the receiver is usually waiting already). */
+	for (int k = 0; active && k < STREAM; k++) {
+		if (rank % 2 == 0)
+			send_message(partner, rank, k, strided);
+		else
+			receive_message(partner, k, strided);
+	}
+	/* A burst sent before any receive is posted waits unexpected. */
+	if (active && rank % 2 == 0)
+		for (int k = 0; k < BURST; k++)
+			send_message(partner, rank, k, MPI_DATATYPE_NULL);
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (active && rank % 2 == 1)
+		for (int k = 0; k < BURST; k++)
+			receive_message(partner, k, strided);
+
+	CHECK_MPI(MPI_Type_free(&strided));
+	MPI_Finalize();
+	return 0;
+}
