@@ -536,10 +536,11 @@ static inline bool cell_worthy(enum shl_send_mode mode, size_t bytes)
 }
 
 /* The common small message, first of all: to a rank of the node we have sent to before,
- * into a cell of our box to it, found by dest's world rank alone; whether it went. `req`
- * completes. On a ping-pong this is the path from the receive that saw the last message to
- * the cell the peer waits on, where every instruction and every load that waits for the
- * one before is latency (bench/latency; docs/performance.md, "A send's first cell"). */
+ * into cells of our box to it, found by dest's world rank alone; whether it went. `req`
+ * completes. On a ping-pong this is the path from the receive that saw the last message
+ * to the cell the peer waits on, where every instruction and every load that waits for
+ * the one before is latency (docs/performance.md, "Blocking calls take their common case
+ * first"). */
 static SHL_HOT_INLINE bool send_small(struct shl_rank *r, struct shl_comm *c, const void *buf,
 				      MPI_Count count, struct shl_datatype *type, int dest,
 				      int tag, enum shl_send_mode mode, struct shl_req *req)
