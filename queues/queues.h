@@ -120,16 +120,25 @@ struct shl_inbox {
  * Order: a sender whose box is full sends through the inbox, flagging the envelope
  * `via_fbox`, and keeps using the inbox until the receiver has taken every such envelope
  * (`inbox_done` catches up with `inbox_sent`). The receiver drains a flagged envelope's box
- * before taking the envelope. So each sender's messages are taken in the order sent. */
+ * before taking the envelope. So each sender's messages are taken in the order sent.
+ *
+ * Laps: cell number n (cells are numbered as written, from 0) sits in slot (n - lap) % 64,
+ * where `lap` is the number of a cell written to slot 0. A sender that knows the receiver
+ * has taken every cell it wrote (its `acked` equals `head`: each cell the receiver writes
+ * back says how far it has taken, in `ack`) starts a new lap: its next cell goes to slot 0.
+ * A receiver that has taken everything looks for the next cell in its slot and in slot 0.
+ * So a ping-pong writes the same line back and forth instead of walking the ring, which
+ * cost ~6-9 ns a message here (docs/performance.md, "Laps"). Numbers are 64 bits wide: a
+ * slot a lap skipped may keep an old cell for any length of time. */
 
 /* Cells per box: the OSU message-rate window of 64 nonblocking sends fits. */
 #define SHL_Q_FBOX_CELLS 64
-/* Payload bytes inside a message's first cell: a 24-byte header and 104 bytes make two
- * cache lines; up to 40 bytes the whole message is the first line. */
-#define SHL_Q_FBOX_HEAD 104
+/* Payload bytes inside a message's first cell: a 32-byte header and 96 bytes make two
+ * cache lines; up to 32 bytes the whole message is the first line. */
+#define SHL_Q_FBOX_HEAD 96
 /* Payload bytes in each further cell of a longer message: all but the cell's `seq`. */
-#define SHL_Q_FBOX_MORE 124
-/* The largest payload carried in cells: three (104 + 124 + 4 bytes of a third), which an
+#define SHL_Q_FBOX_MORE 120
+/* The largest payload carried in cells: three (96 + 120 + 16 bytes of a third), which an
  * envelope's inline area also holds, for when it waits unexpected. Up to here a message
  * moves as lines the receiver reads at once after its first, rather than an envelope read
  * only once the cell has given its address (bench/latency 128 B: docs/performance.md,
@@ -145,12 +154,13 @@ struct shl_inbox {
  * each carrying SHL_Q_FBOX_MORE payload bytes after its own `seq`, which a sender stamps
  * so that no later look for a first cell there can take it for one (shl_fbox_fill). */
 struct shl_fbox_cell {
-	_Atomic uint32_t seq;        /* cell number + 1 once written (see shl_fbox_publish) */
+	_Atomic uint64_t seq;        /* cell number + 1 once written (see shl_fbox_publish) */
+	uint64_t ack;                /* the sender's `next` in the box back to it, or
+				      * UINT64_MAX (see "Laps") */
 	uint32_t bytes;              /* payload size, or SHL_Q_FBOX_ENVELOPE */
 	uint32_t context;
 	int32_t src;
 	int32_t tag;
-	uint32_t unused;
 	union {
 		struct shl_envelope *env;
 		unsigned char data[SHL_Q_FBOX_HEAD];
@@ -158,7 +168,7 @@ struct shl_fbox_cell {
 };
 
 _Static_assert(sizeof(struct shl_fbox_cell) == 128, "a cell is two cache lines");
-_Static_assert(SHL_Q_FBOX_MORE == sizeof(struct shl_fbox_cell) - sizeof(uint32_t),
+_Static_assert(SHL_Q_FBOX_MORE == sizeof(struct shl_fbox_cell) - sizeof(uint64_t),
 	       "a further cell is its seq and payload");
 _Static_assert(SHL_Q_FBOX_MAX <= SHL_Q_FBOX_HEAD + 2 * SHL_Q_FBOX_MORE,
 	       "a message in cells takes at most three");
@@ -166,12 +176,20 @@ _Static_assert(SHL_Q_FBOX_MAX <= SHL_Q_FBOX_HEAD + 2 * SHL_Q_FBOX_MORE,
 struct shl_fbox {
 	/* The sender's, touched by the sending rank only (rank locked). */
 	uint64_t head;               /* cells written */
+	uint64_t lap;                /* the number of a cell written to slot 0 ("Laps") */
+	uint64_t acked;              /* cells taken, as the receiver's last `ack` said */
 	uint64_t tail_seen;          /* `tail` when the sender last read it */
 	uint64_t inbox_sent;         /* envelopes sent through the inbox while this box existed */
 	uint64_t inbox_seen;         /* `inbox_done` when the sender last read it */
+	struct shl_fbox *back_in;    /* the box back from the receiver, whose `next` each
+				      * cell's `ack` carries; NULL until found (runtime's) */
+	int back_looked;             /* boxes the sender had when it last looked for it */
 	/* The receiver's: `next` is private, `tail` and `inbox_done` are read by the sender
 	 * when it thinks the box is full or it is still in inbox mode. */
 	alignas(64) uint64_t next;   /* number of the next message's first cell */
+	uint64_t next_lap;           /* `lap` as the receiver knows it */
+	struct shl_fbox *back_out;   /* the box back to the sender, whose `acked` each cell's
+				      * `ack` sets; NULL until found (runtime's) */
 	int sender;                  /* the sender's world rank: written once, by shl_fbox_open */
 	_Atomic uint64_t tail;       /* cells taken; release-stored after they are read */
 	_Atomic uint64_t inbox_done; /* flagged inbox envelopes taken */

@@ -41,10 +41,17 @@ static inline unsigned shl_fbox_cells(uint32_t bytes)
 	return 1 + (bytes - SHL_Q_FBOX_HEAD + SHL_Q_FBOX_MORE - 1) / SHL_Q_FBOX_MORE;
 }
 
+/* Cell number `n` of a box whose lap began with cell number `lap` ("Laps" in queues.h). */
+static inline struct shl_fbox_cell *shl_fbox_cell(struct shl_fbox *fb, uint64_t lap, uint64_t n)
+{
+	return &fb->cells[(n - lap) % SHL_Q_FBOX_CELLS];
+}
+
 /* Sender of `fb`: the first of `cells` free cells for a message, or NULL if the box has
- * not that many or the sender must keep to the inbox (see "Order" in queues.h). Fill its
- * header, its payload (shl_fbox_fill where it has more than SHL_Q_FBOX_HEAD bytes), then
- * shl_fbox_publish it. */
+ * not that many or the sender must keep to the inbox (see "Order" in queues.h). When the
+ * receiver has taken every cell (as its last `ack` said), a new lap begins in slot 0. Fill
+ * the cell's header (`ack` included), its payload (shl_fbox_fill where it has more than
+ * SHL_Q_FBOX_HEAD bytes), then shl_fbox_publish it. */
 static inline struct shl_fbox_cell *shl_fbox_reserve(struct shl_fbox *fb, unsigned cells)
 {
 	if (fb->inbox_sent != fb->inbox_seen) {
@@ -53,6 +60,10 @@ static inline struct shl_fbox_cell *shl_fbox_reserve(struct shl_fbox *fb, unsign
 		if (fb->inbox_sent != fb->inbox_seen)
 			return NULL;
 	}
+	if (fb->acked == fb->head) {
+		fb->lap = fb->head;
+		fb->tail_seen = fb->head;
+	}
 	if (fb->head + cells - fb->tail_seen > SHL_Q_FBOX_CELLS) {
 		/* Pairs with the release store in shl_fbox_take: the receiver is done with
 		 * the cells before `tail`. */
@@ -60,14 +71,14 @@ static inline struct shl_fbox_cell *shl_fbox_reserve(struct shl_fbox *fb, unsign
 		if (fb->head + cells - fb->tail_seen > SHL_Q_FBOX_CELLS)
 			return NULL;
 	}
-	return &fb->cells[fb->head % SHL_Q_FBOX_CELLS];
+	return shl_fbox_cell(fb, fb->lap, fb->head);
 }
 
 /* Sender: the dense payload `src` of `bytes` (more than SHL_Q_FBOX_HEAD, at most
  * SHL_Q_FBOX_MAX) into the first cell shl_fbox_reserve gave and the cells after it. Each
- * further cell's `seq` gets its number + 1 with the top bit flipped: a receiver looks for
- * a message's first cell there one lap later at the earliest, expecting the number 64
- * higher, so neither this stamp nor the payload can pass for it. */
+ * further cell's `seq` gets its number + 1 with the top bit flipped, so that a receiver
+ * looking there later for a message's first cell cannot take the stamp (or the payload)
+ * for one. */
 static inline void shl_fbox_fill(struct shl_fbox *fb, struct shl_fbox_cell *first,
 				 const void *src, size_t bytes)
 {
@@ -76,9 +87,9 @@ static inline void shl_fbox_fill(struct shl_fbox *fb, struct shl_fbox_cell *firs
 	memcpy(first->data, from, SHL_Q_FBOX_HEAD);
 	for (size_t done = SHL_Q_FBOX_HEAD, i = 1; done < bytes; done += SHL_Q_FBOX_MORE, i++) {
 		uint64_t n = fb->head + i;
-		struct shl_fbox_cell *cell = &fb->cells[n % SHL_Q_FBOX_CELLS];
+		struct shl_fbox_cell *cell = shl_fbox_cell(fb, fb->lap, n);
 		size_t part = bytes - done < SHL_Q_FBOX_MORE ? bytes - done : SHL_Q_FBOX_MORE;
-		atomic_store_explicit(&cell->seq, (uint32_t)(n + 1) ^ 0x80000000u,
+		atomic_store_explicit(&cell->seq, (n + 1) ^ (UINT64_C(1) << 63),
 				      memory_order_relaxed);
 		memcpy((unsigned char *)cell + sizeof(cell->seq), from + done, part);
 	}
@@ -94,7 +105,7 @@ static inline void shl_fbox_fill(struct shl_fbox *fb, struct shl_fbox_cell *firs
 static inline void shl_fbox_publish(struct shl_fbox *fb, struct shl_fbox_cell *cell,
 				    unsigned cells, bool fence)
 {
-	uint32_t seq = (uint32_t)fb->head + 1;
+	uint64_t seq = fb->head + 1;
 
 	fb->head += cells;
 	if (fence)
@@ -103,16 +114,20 @@ static inline void shl_fbox_publish(struct shl_fbox *fb, struct shl_fbox_cell *c
 		atomic_store_explicit(&cell->seq, seq, memory_order_release);
 }
 
-/* Receiver of `fb`: the first cell of the oldest unread message, or NULL. The cells stay
- * the receiver's until shl_fbox_take. Numbers are compared modulo 2^32: a stale cell is
- * 64 behind. */
+/* Receiver of `fb`: the first cell of the oldest unread message, or NULL. It is in its
+ * slot, or in slot 0 if the sender began a new lap with it. The cells stay the receiver's
+ * until shl_fbox_take. */
 static inline struct shl_fbox_cell *shl_fbox_peek(struct shl_fbox *fb)
 {
-	struct shl_fbox_cell *cell = &fb->cells[fb->next % SHL_Q_FBOX_CELLS];
+	uint64_t seq = fb->next + 1;
+	struct shl_fbox_cell *cell = shl_fbox_cell(fb, fb->next_lap, fb->next);
 
-	if (atomic_load_explicit(&cell->seq, memory_order_acquire) != (uint32_t)(fb->next + 1))
+	if (atomic_load_explicit(&cell->seq, memory_order_acquire) == seq)
+		return cell;
+	if (atomic_load_explicit(&fb->cells[0].seq, memory_order_acquire) != seq)
 		return NULL;
-	return cell;
+	fb->next_lap = fb->next;
+	return &fb->cells[0];
 }
 
 /* Receiver: the payload of the message whose first cell is `first` (from shl_fbox_peek),
@@ -124,16 +139,19 @@ static inline void shl_fbox_copy_out(struct shl_fbox *fb, const struct shl_fbox_
 
 	memcpy(to, first->data, SHL_Q_FBOX_HEAD);
 	for (size_t done = SHL_Q_FBOX_HEAD, i = 1; done < bytes; done += SHL_Q_FBOX_MORE, i++) {
-		const struct shl_fbox_cell *cell = &fb->cells[(fb->next + i) % SHL_Q_FBOX_CELLS];
+		const struct shl_fbox_cell *cell = shl_fbox_cell(fb, fb->next_lap, fb->next + i);
 		size_t part = bytes - done < SHL_Q_FBOX_MORE ? bytes - done : SHL_Q_FBOX_MORE;
 		memcpy(to + done, (const unsigned char *)cell + sizeof(cell->seq), part);
 	}
 }
 
 /* Receiver: done with the message whose first cell is `cell` (shl_fbox_peek's); the sender
- * may reuse its cells. */
+ * may reuse its cells. Its `ack` goes to the box back to the sender, if the caller found
+ * it (fb->back_out). */
 static inline void shl_fbox_take(struct shl_fbox *fb, const struct shl_fbox_cell *cell)
 {
+	if (fb->back_out != NULL)
+		fb->back_out->acked = cell->ack;
 	fb->next += shl_fbox_cells(cell->bytes);
 	atomic_store_explicit(&fb->tail, fb->next, memory_order_release);
 }

@@ -345,7 +345,7 @@ static void drain_fbox(struct shl_rank *r, struct shl_fbox *fb)
 		/* A receiver behind its sender finds the next cell written too: start its
 		 * transfer now (bench/msgrate +8 %). A sender-side prefetch of the cell to
 		 * write next cost 10-30 %: it takes the line a waiting receiver polls. */
-		__builtin_prefetch(&fb->cells[(fb->next + 1) % SHL_Q_FBOX_CELLS], 0, 3);
+		__builtin_prefetch(shl_fbox_cell(fb, fb->next_lap, fb->next + 1), 0, 3);
 		if (cell->bytes == SHL_Q_FBOX_ENVELOPE)
 			arrive(r, cell->env);
 		else
@@ -477,14 +477,60 @@ static struct shl_fbox *fbox_to(struct shl_rank *r, struct shl_rank *to)
 	return fb;
 }
 
+/* The fastbox `from` (a rank of this node) writes to us, or NULL if it has none. With
+ * `stored`, also how many of our boxes it found there (slots claimed but not yet stored
+ * are not counted). */
+static struct shl_fbox *fbox_from(struct shl_rank *r, const struct shl_rank *from, int *stored)
+{
+	int slots = shl_fbox_slots(&r->fbox_in, shl_job.fbox_peers), seen = 0;
+	struct shl_fbox *found = NULL;
+
+	for (int i = 0; i < slots; i++) {
+		struct shl_fbox *fb = shl_fbox_at(&r->fbox_in, i);
+		if (fb == NULL)
+			continue;
+		seen++;
+		if (fb->sender == from->world_rank) {
+			found = fb;
+			if (stored == NULL)
+				break;
+		}
+	}
+	if (stored != NULL)
+		*stored = seen;
+	return found;
+}
+
+/* The `ack` of a cell we write to `to` in our box `out`: how far we have taken `to`'s box
+ * to us ("Laps" in queues.h), or UINT64_MAX if it has none. Links the two boxes the first
+ * time both exist: `out` learns where to read the ack from, the box back learns where
+ * the acks `to` sends go (only we touch either field). */
+static SHL_HOT_INLINE uint64_t fbox_ack(struct shl_rank *r, struct shl_rank *to,
+					struct shl_fbox *out)
+{
+	if (unlikely(out->back_in == NULL)) {
+		int stored;
+		if (shl_fbox_slots(&r->fbox_in, shl_job.fbox_peers) == out->back_looked)
+			return UINT64_MAX;
+		out->back_in = fbox_from(r, to, &stored);
+		out->back_looked = stored;
+		if (out->back_in == NULL)
+			return UINT64_MAX;
+		out->back_in->back_out = out;
+	}
+	return out->back_in->next;
+}
+
 /* Hand `env` to `to`: in a cell of our fastbox `fb` when there is one with room (and no
  * envelope of ours is still waiting in the inbox), else through the inbox. */
-static void post(struct shl_rank *to, struct shl_fbox *fb, struct shl_envelope *env)
+static void post(struct shl_rank *r, struct shl_rank *to, struct shl_fbox *fb,
+		 struct shl_envelope *env)
 {
 	struct shl_fbox_cell *cell = fb != NULL ? shl_fbox_reserve(fb, 1) : NULL;
 
 	if (cell != NULL) {
 		env->via_fbox = false;
+		cell->ack = fbox_ack(r, to, fb);
 		cell->bytes = SHL_Q_FBOX_ENVELOPE;
 		cell->env = env;
 		shl_fbox_publish(fb, cell, 1, !shl_job.sleeper_fences);
@@ -513,6 +559,7 @@ static SHL_HOT_INLINE bool send_cell(struct shl_rank *r, struct shl_comm *c, con
 	cell = shl_fbox_reserve(fb, cells);
 	if (cell == NULL)
 		return false;
+	cell->ack = fbox_ack(r, to, fb);
 	cell->bytes = (uint32_t)bytes;
 	cell->context = c->context;
 	cell->src = c->rank;
@@ -628,7 +675,7 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, MPI_Cou
 		req->env = env;
 	else
 		shl_req_complete_own(r, req);
-	post(to, fb, env);
+	post(r, to, fb, env);
 	return 0;
 }
 
@@ -1232,19 +1279,6 @@ static void copy_status(MPI_Status *status, const MPI_Status *st)
 	status->MPI_ERROR = error;
 }
 
-/* The fastbox `from` (a rank of this node) writes to us, or NULL if it has none. */
-static struct shl_fbox *fbox_from(struct shl_rank *r, const struct shl_rank *from)
-{
-	int slots = shl_fbox_slots(&r->fbox_in, shl_job.fbox_peers);
-
-	for (int i = 0; i < slots; i++) {
-		struct shl_fbox *fb = shl_fbox_at(&r->fbox_in, i);
-		if (fb != NULL && fb->sender == from->world_rank)
-			return fb;
-	}
-	return NULL;
-}
-
 enum watch { WATCH_TOOK, WATCH_OTHER, WATCH_SPUN };
 
 /* Blocking receive of (buf, count, type) from `source` with `tag` on `c`, its arguments
@@ -1274,7 +1308,7 @@ static enum watch watch_sender(struct shl_rank *r, struct shl_comm *c, void *buf
 	    shl_job.spin_ns == 0 || shl_job.spin_yield || shl_job.poll_net)
 		return WATCH_OTHER;
 	from = shl_job.ranks[shl_comm_remote_world(c, source)];
-	if (from == NULL || (fb = fbox_from(r, from)) == NULL)
+	if (from == NULL || (fb = fbox_from(r, from, NULL)) == NULL)
 		return WATCH_OTHER;
 	do {
 		const struct shl_fbox_cell *cell = shl_fbox_peek(fb);

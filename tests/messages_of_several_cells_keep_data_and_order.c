@@ -2,12 +2,13 @@
  * one fastbox cell holds, short enough to go eagerly) arrive whole and in the order sent:
  * received as they come and after a burst has waited unexpected (more than one box of
  * cells, so some go through the inbox), into a contiguous buffer and into a strided
- * type (an int every other int), and sent from that type. Even ranks send to the next
- * odd one. */
+ * type (an int every other int), and sent from that type; and in a ping-pong of every
+ * size up to 232 bytes broken by bursts, where boxes begin new laps in their first slot
+ * and bursts walk the ring past old cells. Even ranks send to the next odd one. */
 /* ranks: 2 3 8 */
 #include "check.h"
 
-enum { STREAM = 400, BURST = 60, MAX_INTS = 58 };  /* 58 ints: 232 bytes */
+enum { STREAM = 400, BURST = 60, PINGPONG = 600, MAX_INTS = 58 };  /* 58 ints: 232 B */
 
 static int value(int src, int k, int i)
 {
@@ -61,6 +62,28 @@ static void receive_message(int from, int k, MPI_Datatype strided)
 	CHECK_INT(in[n], -1);
 }
 
+static void send_bytes(int to, int me, int k, int bytes)
+{
+	unsigned char out[4 * MAX_INTS + 2];
+
+	for (int i = 0; i < bytes; i++)
+		out[i] = (unsigned char)value(me, k, i);
+	CHECK_MPI(MPI_Send(out, bytes, MPI_BYTE, to, k % 7, MPI_COMM_WORLD));
+}
+
+static void receive_bytes(int from, int k, int bytes)
+{
+	unsigned char in[4 * MAX_INTS + 2];
+	int count = -1;
+	MPI_Status st;
+
+	CHECK_MPI(MPI_Recv(in, (int)sizeof in, MPI_BYTE, from, k % 7, MPI_COMM_WORLD, &st));
+	MPI_Get_count(&st, MPI_BYTE, &count);
+	CHECK_INT(count, bytes);
+	for (int i = 0; i < bytes; i++)
+		CHECK_INT(in[i], (unsigned char)value(from, k, i));
+}
+
 int main(int argc, char **argv)
 {
 	int rank, size;
@@ -90,6 +113,22 @@ int main(int argc, char **argv)
 	if (active && rank % 2 == 1)
 		for (int k = 0; k < BURST; k++)
 			receive_message(partner, k, strided);
+
+	/* Ping-pong of every size up to 232 bytes (a box whose messages are all taken
+	 * begins a new lap in its first slot), broken by bursts that walk the whole ring. */
+	for (int k = 0; active && k < PINGPONG; k++) {
+		int bytes = (k * 37) % (4 * MAX_INTS + 1), burst = k % 50 == 49 ? BURST : 1;
+		for (int j = 0; j < burst; j++) {
+			if (rank % 2 == 0)
+				send_bytes(partner, rank, k + j, bytes + j % 3);
+			else
+				receive_bytes(partner, k + j, bytes + j % 3);
+		}
+		if (rank % 2 == 0)
+			receive_bytes(partner, k, bytes);
+		else
+			send_bytes(partner, rank, k, bytes);
+	}
 
 	CHECK_MPI(MPI_Type_free(&strided));
 	MPI_Finalize();
