@@ -1,4 +1,4 @@
-/* messages_of_several_cells_keep_data_and_order: messages of 105-232 bytes (longer than
+/* messages_of_several_cells_keep_data_and_order: messages of 97-232 bytes (longer than
  * one fastbox cell holds, short enough to go eagerly) arrive whole and in the order sent:
  * received as they come and after a burst has waited unexpected (more than one box of
  * cells, so some go through the inbox), into a contiguous buffer and into a strided
