@@ -108,7 +108,12 @@ int shl_job_create_part(int size, int nlocal, const int *local)
 						 SHL_P2P_SPLIT_CHUNK_TYPED, 1u << 30);
 	if (shl_job.split_chunk_typed < 4096)
 		shl_job.split_chunk_typed = 4096;
-	shl_job.fbox_peers = (int)shl_env_size("SHOAL_FBOX_PEERS", SHL_Q_FBOX_PEERS,
+	shl_job.cores = usable_cores();
+	/* Ranks that outnumber cores take none: their boxes' lines, walked by one-way
+	 * streams and polled box by box, cost more than the inbox (docs/performance.md,
+	 * "Fastboxes"). */
+	shl_job.fbox_peers = (int)shl_env_size("SHOAL_FBOX_PEERS",
+					       nlocal > shl_job.cores ? 0 : SHL_Q_FBOX_PEERS,
 					       SHL_Q_FBOX_PEERS);
 	for (int i = 0; i < nlocal; i++)
 		if (shl_fbox_set_init(&ranks[i].fbox_in, shl_job.fbox_peers) < 0 ||
@@ -118,7 +123,6 @@ int shl_job_create_part(int size, int nlocal, const int *local)
 	shl_job.coll_small_max = shl_env_size("SHOAL_COLL_SMALL_MAX", SHL_COLL_SMALL_MAX,
 					      1 << 20);
 	shl_job.coll_spin_ns = 1000 * shl_env_size("SHOAL_COLL_SPIN_US", SHL_COLL_SPIN_US, 1000000);
-	shl_job.cores = usable_cores();
 	shl_job.spin_ns = 1000 * shl_env_size("SHOAL_SPIN_US",
 					      nlocal > shl_job.cores ? 0 : SHL_WAIT_SPIN_US,
 					      1000000);
