@@ -145,7 +145,8 @@ struct shl_inbox {
  * "Messages of several cells"). */
 #define SHL_Q_FBOX_MAX SHL_Q_INLINE_MAX
 /* Boxes one receiver polls: 8 keep a poll of all of them within a few nanoseconds and cost
- * at most 8 x 8 KiB per rank. SHOAL_FBOX_PEERS tunes it down (0: no fastboxes). */
+ * at most 8 x 8 KiB per rank. SHOAL_FBOX_PEERS tunes it down (0: no fastboxes, the default
+ * when ranks outnumber cores). */
 #define SHL_Q_FBOX_PEERS 8
 /* cell->bytes of a cell that carries an envelope instead of a payload. */
 #define SHL_Q_FBOX_ENVELOPE UINT32_MAX
