@@ -13,11 +13,14 @@
 #include <stdint.h>
 #include <urcu/wfcqueue.h>
 
-/* Payload bytes carried inside an envelope: with the 48-byte header and 32 cold bytes this
- * makes the envelope 312 bytes, five cache lines once aligned, and a payload of up to 16
- * bytes shares the header's line. SHOAL_INLINE_MAX tunes the switch to direct copies down
- * from here. */
-#define SHL_Q_INLINE_MAX 232
+/* Payload bytes carried inside an envelope: with the 48-byte header and 40 cold bytes this
+ * makes the envelope 384 bytes, six cache lines, and a payload of up to 16 bytes shares
+ * the header's line. 296 rather than 232 (five lines) so that a 256-byte message goes
+ * eagerly, in fastbox cells (SHL_Q_FBOX_MAX), and waits unexpected in an envelope: through
+ * the sender's buffer it took 0.216 µs one way against Open MPI's 0.212, in cells 0.145
+ * (docs/performance.md, "Messages of several cells"). SHOAL_INLINE_MAX tunes the switch to
+ * direct copies down from here. */
+#define SHL_Q_INLINE_MAX 296
 /* Payload bytes of a pooled medium buffer; tunable down by SHOAL_MEDIUM_MAX. */
 #define SHL_Q_MEDIUM_MAX (16 * 1024)
 /* How the receiver finds the payload. */
@@ -92,7 +95,7 @@ struct shl_envelope {
 };
 
 _Static_assert(offsetof(struct shl_envelope, inline_data) == 48, "header is one 48-byte run");
-_Static_assert(sizeof(struct shl_envelope) == 320, "an envelope is five cache lines");
+_Static_assert(sizeof(struct shl_envelope) == 384, "an envelope is six cache lines");
 
 /* A rank's envelopes. `free_small`/`free_medium` belong to the owner; any thread returns
  * envelopes through the wait-free return queue, which the owner splices back lazily. */
@@ -138,7 +141,7 @@ struct shl_inbox {
 #define SHL_Q_FBOX_HEAD 96
 /* Payload bytes in each further cell of a longer message: all but the cell's `seq`. */
 #define SHL_Q_FBOX_MORE 120
-/* The largest payload carried in cells: three (96 + 120 + 16 bytes of a third), which an
+/* The largest payload carried in cells: three (96 + 120 + 80 bytes of a third), which an
  * envelope's inline area also holds, for when it waits unexpected. Up to here a message
  * moves as lines the receiver reads at once after its first, rather than an envelope read
  * only once the cell has given its address (bench/latency 128 B: docs/performance.md,
@@ -240,7 +243,7 @@ void shl_pool_put(struct shl_envelope *env);
 int shl_pool_give_chunk(struct shl_pool *pool, struct shl_envelope *env);
 
 /* Envelopes a pool takes in from other pools (shl_pool_keep) before it gives them back
- * instead: 64 × 320 B = 20 KiB per rank. */
+ * instead: 64 × 384 B = 24 KiB per rank. */
 #define SHL_Q_KEEP_MAX 64
 
 /* Owner of `pool`, done with `env` from any pool: an envelope that no sender's request

@@ -11,7 +11,7 @@
 
 enum { BURST = 150, MAX_BYTES = 4000 };
 
-static const int sizes[] = { 0, 1, 8, 32, 33, 40, 96, 97, 104, 105, 232, 233, MAX_BYTES };
+static const int sizes[] = { 0, 1, 8, 32, 33, 96, 97, 216, 217, 232, 233, 296, 297, MAX_BYTES };
 #define NSIZES ((int)(sizeof(sizes) / sizeof(sizes[0])))
 
 static unsigned char pattern(int src, int k, int i)

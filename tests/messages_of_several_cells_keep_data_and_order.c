@@ -1,25 +1,25 @@
-/* messages_of_several_cells_keep_data_and_order: messages of 97-232 bytes (longer than
+/* messages_of_several_cells_keep_data_and_order: messages of 97-296 bytes (longer than
  * one fastbox cell holds, short enough to go eagerly) arrive whole and in the order sent:
  * received as they come and after a burst has waited unexpected (more than one box of
  * cells, so some go through the inbox), into a contiguous buffer and into a strided
  * type (an int every other int), and sent from that type; and in a ping-pong of every
- * size up to 232 bytes broken by bursts, where boxes begin new laps in their first slot
+ * size up to 296 bytes broken by bursts, where boxes begin new laps in their first slot
  * and bursts walk the ring past old cells. Even ranks send to the next odd one. */
 /* ranks: 2 3 8 */
 #include "check.h"
 
-enum { STREAM = 400, BURST = 60, PINGPONG = 600, MAX_INTS = 58 };  /* 58 ints: 232 B */
+enum { STREAM = 400, BURST = 60, PINGPONG = 600, MAX_INTS = 74 };  /* 74 ints: 296 B */
 
 static int value(int src, int k, int i)
 {
 	return src * 1000003 + k * 131 + i;
 }
 
-/* Ints of message `k`: 27 to 58 (108 to 232 bytes), so that messages of two and three
+/* Ints of message `k`: 25 to 74 (100 to 296 bytes), so that messages of two and three
  * cells mix and start anywhere in the ring. */
 static int ints_of(int k)
 {
-	return 27 + (k * 7) % (MAX_INTS - 27 + 1);
+	return 25 + (k * 7) % (MAX_INTS - 25 + 1);
 }
 
 static void send_message(int to, int me, int k, MPI_Datatype strided)
@@ -114,7 +114,7 @@ int main(int argc, char **argv)
 		for (int k = 0; k < BURST; k++)
 			receive_message(partner, k, strided);
 
-	/* Ping-pong of every size up to 232 bytes (a box whose messages are all taken
+	/* Ping-pong of every size up to 296 bytes (a box whose messages are all taken
 	 * begins a new lap in its first slot), broken by bursts that walk the whole ring. */
 	for (int k = 0; active && k < PINGPONG; k++) {
 		int bytes = (k * 37) % (4 * MAX_INTS + 1), burst = k % 50 == 49 ? BURST : 1;
