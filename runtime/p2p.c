@@ -180,7 +180,6 @@ static size_t fit(const struct shl_req *q, size_t bytes)
 	return bytes <= cap ? bytes : cap;
 }
 
-/* Fill receive `q`'s status for a message of `bytes` bytes from `src` with `tag`. */
 /* What a receive's status says of the message (src, tag, bytes) it took, MPI_ERROR aside. */
 static inline void status_of(MPI_Status *st, int src, int tag, size_t bytes)
 {
@@ -190,6 +189,7 @@ static inline void status_of(MPI_Status *st, int src, int tag, size_t bytes)
 	st->shl_bytes = (MPI_Count)bytes;
 }
 
+/* Fill receive `q`'s status for a message of `bytes` bytes from `src` with `tag`. */
 static void set_status(struct shl_req *q, int src, int tag, size_t bytes)
 {
 	status_of(&q->status, src, tag, bytes);
