@@ -582,12 +582,12 @@ static inline bool cell_worthy(enum shl_send_mode mode, size_t bytes)
 	       bytes <= shl_job.inline_max;
 }
 
-/* The common small message, first of all: to a rank of the node we have sent to before,
- * into cells of our box to it, found by dest's world rank alone; whether it went. `req`
- * completes. On a ping-pong this is the path from the receive that saw the last message
- * to the cell the peer waits on, where every instruction and every load that waits for
- * the one before is latency (docs/performance.md, "Blocking calls take their common case
- * first"). */
+/* The common small message, first of all: to a rank of the node, into cells of our box
+ * to it, found by dest's world rank alone (the first message to that rank opens the box);
+ * whether it went. `req` completes. The only place a message goes into cells. On a
+ * ping-pong this is the path from the receive that saw the last message to the cell the
+ * peer waits on, where every instruction and every load that waits for the one before is
+ * latency (docs/performance.md, "Blocking calls take their common case first"). */
 static SHL_HOT_INLINE bool send_small(struct shl_rank *r, struct shl_comm *c, const void *buf,
 				      MPI_Count count, struct shl_datatype *type, int dest,
 				      int tag, enum shl_send_mode mode, struct shl_req *req)
@@ -596,10 +596,15 @@ static SHL_HOT_INLINE bool send_small(struct shl_rank *r, struct shl_comm *c, co
 	struct shl_fbox *fb;
 	int w;
 
-	if (!cell_worthy(mode, bytes) || dest == MPI_PROC_NULL || r->fbox_out == NULL)
+	if (!cell_worthy(mode, bytes) || dest == MPI_PROC_NULL || shl_job.fbox_peers == 0)
 		return false;
 	w = shl_comm_remote_world(c, dest);
-	fb = r->fbox_out[w];
+	fb = r->fbox_out != NULL ? r->fbox_out[w] : NULL;
+	if (unlikely(fb == NULL)) {
+		if (shl_job.ranks[w] == NULL)  /* a rank of another node */
+			return false;
+		fb = fbox_to(r, shl_job.ranks[w]);
+	}
 	return fb != NULL && fb != FBOX_REFUSED &&
 	       send_cell(r, c, buf, type, bytes, tag, shl_job.ranks[w], fb, req);
 }
@@ -619,7 +624,6 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, MPI_Cou
 	struct shl_req *cookie = how == SHL_Q_DIRECT || mode == SHL_MODE_SYNC ? req : NULL;
 	struct shl_envelope *env;
 	struct shl_rank *to;
-	struct shl_fbox *fb;
 
 	req->env = NULL;
 	if (send_small(r, c, buf, count, type, dest, tag, mode, req))
@@ -651,10 +655,6 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, MPI_Cou
 		type = NULL;
 		how = SHL_Q_DIRECT;
 	}
-	fb = fbox_to(r, to);
-	if (fb != NULL && cell_worthy(mode, bytes) &&
-	    send_cell(r, c, buf, type, bytes, tag, to, fb, req))
-		return 0;
 	env = shl_pool_get(&r->pool, false);
 	if (env == NULL)
 		return -ENOMEM;
@@ -675,7 +675,7 @@ static int send(struct shl_rank *r, struct shl_comm *c, const void *buf, MPI_Cou
 		req->env = env;
 	else
 		shl_req_complete_own(r, req);
-	post(r, to, fb, env);
+	post(r, to, fbox_to(r, to), env);
 	return 0;
 }
 
