@@ -574,12 +574,18 @@ static SHL_HOT_INLINE bool send_cell(struct shl_rank *r, struct shl_comm *c, con
 	return true;
 }
 
-/* Whether a message of `bytes` sent in `mode` may ride in a fastbox cell: it completes at
- * once (no receiver completes it, nothing waits in an attached buffer) and fits. */
+/* Whether a send in `mode` may ride in fastbox cells: no receiver completes it and
+ * nothing waits in an attached buffer. */
+static inline bool cell_mode(enum shl_send_mode mode)
+{
+	return mode != SHL_MODE_SYNC && mode != SHL_MODE_BUFFERED;
+}
+
+/* Whether a message of `bytes` sent in `mode` may ride in fastbox cells: its mode allows
+ * it and it fits. */
 static inline bool cell_worthy(enum shl_send_mode mode, size_t bytes)
 {
-	return mode != SHL_MODE_SYNC && mode != SHL_MODE_BUFFERED && bytes <= SHL_Q_FBOX_MAX &&
-	       bytes <= shl_job.inline_max;
+	return cell_mode(mode) && bytes <= SHL_Q_FBOX_MAX && bytes <= shl_job.inline_max;
 }
 
 /* The common small message, first of all: to a rank of the node, into cells of our box
@@ -978,7 +984,8 @@ static int send_checked(const char *fn, enum shl_send_mode mode, const void *buf
 }
 
 /* A blocking send: a small message with plain arguments straight into its cell, anything
- * else checked. */
+ * else checked. `mode` is a constant in each caller: MPI_Ssend and MPI_Bsend go straight
+ * to the checks. */
 static SHL_HOT_INLINE int send_blocking(const char *fn, enum shl_send_mode mode,
 					const void *buf, MPI_Count count, MPI_Datatype type,
 					int dest, int tag, MPI_Comm comm)
@@ -986,7 +993,7 @@ static SHL_HOT_INLINE int send_blocking(const char *fn, enum shl_send_mode mode,
 	struct shl_rank *r = shl_self;
 	struct shl_comm *c;
 
-	if (plain_args(r, comm, &c, buf, count, type, dest, tag, false) &&
+	if (cell_mode(mode) && plain_args(r, comm, &c, buf, count, type, dest, tag, false) &&
 	    send_small(r, c, buf, count, type, dest, tag, mode, &r->sent))
 		return MPI_SUCCESS;
 	return send_checked(fn, mode, buf, count, type, dest, tag, comm);
