@@ -780,12 +780,25 @@ def walk(head, field="next"):
         seen += 1
 
 
+def matching(r, kind):
+    """Rank r's posted receives (kind "posted") or unexpected messages ("unexpected"),
+    oldest first: they wait in bins by source, and MPI_ANY_SOURCE receives on a list of
+    their own (runtime/rt.h, "matching"); each took the next of its rank's numbers."""
+    bins = r["bins"]
+    lo, hi = bins.type.range()
+    heads = [bins[b][kind]["head"] for b in range(lo, hi + 1)]
+    if kind == "posted":
+        heads.append(r["wild"]["head"])
+    items = [x for head in heads for x in walk(head)]
+    return sorted(items, key=lambda x: int(x.dereference()["seq"]))
+
+
 def contexts_of(r):
     """{context: communicator name} known to rank r: its world and self, and the
     communicators of its posted receives."""
     names = {int(r["world"]["context"]): "MPI_COMM_WORLD",
              int(r["self"]["context"]): "MPI_COMM_SELF"}
-    for q in walk(r["posted"]):
+    for q in matching(r, "posted"):
         c = q.dereference()["comm"]
         if int(c):
             names.setdefault(int(c.dereference()["context"]), comm_name(c))
@@ -852,8 +865,8 @@ Usage: mpi queues [SPEC]   (default: the selected rank; SPEC: N, N-M, N,M or all
             gdb.write("rank %d: not in MPI\n" % k)
             return
         names = contexts_of(r)
-        posted = [req_text(q) for q in walk(r["posted"])]
-        unexpected = [envelope_text(e, names) for e in walk(r["unexpected"])]
+        posted = [req_text(q) for q in matching(r, "posted")]
+        unexpected = [envelope_text(e, names) for e in matching(r, "unexpected")]
         arrived = [envelope_text(e, names) for e in inbox(r)]
         detached = [req_text(q) for q in walk(r["detached"])
                     if not int(q.dereference()["done"])]
@@ -862,7 +875,7 @@ Usage: mpi queues [SPEC]   (default: the selected rank; SPEC: N, N-M, N,M or all
             other = gdb.parse_and_eval("shl_job.ranks[%d]" % j)
             if j == k or int(other) == 0:
                 continue
-            for e in list(walk(other["unexpected"])) + list(inbox(other)):
+            for e in matching(other, "unexpected") + list(inbox(other)):
                 cookie = e.dereference()["cookie"]
                 if int(cookie) == 0:
                     continue

@@ -92,6 +92,7 @@ struct shl_envelope {
 		struct shl_fbox *fbox;   /* via_fbox: the sender's fastbox to the receiver */
 		void *probed_on;         /* owner's: set by a matched probe, opaque here */
 	};
+	uint64_t seq;                /* receiver's: its number among its unexpected messages */
 };
 
 _Static_assert(offsetof(struct shl_envelope, inline_data) == 48, "header is one 48-byte run");

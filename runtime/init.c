@@ -48,8 +48,11 @@ static void rank_init(struct shl_rank *r, int world_rank, int size)
 				     .errh = &shl_mpi_errors_are_fatal, .name = "MPI_COMM_SELF" };
 	shl_pool_init(&r->pool);
 	shl_inbox_init(&r->inbox);
-	r->unexpected_tail = &r->unexpected;
-	r->posted_tail = &r->posted;
+	for (int b = 0; b < SHL_MATCH_BINS; b++) {
+		r->bins[b].posted.tail = &r->bins[b].posted.head;
+		r->bins[b].unexpected.tail = &r->bins[b].unexpected.head;
+	}
+	r->wild.tail = &r->wild.head;
 	r->sent = (struct shl_req){ .magic = SHL_REQ_MAGIC, .kind = SHL_REQ_SEND, .done = 1,
 				    .owner = r };
 	shl_status_empty(&r->sent.status, MPI_ANY_SOURCE);

@@ -228,12 +228,14 @@ static void deliver(struct shl_rank *r, struct shl_req *q, struct shl_envelope *
 	finish_recv(r, q);
 }
 
-static void unlink_unexpected(struct shl_rank *r, struct shl_envelope **link,
-			      struct shl_envelope *env)
+/* ---- matching (rt.h, "matching") ---- */
+
+_Static_assert(SHL_MATCH_BINS <= 64, "unexpected_bins has a bit per bin");
+
+/* The bin of messages from rank `src` of the communicator with context `context`. */
+static inline unsigned bin_of(uint32_t context, int src)
 {
-	*link = env->next;
-	if (r->unexpected_tail == &env->next)
-		r->unexpected_tail = link;
+	return (context * 31u + (unsigned)src) % SHL_MATCH_BINS;
 }
 
 /* Whether a message (context, src, tag) matches a receive for (rcontext, rsource, rtag). */
@@ -244,10 +246,18 @@ static inline bool matches(uint32_t context, int src, int tag, uint32_t rcontext
 	       (rtag == MPI_ANY_TAG || rtag == tag);
 }
 
-/* Where the oldest posted receive matching (context, src, tag) is linked; NULL if none. */
-static struct shl_req **find_posted(struct shl_rank *r, uint32_t context, int src, int tag)
+/* The list posted receive `q` waits on. */
+static inline struct shl_req_list *posted_list(struct shl_rank *r, const struct shl_req *q)
 {
-	struct shl_req **link = &r->posted, *q;
+	return q->peer == MPI_ANY_SOURCE ? &r->wild
+					 : &r->bins[bin_of(q->comm->context, q->peer)].posted;
+}
+
+/* Where the oldest receive on `list` matching (context, src, tag) is linked; NULL if none. */
+static struct shl_req **first_posted(struct shl_req_list *list, uint32_t context, int src,
+				     int tag)
+{
+	struct shl_req **link = &list->head, *q;
 
 	for (; (q = *link) != NULL; link = &q->next)
 		if (matches(context, src, tag, q->comm->context, q->peer, q->tag))
@@ -255,31 +265,138 @@ static struct shl_req **find_posted(struct shl_rank *r, uint32_t context, int sr
 	return NULL;
 }
 
-static struct shl_req *unlink_posted(struct shl_rank *r, struct shl_req **link)
+/* Where the oldest posted receive matching (context, src, tag) is linked, and on which
+ * list (*list); NULL if none. */
+static struct shl_req **find_posted(struct shl_rank *r, uint32_t context, int src, int tag,
+				    struct shl_req_list **list)
+{
+	struct shl_req **link, **wild;
+
+	*list = &r->bins[bin_of(context, src)].posted;
+	link = first_posted(*list, context, src, tag);
+	if (r->wild.head == NULL)
+		return link;
+	wild = first_posted(&r->wild, context, src, tag);
+	if (wild != NULL && (link == NULL || (*wild)->seq < (*link)->seq)) {
+		*list = &r->wild;
+		return wild;
+	}
+	return link;
+}
+
+static struct shl_req *unlink_posted(struct shl_rank *r, struct shl_req_list *list,
+				     struct shl_req **link)
 {
 	struct shl_req *q = *link;
 
 	*link = q->next;
-	if (r->posted_tail == &q->next)
-		r->posted_tail = link;
+	if (list->tail == &q->next)
+		list->tail = link;
+	r->nposted--;
 	return q;
+}
+
+static void keep_posted(struct shl_rank *r, struct shl_req *q)
+{
+	struct shl_req_list *list = posted_list(r, q);
+
+	q->next = NULL;
+	q->seq = r->posted_seq++;
+	*list->tail = q;
+	list->tail = &q->next;
+	r->nposted++;
 }
 
 static void keep_unexpected(struct shl_rank *r, struct shl_envelope *env)
 {
+	unsigned b = bin_of(env->context, env->src);
+	struct shl_envelope_list *list = &r->bins[b].unexpected;
+
 	env->next = NULL;
-	*r->unexpected_tail = env;
-	r->unexpected_tail = &env->next;
+	env->seq = r->unexpected_seq++;
+	*list->tail = env;
+	list->tail = &env->next;
+	r->unexpected_bins |= UINT64_C(1) << b;
+}
+
+static void unlink_unexpected(struct shl_rank *r, unsigned b, struct shl_envelope **link)
+{
+	struct shl_envelope_list *list = &r->bins[b].unexpected;
+	struct shl_envelope *env = *link;
+
+	*link = env->next;
+	if (list->tail == &env->next)
+		list->tail = link;
+	if (list->head == NULL)
+		r->unexpected_bins &= ~(UINT64_C(1) << b);
+}
+
+/* Where the oldest unexpected message in bin `b` matching (context, source, tag) is
+ * linked; NULL if none. Messages cancelled by their senders are dropped on the way. */
+static struct shl_envelope **first_unexpected(struct shl_rank *r, unsigned b,
+					      uint32_t context, int source, int tag)
+{
+	struct shl_envelope **link = &r->bins[b].unexpected.head, *env;
+
+	while ((env = *link) != NULL) {
+		if (!matches(env->context, env->src, env->tag, context, source, tag)) {
+			link = &env->next;
+		} else if (env->cookie != NULL &&
+			   atomic_load(&env->state) == SHL_Q_CANCELLED) {
+			unlink_unexpected(r, b, link);
+			shl_pool_put(env);
+		} else {
+			return link;
+		}
+	}
+	return NULL;
+}
+
+/* The oldest unexpected message matching (comm, source, tag), unlinked and claimed if
+ * `take`; NULL if none. From MPI_ANY_SOURCE: the oldest of each bin's first. */
+static struct shl_envelope *find_unexpected(struct shl_rank *r, const struct shl_comm *c,
+					    int source, int tag, bool take)
+{
+	for (;;) {
+		struct shl_envelope **link = NULL, *env;
+		unsigned b = 0;
+
+		if (source != MPI_ANY_SOURCE) {
+			b = bin_of(c->context, source);
+			if (r->unexpected_bins & UINT64_C(1) << b)
+				link = first_unexpected(r, b, c->context, source, tag);
+		}
+		for (uint64_t bins = source == MPI_ANY_SOURCE ? r->unexpected_bins : 0;
+		     bins != 0; bins &= bins - 1) {
+			unsigned i = (unsigned)__builtin_ctzll(bins);
+			struct shl_envelope **first = first_unexpected(r, i, c->context, source,
+								       tag);
+			if (first != NULL && (link == NULL || (*first)->seq < (*link)->seq)) {
+				link = first;
+				b = i;
+			}
+		}
+		if (link == NULL)
+			return NULL;
+		env = *link;
+		if (!take)
+			return env;
+		unlink_unexpected(r, b, link);
+		if (claim(env))
+			return env;
+		shl_pool_put(env);  /* its sender cancelled it just now */
+	}
 }
 
 static void arrive(struct shl_rank *r, struct shl_envelope *env)
 {
-	struct shl_req **link = find_posted(r, env->context, env->src, env->tag);
+	struct shl_req_list *list;
+	struct shl_req **link = find_posted(r, env->context, env->src, env->tag, &list);
 
 	if (link == NULL)
 		keep_unexpected(r, env);
 	else if (claim(env))
-		deliver(r, unlink_posted(r, link), env);
+		deliver(r, unlink_posted(r, list, link), env);
 	else
 		shl_pool_put(env);  /* its sender cancelled it */
 }
@@ -315,11 +432,12 @@ static SHL_HOT_INLINE void deliver_cell(struct shl_rank *r, struct shl_req *q,
  * back). */
 static void arrive_cell(struct shl_rank *r, struct shl_fbox *fb, const struct shl_fbox_cell *cell)
 {
-	struct shl_req **link = find_posted(r, cell->context, cell->src, cell->tag);
+	struct shl_req_list *list;
+	struct shl_req **link = find_posted(r, cell->context, cell->src, cell->tag, &list);
 	struct shl_envelope *env;
 
 	if (link != NULL) {
-		deliver_cell(r, unlink_posted(r, link), fb, cell);
+		deliver_cell(r, unlink_posted(r, list, link), fb, cell);
 		return;
 	}
 	env = shl_pool_get(&r->pool, false);
@@ -377,33 +495,6 @@ void shl_p2p_progress(struct shl_rank *r)
 	}
 }
 
-/* The oldest unexpected message matching (comm, source, tag), unlinked and claimed if
- * `take`; NULL if none. Envelopes cancelled by their senders are dropped on the way. */
-static struct shl_envelope *find_unexpected(struct shl_rank *r, const struct shl_comm *c,
-					    int source, int tag, bool take)
-{
-	struct shl_envelope **link = &r->unexpected, *env;
-
-	while ((env = *link) != NULL) {
-		if (!matches(env->context, env->src, env->tag, c->context, source, tag)) {
-			link = &env->next;
-			continue;
-		}
-		if (env->cookie != NULL && atomic_load(&env->state) == SHL_Q_CANCELLED) {
-			unlink_unexpected(r, link, env);
-			shl_pool_put(env);
-			continue;
-		}
-		if (!take)
-			return env;
-		unlink_unexpected(r, link, env);
-		if (claim(env))
-			return env;
-		shl_pool_put(env);
-	}
-	return NULL;
-}
-
 /* `cell`, the head of `fb`, into receive `q` if it carries a payload that `q` matches;
  * whether it did. */
 static SHL_HOT_INLINE bool take_head(struct shl_rank *r, struct shl_req *q, struct shl_fbox *fb,
@@ -439,7 +530,7 @@ static bool take_cell(struct shl_rank *r, struct shl_req *q)
 static SHL_HOT_INLINE void post_recv(struct shl_rank *r, struct shl_req *q)
 {
 	/* No call when nothing waits unexpected (bench/msgrate: 17 instructions a receive). */
-	struct shl_envelope *env = r->unexpected == NULL
+	struct shl_envelope *env = r->unexpected_bins == 0
 					   ? NULL
 					   : find_unexpected(r, q->comm, q->peer, q->tag, true);
 
@@ -447,11 +538,9 @@ static SHL_HOT_INLINE void post_recv(struct shl_rank *r, struct shl_req *q)
 		deliver(r, q, env);
 		return;
 	}
-	if (r->posted == NULL && take_cell(r, q))
+	if (r->nposted == 0 && take_cell(r, q))
 		return;
-	q->next = NULL;
-	*r->posted_tail = q;
-	r->posted_tail = &q->next;
+	keep_posted(r, q);
 }
 
 /* fbox_out's mark for a receiver that took no box from us (it had enough), like MAP_FAILED. */
@@ -709,9 +798,9 @@ int shl_p2p_start(struct shl_rank *r, struct shl_req *req)
 	return begin(r, req);
 }
 
-bool shl_p2p_is_posted(const struct shl_rank *r, const struct shl_req *q)
+bool shl_p2p_is_posted(struct shl_rank *r, const struct shl_req *q)
 {
-	for (const struct shl_req *p = r->posted; p != NULL; p = p->next)
+	for (const struct shl_req *p = posted_list(r, q)->head; p != NULL; p = p->next)
 		if (p == q)
 			return true;
 	return false;
@@ -722,14 +811,13 @@ void shl_p2p_cancel(struct shl_rank *r, struct shl_req *req)
 	if (req_done(req))
 		return;
 	if (req->kind == SHL_REQ_RECV) {
-		struct shl_req **link = &r->posted;
+		struct shl_req_list *list = posted_list(r, req);
+		struct shl_req **link = &list->head;
 		while (*link != NULL && *link != req)
 			link = &(*link)->next;
 		if (*link == NULL)
 			return;
-		*link = req->next;
-		if (r->posted_tail == &req->next)
-			r->posted_tail = link;
+		unlink_posted(r, list, link);
 	} else {
 		uint8_t expected = SHL_Q_PENDING;
 		/* A send to another node completes (cancelled or not) through its node's
@@ -1311,7 +1399,7 @@ static enum watch watch_sender(struct shl_rank *r, struct shl_comm *c, void *buf
 	struct shl_rank *from;
 	struct shl_fbox *fb;
 
-	if (r->posted != NULL || r->unexpected != NULL || r->fiber != NULL ||
+	if (r->nposted != 0 || r->unexpected_bins != 0 || r->fiber != NULL ||
 	    shl_job.spin_ns == 0 || shl_job.spin_yield || shl_job.poll_net)
 		return WATCH_OTHER;
 	from = shl_job.ranks[shl_comm_remote_world(c, source)];
@@ -1709,29 +1797,46 @@ static const char *comm_label(uint32_t context, char *buf, size_t len)
 	return buf;
 }
 
-void shl_job_describe_rank(int rank, FILE *out)
+static void describe_receives(int rank, const struct shl_req *q, FILE *out)
 {
-	struct shl_rank *r = shl_job.ranks[rank];
-	char cb[32];
-	int lines = 0;
+	char cb[32], src[16];
 
-	if (atomic_load(&r->phase) == SHL_PHASE_FINALIZED) {
-		fprintf(out, "  rank %d: finished (after MPI_Finalize)\n", rank);
-		return;
-	}
-	for (struct shl_req *q = r->posted; q != NULL; q = q->next, lines++) {
-		char src[16];
+	for (; q != NULL; q = q->next) {
 		snprintf(src, sizeof(src), "%d", q->peer);
 		fprintf(out, "  rank %d: waits to receive from %s, tag %d, on %s (up to %zu bytes)\n",
 			rank, q->peer == MPI_ANY_SOURCE ? "any rank" : src, q->tag,
 			comm_label(q->comm->context, cb, sizeof(cb)), (size_t)q->count * q->type->size);
 	}
-	for (struct shl_envelope *e = r->unexpected; e != NULL; e = e->next, lines++)
+}
+
+static void describe_unexpected(int rank, const struct shl_envelope *e, FILE *out)
+{
+	char cb[32];
+
+	for (; e != NULL; e = e->next)
 		fprintf(out, "  rank %d: holds an unreceived message from rank %d, tag %d, on %s "
 			"(%zu bytes)%s\n", rank, e->src, e->tag,
 			comm_label(e->context, cb, sizeof(cb)), e->bytes,
 			e->cookie ? "; its sender waits for it to be received" : "");
-	if (lines == 0)
+}
+
+/* Receives from any rank first, then bin by bin (by source, on most communicators). */
+void shl_job_describe_rank(int rank, FILE *out)
+{
+	struct shl_rank *r = shl_job.ranks[rank];
+
+	if (atomic_load(&r->phase) == SHL_PHASE_FINALIZED) {
+		fprintf(out, "  rank %d: finished (after MPI_Finalize)\n", rank);
+		return;
+	}
+	if (r->nposted == 0 && r->unexpected_bins == 0) {
 		fprintf(out, "  rank %d: blocked in MPI with no receive posted (a collective, a "
 			"synchronous or large send, or a wait)\n", rank);
+		return;
+	}
+	describe_receives(rank, r->wild.head, out);
+	for (int b = 0; b < SHL_MATCH_BINS; b++)
+		describe_receives(rank, r->bins[b].posted.head, out);
+	for (int b = 0; b < SHL_MATCH_BINS; b++)
+		describe_unexpected(rank, r->bins[b].unexpected.head, out);
 }

@@ -32,7 +32,7 @@ void shl_p2p_recv_remote(struct shl_rank *r, struct shl_req *q, struct shl_envel
 bool shl_p2p_cancel_remote(struct shl_rank *r, struct shl_req *req);
 
 /* Whether receive `q` is on `r`'s list of posted receives (not matched yet). */
-bool shl_p2p_is_posted(const struct shl_rank *r, const struct shl_req *q);
+bool shl_p2p_is_posted(struct shl_rank *r, const struct shl_req *q);
 
 /* The status of a receive from MPI_PROC_NULL, and of a request with nothing to report. */
 void shl_status_empty(MPI_Status *status, int source);

@@ -98,10 +98,10 @@ struct shl_req {
 	bool active;                  /* persistent: started and not yet completed by Wait/Test */
 	bool freed;                   /* MPI_Request_free'd while active: release when done */
 	bool cancelled;
+	bool holds_comm;              /* a reference on `comm` (shl_comm_hold) to drop at release */
 	enum shl_send_mode mode;
 	struct shl_rank *owner;
 	struct shl_comm *comm;
-	bool holds_comm;              /* a reference on `comm` (shl_comm_hold) to drop at release */
 	void *buf;
 	MPI_Count count;              /* elements; count * type->size <= PTRDIFF_MAX (checked
 				       * at the MPI boundary, for int and _c callers alike) */
@@ -114,6 +114,28 @@ struct shl_req {
 	shl_meet_fn *run;             /* persistent collective: the operation (coll.c) */
 	struct shl_cargs *cargs;      /* persistent collective: its arguments, held */
 	struct shl_req *next;         /* posted list, detached list or free list */
+	uint64_t seq;                 /* posted receive: its number among its rank's */
+};
+
+/* ---- matching ----
+ * A rank's posted receives and unexpected messages wait in bins by (context, source), so
+ * that a message or receive compares itself with its own source's only: with one list
+ * each, an all-pairs exchange walked past every other source's (p2p.c). Receives
+ * from MPI_ANY_SOURCE wait on a list of their own. Order across lists comes from numbers:
+ * each posted receive and each unexpected message takes the next of its rank's. */
+#define SHL_MATCH_BINS 64
+
+struct shl_req_list {
+	struct shl_req *head, **tail;
+};
+
+struct shl_envelope_list {
+	struct shl_envelope *head, **tail;
+};
+
+struct shl_match_bin {
+	struct shl_req_list posted;
+	struct shl_envelope_list unexpected;
 };
 
 /* ---- ranks ---- */
@@ -136,8 +158,11 @@ struct shl_rank {
 	struct shl_comm self;
 	int self_world[1];            /* self.world */
 	struct shl_pool pool;
-	struct shl_envelope *unexpected, **unexpected_tail;
-	struct shl_req *posted, **posted_tail;
+	struct shl_match_bin bins[SHL_MATCH_BINS];
+	struct shl_req_list wild;     /* posted receives from MPI_ANY_SOURCE */
+	uint64_t unexpected_bins;     /* bit b: bins[b] holds unexpected messages */
+	unsigned nposted;             /* posted receives, in the bins and `wild` */
+	uint64_t posted_seq, unexpected_seq;  /* numbers taken so far */
 	struct shl_req *detached;     /* freed or internal requests still in flight */
 	struct shl_req *free_reqs;
 	struct shl_req sent;          /* the request of every nonblocking send that completed in
@@ -309,6 +334,7 @@ static inline void shl_req_init(struct shl_req *q, struct shl_rank *r, enum shl_
 	q->run = NULL;
 	q->cargs = NULL;
 	q->next = NULL;
+	q->seq = 0;
 }
 
 /* A reminder for whoever adds a field to struct shl_req: shl_req_init must set it. */
