@@ -333,8 +333,9 @@ static void unlink_unexpected(struct shl_rank *r, unsigned b, struct shl_envelop
 
 /* Where the oldest unexpected message in bin `b` matching (context, source, tag) is
  * linked; NULL if none. Messages cancelled by their senders are dropped on the way. */
-static struct shl_envelope **first_unexpected(struct shl_rank *r, unsigned b,
-					      uint32_t context, int source, int tag)
+static SHL_HOT_INLINE struct shl_envelope **first_unexpected(struct shl_rank *r, unsigned b,
+							     uint32_t context, int source,
+							     int tag)
 {
 	struct shl_envelope **link = &r->bins[b].unexpected.head, *env;
 
@@ -546,24 +547,33 @@ static SHL_HOT_INLINE void post_recv(struct shl_rank *r, struct shl_req *q)
 /* fbox_out's mark for a receiver that took no box from us (it had enough), like MAP_FAILED. */
 #define FBOX_REFUSED ((struct shl_fbox *)-1)
 
+/* fbox_to's first message to `to`: open our box to it, or mark that it took none. */
+static __attribute__((noinline)) struct shl_fbox *fbox_open_to(struct shl_rank *r,
+								struct shl_rank *to)
+{
+	struct shl_fbox *fb;
+
+	if (r->fbox_out == NULL) {
+		r->fbox_out = calloc((size_t)shl_job.size, sizeof(*r->fbox_out));
+		if (r->fbox_out == NULL)
+			return NULL;
+	}
+	fb = shl_fbox_open(&to->fbox_in, shl_job.fbox_peers, r->world_rank);
+	r->fbox_out[to->world_rank] = fb != NULL ? fb : FBOX_REFUSED;
+	return fb;
+}
+
 /* Our fastbox to `to`, opened by the first send to it; NULL if it has none for us. */
-static struct shl_fbox *fbox_to(struct shl_rank *r, struct shl_rank *to)
+static SHL_HOT_INLINE struct shl_fbox *fbox_to(struct shl_rank *r, struct shl_rank *to)
 {
 	struct shl_fbox *fb;
 
 	if (to == r || shl_job.fbox_peers == 0)
 		return NULL;
-	if (unlikely(r->fbox_out == NULL)) {
-		r->fbox_out = calloc((size_t)shl_job.size, sizeof(*r->fbox_out));
-		if (r->fbox_out == NULL)
-			return NULL;
-	}
-	fb = r->fbox_out[to->world_rank];
-	if (likely(fb != NULL))
-		return fb == FBOX_REFUSED ? NULL : fb;
-	fb = shl_fbox_open(&to->fbox_in, shl_job.fbox_peers, r->world_rank);
-	r->fbox_out[to->world_rank] = fb != NULL ? fb : FBOX_REFUSED;
-	return fb;
+	fb = r->fbox_out != NULL ? r->fbox_out[to->world_rank] : NULL;
+	if (unlikely(fb == NULL))
+		return fbox_open_to(r, to);
+	return fb == FBOX_REFUSED ? NULL : fb;
 }
 
 /* The fastbox `from` (a rank of this node) writes to us, or NULL if it has none. With

@@ -80,8 +80,9 @@ static int check_array(const char *fn, struct shl_rank *r, int count, MPI_Reques
 	return MPI_SUCCESS;
 }
 
-/* Hand a completed request's result to the user: `*out` gets its whole status; the handle
- * is freed (or a persistent request goes inactive). Returns the operation's error. */
+/* Hand a completed request's result to the user: `*out` (unless NULL) gets its whole
+ * status; the handle is freed (or a persistent request goes inactive). Returns the
+ * operation's error. */
 static int finish(struct shl_rank *r, MPI_Request *handle, MPI_Status *out)
 {
 	struct shl_req *q = *handle;
@@ -89,7 +90,8 @@ static int finish(struct shl_rank *r, MPI_Request *handle, MPI_Status *out)
 	 * stalled store forwarding (perf on bench/msgrate: a fifth of finish_many). */
 	int err = q->status.MPI_ERROR;
 
-	*out = q->status;
+	if (out != NULL)
+		*out = q->status;
 	if (q->persistent) {
 		q->active = false;
 	} else {
@@ -124,7 +126,7 @@ static void single_status(MPI_Status *status, const MPI_Status *st)
 /* Whether a request being waited for is done; a large send helps its receiver copy. */
 static bool wait_done(struct shl_req *q)
 {
-	if (q->kind == SHL_REQ_SEND)
+	if (q->kind == SHL_REQ_SEND && q->env != NULL)
 		shl_p2p_help(q);
 	return is_done(q);
 }
@@ -288,19 +290,19 @@ static int finish_many(struct shl_rank *r, int count, MPI_Request reqs[], const 
 
 	for (int k = 0; k < count; k++) {
 		int i = indices ? indices[k] : k;
-		MPI_Status st;
+		MPI_Status *out = statuses != MPI_STATUSES_IGNORE ? &statuses[indices ? k : i]
+								  : NULL;
 
 		if (inactive(reqs[i])) {
-			shl_status_empty(&st, MPI_ANY_SOURCE);
+			if (out != NULL)
+				shl_status_empty(out, MPI_ANY_SOURCE);
 		} else {
 			struct shl_comm *c = reqs[i]->comm;
-			if (finish(r, &reqs[i], &st) != MPI_SUCCESS && result == MPI_SUCCESS) {
+			if (finish(r, &reqs[i], out) != MPI_SUCCESS && result == MPI_SUCCESS) {
 				result = MPI_ERR_IN_STATUS;
 				*errcomm = c;
 			}
 		}
-		if (statuses != MPI_STATUSES_IGNORE)
-			statuses[indices ? k : i] = st;
 	}
 	return result;
 }
