@@ -75,27 +75,14 @@ int shl_pool_prefill(struct shl_pool *pool, unsigned n)
 	return 0;
 }
 
-struct shl_envelope *shl_pool_get(struct shl_pool *pool, bool medium)
+struct shl_envelope *shl_pool_refill(struct shl_pool *pool, bool medium)
 {
 	struct shl_envelope **list = medium ? &pool->free_medium : &pool->free_small;
-	struct shl_envelope *env;
 
-	if (*list == NULL) {
-		reclaim(pool);
-		if (*list == NULL && grow(pool, medium) < 0)
-			return NULL;
-	}
-	env = *list;
-	*list = env->next;
-	if (env->pool != pool) {  /* one shl_pool_keep took in */
-		env->pool = pool;
-		pool->adopted--;
-	}
-	/* The next envelope was last touched by a receiver on another core: start moving
-	 * its header line here now, so the next send does not wait for it. */
-	if (*list != NULL)
-		__builtin_prefetch(*list, 1);
-	return env;
+	reclaim(pool);
+	if (*list == NULL && grow(pool, medium) < 0)
+		return NULL;
+	return shl_pool_get(pool, medium);
 }
 
 void shl_pool_put(struct shl_envelope *env)
@@ -125,23 +112,6 @@ int shl_pool_give_chunk(struct shl_pool *pool, struct shl_envelope *env)
 	}
 	env->medium = true;
 	return 0;
-}
-
-void shl_pool_keep(struct shl_pool *pool, struct shl_envelope *env)
-{
-	struct shl_envelope **list;
-
-	/* `cookie` first: a sender may be giving a chunk to an envelope that has one. */
-	if (env->cookie != NULL ||
-	    (env->pool != pool && (env->medium || pool->adopted >= SHL_Q_KEEP_MAX))) {
-		shl_pool_put(env);
-		return;
-	}
-	if (env->pool != pool)
-		pool->adopted++;
-	list = env->medium ? &pool->free_medium : &pool->free_small;
-	env->next = *list;
-	*list = env;
 }
 
 int shl_fbox_set_init(struct shl_fbox_set *set, int limit)

@@ -231,8 +231,11 @@ void shl_inbox_init(struct shl_inbox *inbox);
 int shl_pool_prefill(struct shl_pool *pool, unsigned n);
 
 /* Owner: an envelope, with a medium chunk of the pool's chunk size if `medium`; NULL only
- * when memory is exhausted. The envelope's fields other than pool/chunk are garbage. */
-struct shl_envelope *shl_pool_get(struct shl_pool *pool, bool medium);
+ * when memory is exhausted. The envelope's fields other than pool/chunk are garbage.
+ * Inline (queues_inline.h), like shl_pool_keep: one of each per message through an inbox. */
+static inline struct shl_envelope *shl_pool_get(struct shl_pool *pool, bool medium);
+/* shl_pool_get's slow path, for an empty list: the envelopes given back, or new ones. */
+struct shl_envelope *shl_pool_refill(struct shl_pool *pool, bool medium);
 
 /* Any thread: give `env` back to its pool. Wait-free. */
 void shl_pool_put(struct shl_envelope *env);
@@ -254,7 +257,7 @@ int shl_pool_give_chunk(struct shl_pool *pool, struct shl_envelope *env);
  * (shl_pool_put). A rank that receives as much as it sends then never returns an envelope
  * across cores nor splices one back: each return cost a compare-and-swap on the sender's
  * queue and two cache lines moving between cores. */
-void shl_pool_keep(struct shl_pool *pool, struct shl_envelope *env);
+static inline void shl_pool_keep(struct shl_pool *pool, struct shl_envelope *env);
 
 #include "queues/queues_inline.h"
 #endif

@@ -33,6 +33,42 @@ static inline bool shl_inbox_empty(struct shl_inbox *inbox)
 	return cds_wfcq_empty(&inbox->head, &inbox->tail);
 }
 
+static inline struct shl_envelope *shl_pool_get(struct shl_pool *pool, bool medium)
+{
+	struct shl_envelope **list = medium ? &pool->free_medium : &pool->free_small;
+	struct shl_envelope *env = *list;
+
+	if (__builtin_expect(env == NULL, 0))
+		return shl_pool_refill(pool, medium);
+	*list = env->next;
+	if (env->pool != pool) {  /* one shl_pool_keep took in */
+		env->pool = pool;
+		pool->adopted--;
+	}
+	/* The next envelope was last touched by a receiver on another core: start moving
+	 * its header line here now, so the next send does not wait for it. */
+	if (*list != NULL)
+		__builtin_prefetch(*list, 1);
+	return env;
+}
+
+static inline void shl_pool_keep(struct shl_pool *pool, struct shl_envelope *env)
+{
+	struct shl_envelope **list;
+
+	/* `cookie` first: a sender may be giving a chunk to an envelope that has one. */
+	if (env->cookie != NULL ||
+	    (env->pool != pool && (env->medium || pool->adopted >= SHL_Q_KEEP_MAX))) {
+		shl_pool_put(env);
+		return;
+	}
+	if (env->pool != pool)
+		pool->adopted++;
+	list = env->medium ? &pool->free_medium : &pool->free_small;
+	env->next = *list;
+	*list = env;
+}
+
 /* Cells a message of `bytes` (or SHL_Q_FBOX_ENVELOPE) takes: 1 to 3. */
 static inline unsigned shl_fbox_cells(uint32_t bytes)
 {

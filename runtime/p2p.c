@@ -173,7 +173,7 @@ void shl_p2p_help(struct shl_req *q)
 }
 
 /* How many of a message's `bytes` fit receive `q`. */
-static size_t fit(const struct shl_req *q, size_t bytes)
+static inline size_t fit(const struct shl_req *q, size_t bytes)
 {
 	size_t cap = (size_t)q->count * q->type->size;
 
@@ -189,31 +189,42 @@ static inline void status_of(MPI_Status *st, int src, int tag, size_t bytes)
 	st->shl_bytes = (MPI_Count)bytes;
 }
 
-/* Fill receive `q`'s status for a message of `bytes` bytes from `src` with `tag`. */
-static void set_status(struct shl_req *q, int src, int tag, size_t bytes)
+/* Fill receive `q`'s status for a message of `bytes` bytes from `src` with `tag`, of which
+ * `n` (fit) were taken. */
+static inline void set_status(struct shl_req *q, int src, int tag, size_t bytes, size_t n)
 {
 	status_of(&q->status, src, tag, bytes);
-	q->status.MPI_ERROR = bytes > fit(q, bytes) ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+	q->status.MPI_ERROR = bytes > n ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 }
 
-static void finish_recv(struct shl_rank *r, struct shl_req *q)
+static inline void finish_recv(struct shl_rank *r, struct shl_req *q)
 {
 	shl_req_complete_own(r, q);
 	if (q->freed)
 		shl_req_release(r, q);
 }
 
-static void deliver(struct shl_rank *r, struct shl_req *q, struct shl_envelope *env)
+/* deliver's message from another node: its sender is asked for the data. */
+static __attribute__((noinline)) void deliver_remote(struct shl_rank *r, struct shl_req *q,
+						     struct shl_envelope *env, size_t n)
+{
+	set_status(q, env->src, env->tag, env->bytes, n);
+	shl_p2p_recv_remote(r, q, env, n);
+	if (q->freed) {  /* MPI_Request_free'd: released once its data is in */
+		q->next = r->detached;
+		r->detached = q;
+	}
+}
+
+/* Message `env` into receive `q`, which completes (for a message from another node, once
+ * its data is in). Inline: every message through an inbox ends here. */
+static SHL_HOT_INLINE void deliver(struct shl_rank *r, struct shl_req *q,
+				   struct shl_envelope *env)
 {
 	size_t n = fit(q, env->bytes);
 
 	if (unlikely(env->payload == SHL_Q_REMOTE)) {
-		set_status(q, env->src, env->tag, env->bytes);
-		shl_p2p_recv_remote(r, q, env, n);
-		if (q->freed) {  /* MPI_Request_free'd: released once its data is in */
-			q->next = r->detached;
-			r->detached = q;
-		}
+		deliver_remote(r, q, env, n);
 		return;
 	}
 	if (env->payload == SHL_Q_DIRECT && env->cookie != NULL && split_worth(env, q->type, n))
@@ -221,7 +232,7 @@ static void deliver(struct shl_rank *r, struct shl_req *q, struct shl_envelope *
 	else
 		shl_dt_copy_inline(q->buf, q->type, shl_envelope_payload(env),
 				   env->payload == SHL_Q_DIRECT ? env->layout : NULL, n);
-	set_status(q, env->src, env->tag, env->bytes);
+	set_status(q, env->src, env->tag, env->bytes, n);
 	if (env->cookie != NULL)
 		shl_req_complete(env->cookie);
 	shl_pool_keep(&r->pool, env);
@@ -254,8 +265,8 @@ static inline struct shl_req_list *posted_list(struct shl_rank *r, const struct 
 }
 
 /* Where the oldest receive on `list` matching (context, src, tag) is linked; NULL if none. */
-static struct shl_req **first_posted(struct shl_req_list *list, uint32_t context, int src,
-				     int tag)
+static SHL_HOT_INLINE struct shl_req **first_posted(struct shl_req_list *list,
+						    uint32_t context, int src, int tag)
 {
 	struct shl_req **link = &list->head, *q;
 
@@ -267,8 +278,8 @@ static struct shl_req **first_posted(struct shl_req_list *list, uint32_t context
 
 /* Where the oldest posted receive matching (context, src, tag) is linked, and on which
  * list (*list); NULL if none. */
-static struct shl_req **find_posted(struct shl_rank *r, uint32_t context, int src, int tag,
-				    struct shl_req_list **list)
+static SHL_HOT_INLINE struct shl_req **find_posted(struct shl_rank *r, uint32_t context,
+						   int src, int tag, struct shl_req_list **list)
 {
 	struct shl_req **link, **wild;
 
@@ -355,8 +366,9 @@ static SHL_HOT_INLINE struct shl_envelope **first_unexpected(struct shl_rank *r,
 
 /* The oldest unexpected message matching (comm, source, tag), unlinked and claimed if
  * `take`; NULL if none. From MPI_ANY_SOURCE: the oldest of each bin's first. */
-static struct shl_envelope *find_unexpected(struct shl_rank *r, const struct shl_comm *c,
-					    int source, int tag, bool take)
+static SHL_HOT_INLINE struct shl_envelope *find_unexpected(struct shl_rank *r,
+							   const struct shl_comm *c, int source,
+							   int tag, bool take)
 {
 	for (;;) {
 		struct shl_envelope **link = NULL, *env;
@@ -389,7 +401,7 @@ static struct shl_envelope *find_unexpected(struct shl_rank *r, const struct shl
 	}
 }
 
-static void arrive(struct shl_rank *r, struct shl_envelope *env)
+static SHL_HOT_INLINE void arrive(struct shl_rank *r, struct shl_envelope *env)
 {
 	struct shl_req_list *list;
 	struct shl_req **link = find_posted(r, env->context, env->src, env->tag, &list);
@@ -423,8 +435,10 @@ static SHL_HOT_INLINE void copy_cells(struct shl_fbox *fb, const struct shl_fbox
 static SHL_HOT_INLINE void deliver_cell(struct shl_rank *r, struct shl_req *q,
 					struct shl_fbox *fb, const struct shl_fbox_cell *cell)
 {
-	copy_cells(fb, cell, q->buf, q->type, fit(q, cell->bytes));
-	set_status(q, cell->src, cell->tag, cell->bytes);
+	size_t n = fit(q, cell->bytes);
+
+	copy_cells(fb, cell, q->buf, q->type, n);
+	set_status(q, cell->src, cell->tag, cell->bytes, n);
 	finish_recv(r, q);
 }
 
