@@ -636,8 +636,8 @@ static SHL_HOT_INLINE uint64_t fbox_ack(struct shl_rank *r, struct shl_rank *to,
 
 /* Hand `env` to `to`: in a cell of our fastbox `fb` when there is one with room (and no
  * envelope of ours is still waiting in the inbox), else through the inbox. */
-static void post(struct shl_rank *r, struct shl_rank *to, struct shl_fbox *fb,
-		 struct shl_envelope *env)
+static SHL_HOT_INLINE void post(struct shl_rank *r, struct shl_rank *to,
+				 struct shl_fbox *fb, struct shl_envelope *env)
 {
 	struct shl_fbox_cell *cell = fb != NULL ? shl_fbox_reserve(fb, 1) : NULL;
 

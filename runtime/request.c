@@ -220,12 +220,13 @@ static bool some_done(void *arg)
 static bool all_done(void *arg)
 {
 	struct array *a = arg;
+	int i = a->scan;
 
 	/* A done request stays done until the wait finishes it: never look at it twice. */
-	for (; a->scan < a->count; a->scan++)
-		if (!inactive(a->reqs[a->scan]) && !wait_done(a->reqs[a->scan]))
-			return false;
-	return true;
+	while (i < a->count && (inactive(a->reqs[i]) || wait_done(a->reqs[i])))
+		i++;
+	a->scan = i;
+	return i == a->count;
 }
 static int any(const char *fn, int count, MPI_Request reqs[], int *index, int *flag,
 	       MPI_Status *status)
