@@ -436,9 +436,14 @@ def pending_requests(frame, args):
                 break
             except (gdb.error, ValueError):
                 continue
-        try:
-            arr = frame.read_var("array_of_requests")
-        except (gdb.error, ValueError):
+        arr = None
+        for name in ("array_of_requests", "reqs"):  # reqs: request.c's all(), some()
+            try:
+                arr = frame.read_var(name)
+                break
+            except (gdb.error, ValueError):
+                continue
+        if arr is None:
             arr, n = frame.read_var("request"), 1
         out = []
         for i in range(min(n or 0, 1024)):
@@ -453,12 +458,14 @@ def pending_requests(frame, args):
     return " pending: [%s%s]" % ("; ".join(out[:4]), more)
 
 
-def mpi_call(frame, wait=None):
-    """'MPI_Recv(source=3, tag=7, comm=MPI_COMM_WORLD, count=10)' for a PMPI_/MPI_ frame;
-    `wait` is the shl_wait frame below it, if any. Arguments optimized out at -O2 and not
-    recoverable from the waited-for request are left out."""
-    name = frame.name()
-    call = "MPI_" + name[5:] if name.startswith("PMPI_") else name
+def mpi_call(frame, wait=None, call=None):
+    """'MPI_Recv(source=3, tag=7, comm=MPI_COMM_WORLD, count=10)' for a PMPI_/MPI_ frame,
+    or for the frame of an internal function working for MPI call `call`; `wait` is the
+    shl_wait frame below it, if any. Arguments optimized out at -O2 and not recoverable
+    from the waited-for request are left out."""
+    if call is None:
+        name = frame.name()
+        call = "MPI_" + name[5:] if name.startswith("PMPI_") else name
     args = {}
     try:
         block = frame.block()
@@ -537,9 +544,10 @@ def frame_text(frame):
     """'compute () at ring.c:12', or '0x7f.. in prog.rank3' when no symbols are found."""
     name = frame.name()
     sal = frame.find_sal()
+    pc = frame.pc()  # now: loading the copy's symbols below makes `frame` invalid
     if name and sal.symtab:
         return "%s () at %s:%d" % (name, sal.symtab.filename.split("/")[-1], sal.line)
-    lib = gdb.solib_name(frame.pc())
+    lib = gdb.solib_name(pc)
     if lib and COPY_RE.search(lib) and symbols_on_demand():
         try:
             where = copy_line(frame, lib)
@@ -550,7 +558,18 @@ def frame_text(frame):
     where = (lib or "?").split("/")[-1]
     if name:
         return "%s () from %s" % (name, where)
-    return "0x%x in %s" % (frame.pc(), where)
+    return "0x%x in %s" % (pc, where)
+
+
+def served_call(frame):
+    """The MPI call an internal function works for, from its `fn` argument ("MPI_Waitall"),
+    or None. An entry point that ends in a tail call (MPI_Waitall's `return all(...)`)
+    leaves no PMPI_ frame on the stack."""
+    try:
+        text = frame.read_var("fn").string(length=64).split("\0")[0]
+    except (gdb.error, ValueError, RuntimeError, UnicodeError):
+        return None
+    return text if text.startswith("MPI_") else None
 
 
 def examine(thread):
@@ -560,7 +579,7 @@ def examine(thread):
         frame = gdb.newest_frame()
     except gdb.error:
         return "running", None
-    call, user, wait, depth = None, None, None, 0
+    call, served, user, wait, depth = None, None, None, None, 0
     while frame and depth < SHL_GDB_MAX_FRAMES:
         name = frame.name() or ""
         if name in ("shl_wait", "shl_poll") and call is None:
@@ -572,6 +591,9 @@ def examine(thread):
             if COPY_RE.search(lib):
                 user = frame
                 break
+            fn = served_call(frame) if call is None else None
+            if fn:
+                served = (frame, fn)  # the outermost too
         try:
             frame = frame.older()
         except gdb.error:
@@ -579,6 +601,8 @@ def examine(thread):
         depth += 1
     if call:
         return "in " + mpi_call(call, wait), user
+    if served:
+        return "in " + mpi_call(served[0], wait, served[1]), user
     return "running", user
 
 

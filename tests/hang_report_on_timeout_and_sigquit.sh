@@ -1,5 +1,5 @@
 #!/bin/bash
-# hang_report_on_timeout_and_sigquit: mpiexec --timeout prints what every rank waits for (call, source, tag, communicator, queues) and ends the job with 124; kill -QUIT on mpiexec prints the same and the job goes on.
+# hang_report_on_timeout_and_sigquit: mpiexec --timeout prints what every rank waits for (call, source, tag, communicator, queues) and ends the job with 124; kill -QUIT on mpiexec prints the same and the job goes on. Calls whose entry point ends in a tail call (MPI_Waitall, MPI_Barrier) are named too, and posted receives are listed in the order posted, wildcards among them.
 . "$SHOAL_TESTS/lib/common.bash"
 # These jobs stay blocked on purpose while gdb looks at them: no deadlock check.
 export SHOAL_DEADLOCK_S=0
@@ -28,6 +28,36 @@ for r in 0 1 2 3; do
 	expect_err "^    recv source=$(((r + 1) % 4)) tag=4 comm=MPI_COMM_WORLD count=3 "
 done
 expect_err 'job ended by --timeout after 1 s'
+
+build waits <<'SRC'
+#include <mpi.h>
+int main(int argc, char **argv)
+{
+	int rank, v[3];
+	MPI_Request q[3];
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (rank == 0) {
+		MPI_Irecv(&v[0], 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &q[0]);
+		MPI_Irecv(&v[1], 1, MPI_INT, MPI_ANY_SOURCE, 6, MPI_COMM_WORLD, &q[1]);
+		MPI_Irecv(&v[2], 1, MPI_INT, 1, 7, MPI_COMM_WORLD, &q[2]);
+		MPI_Waitall(3, q, MPI_STATUSES_IGNORE);
+	} else {
+		MPI_Barrier(MPI_COMM_WORLD);
+	}
+	MPI_Finalize();
+	return 0;
+}
+SRC
+timeout -k 5 30 "$MPIEXEC" --timeout 1 -n 2 "$TEST_TMP/waits" >"$OUT" 2>"$ERR" </dev/null
+RC=$?
+expect_rc 124
+expect_err '^[ *] 0 +[0-9]+ +in MPI_Waitall\(count=3\) pending: \[recv source=1 tag=5 .*; recv source=MPI_ANY_SOURCE tag=6 .*; recv source=1 tag=7 '
+expect_err '^[ *] 1 +[0-9]+ +in MPI_Barrier\('
+grep -A3 '^rank 0: posted receives: 3' "$ERR" | tr '\n' ' ' |
+	grep -Eq 'recv source=1 tag=5 .* recv source=MPI_ANY_SOURCE tag=6 .* recv source=1 tag=7 ' ||
+	{ show; fail "rank 0's posted receives are not listed in the order posted"; }
+grep -q 'Python Exception' "$ERR" && { show; fail "the report has a Python exception"; }
 
 # SIGQUIT: a report, then the job still runs until we end it.
 "$MPIEXEC" -n 2 "$TEST_TMP/ring" >"$OUT" 2>"$ERR" </dev/null &
