@@ -19,9 +19,14 @@ int main(int argc, char **argv)
 	return 0;
 }
 SRC
-timeout -k 5 30 "$MPIEXEC" --timeout 1 -n 4 "$TEST_TMP/ring" >"$OUT" 2>"$ERR" </dev/null
-RC=$?
-expect_rc 124
+# timed_out N PROG: run PROG on N ranks under --timeout 1; it must end with 124.
+timed_out() {
+	timeout -k 5 30 "$MPIEXEC" --timeout 1 -n "$1" "$TEST_TMP/$2" >"$OUT" 2>"$ERR" </dev/null
+	RC=$?
+	expect_rc 124
+}
+
+timed_out 4 ring
 expect_err 'hang report \(--timeout 1 s expired\)'
 for r in 0 1 2 3; do
 	expect_err "^[ *] $r +[0-9]+ +in MPI_Recv\\(source=$(((r + 1) % 4)), tag=4, comm=MPI_COMM_WORLD, count=3\\)"
@@ -49,9 +54,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 SRC
-timeout -k 5 30 "$MPIEXEC" --timeout 1 -n 2 "$TEST_TMP/waits" >"$OUT" 2>"$ERR" </dev/null
-RC=$?
-expect_rc 124
+timed_out 2 waits
 expect_err '^[ *] 0 +[0-9]+ +in MPI_Waitall\(count=3\) pending: \[recv source=1 tag=5 .*; recv source=MPI_ANY_SOURCE tag=6 .*; recv source=1 tag=7 '
 expect_err '^[ *] 1 +[0-9]+ +in MPI_Barrier\('
 grep -A3 '^rank 0: posted receives: 3' "$ERR" | tr '\n' ' ' |
