@@ -561,10 +561,11 @@ static SHL_HOT_INLINE void post_recv(struct shl_rank *r, struct shl_req *q)
 /* fbox_out's mark for a receiver that took no box from us (it had enough), like MAP_FAILED. */
 #define FBOX_REFUSED ((struct shl_fbox *)-1)
 
-/* fbox_to's first message to `to`: open our box to it, or mark that it took none. */
-static __attribute__((noinline)) struct shl_fbox *fbox_open_to(struct shl_rank *r,
-								struct shl_rank *to)
+/* fbox_to's first message to world rank `w`: open our box to it, or mark that it took
+ * none (a rank of another node takes none). */
+static __attribute__((noinline)) struct shl_fbox *fbox_open_to(struct shl_rank *r, int w)
 {
+	struct shl_rank *to = shl_job.ranks[w];
 	struct shl_fbox *fb;
 
 	if (r->fbox_out == NULL) {
@@ -572,21 +573,23 @@ static __attribute__((noinline)) struct shl_fbox *fbox_open_to(struct shl_rank *
 		if (r->fbox_out == NULL)
 			return NULL;
 	}
-	fb = shl_fbox_open(&to->fbox_in, shl_job.fbox_peers, r->world_rank);
-	r->fbox_out[to->world_rank] = fb != NULL ? fb : FBOX_REFUSED;
+	fb = to != NULL ? shl_fbox_open(&to->fbox_in, shl_job.fbox_peers, r->world_rank) : NULL;
+	r->fbox_out[w] = fb != NULL ? fb : FBOX_REFUSED;
 	return fb;
 }
 
-/* Our fastbox to `to`, opened by the first send to it; NULL if it has none for us. */
-static SHL_HOT_INLINE struct shl_fbox *fbox_to(struct shl_rank *r, struct shl_rank *to)
+/* Our fastbox to world rank `w`, opened by the first send to it; NULL if it has none for
+ * us (or is ourselves, or a rank of another node). Found by `w` alone: on a ping-pong's
+ * send no load waits for the receiver's rank object. */
+static SHL_HOT_INLINE struct shl_fbox *fbox_to(struct shl_rank *r, int w)
 {
 	struct shl_fbox *fb;
 
-	if (to == r || shl_job.fbox_peers == 0)
+	if (shl_job.fbox_peers == 0 || w == r->world_rank)
 		return NULL;
-	fb = r->fbox_out != NULL ? r->fbox_out[to->world_rank] : NULL;
+	fb = r->fbox_out != NULL ? r->fbox_out[w] : NULL;
 	if (unlikely(fb == NULL))
-		return fbox_open_to(r, to);
+		return fbox_open_to(r, w);
 	return fb == FBOX_REFUSED ? NULL : fb;
 }
 
@@ -702,8 +705,7 @@ static inline bool cell_worthy(enum shl_send_mode mode, size_t bytes)
 }
 
 /* The common small message, first of all: to a rank of the node, into cells of our box
- * to it, found by dest's world rank alone (the first message to that rank opens the box);
- * whether it went. `req` completes. The only place a message goes into cells. On a
+ * to it (fbox_to; the first message to that rank opens the box); whether it went. `req` completes. The only place a message goes into cells. On a
  * ping-pong this is the path from the receive that saw the last message to the cell the
  * peer waits on, where every instruction and every load that waits for the one before is
  * latency (docs/performance.md, "Blocking calls take their common case first"). */
@@ -715,17 +717,11 @@ static SHL_HOT_INLINE bool send_small(struct shl_rank *r, struct shl_comm *c, co
 	struct shl_fbox *fb;
 	int w;
 
-	if (!cell_worthy(mode, bytes) || dest == MPI_PROC_NULL || shl_job.fbox_peers == 0)
+	if (!cell_worthy(mode, bytes) || dest == MPI_PROC_NULL)
 		return false;
 	w = shl_comm_remote_world(c, dest);
-	fb = r->fbox_out != NULL ? r->fbox_out[w] : NULL;
-	if (unlikely(fb == NULL)) {
-		if (shl_job.ranks[w] == NULL)  /* a rank of another node */
-			return false;
-		fb = fbox_to(r, shl_job.ranks[w]);
-	}
-	return fb != NULL && fb != FBOX_REFUSED &&
-	       send_cell(r, c, buf, type, bytes, tag, shl_job.ranks[w], fb, req);
+	fb = fbox_to(r, w);
+	return fb != NULL && send_cell(r, c, buf, type, bytes, tag, shl_job.ranks[w], fb, req);
 }
 
 /* Send (buf, count, type) to `dest` of `c`. `req` completes when the send does; with a
@@ -794,7 +790,7 @@ static SHL_HOT_INLINE int send_inline(struct shl_rank *r, struct shl_comm *c, co
 		req->env = env;
 	else
 		shl_req_complete_own(r, req);
-	post(r, to, fbox_to(r, to), env);
+	post(r, to, fbox_to(r, to->world_rank), env);
 	return 0;
 }
 
