@@ -37,26 +37,20 @@ static void fence_everyone(void)
 		shl_panic("shl_wait", errno, "membarrier failed");
 }
 
-void shl_rank_wake(struct shl_rank *r)
+void shl_rank_wake_sleepers(struct shl_rank *r)
 {
-	/* The caller published its event with a seq_cst read-modify-write (the inbox push's
-	 * exchange, or shl_req_complete's), so this load cannot be ordered before it. A
-	 * sleeper increments `sleepers` before its last look for events: either it sees our
-	 * event, or we see it and bump wake_seq past the value it sleeps on. */
-	if (atomic_load(&r->sleepers) > 0) {
-		/* A rank queued to run takes its last look for events after this one
-		 * (sleep_once) before it can park again: its wake word need not move, and
-		 * the line stays shared among the many senders of a busy receiver. Only
-		 * while no other thread of the rank may sleep on the futex (not mt). */
-		if (r->fiber != NULL && !r->mt && shl_fiber_queued(r->fiber))
-			return;
-		atomic_fetch_add(&r->wake_seq, 1);
-		if (r->fiber)
-			shl_fiber_wake(r->fiber);
-		/* After the bump: a thread counted in later sees it in its futex word. */
-		if (atomic_load(&r->futex_sleepers) > 0)
-			futex(&r->wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
-	}
+	/* A rank queued to run takes its last look for events after this one (sleep_once)
+	 * before it can park again: its wake word need not move, and the line stays shared
+	 * among the many senders of a busy receiver. Only while no other thread of the rank
+	 * may sleep on the futex (not mt). */
+	if (r->fiber != NULL && !r->mt && shl_fiber_queued(r->fiber))
+		return;
+	atomic_fetch_add(&r->wake_seq, 1);
+	if (r->fiber)
+		shl_fiber_wake(r->fiber);
+	/* After the bump: a thread counted in later sees it in its futex word. */
+	if (atomic_load(&r->futex_sleepers) > 0)
+		futex(&r->wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
 }
 
 void shl_req_complete(struct shl_req *req)

@@ -213,6 +213,21 @@ extern struct shl_job shl_job;
 extern __thread struct shl_rank *shl_self __attribute__((tls_model("initial-exec")));
 
 /* ---- locking and waiting (progress.c) ---- */
+/* shl_rank_wake's work when some thread of `r` sleeps. */
+void shl_rank_wake_sleepers(struct shl_rank *r);
+
+/* Any thread: wake every thread of `r` sleeping in shl_wait. Call right after publishing
+ * the event with a seq_cst read-modify-write (the inbox push, shl_req_complete), which
+ * keeps this load of `sleepers` after it, or with a release store where sleepers fence
+ * for it (shl_job.sleeper_fences: a fastbox cell). A sleeper increments `sleepers` before
+ * its last look for events (Dekker): either it sees our event, or we see it and bump
+ * wake_seq past the value it sleeps on. Inline: every message's sender asks (the call
+ * was 8 instructions of a send). */
+static inline void shl_rank_wake(struct shl_rank *r)
+{
+	if (atomic_load(&r->sleepers) > 0)
+		shl_rank_wake_sleepers(r);
+}
 static inline void shl_rank_lock(struct shl_rank *r)
 {
 	if (r->mt)
@@ -237,10 +252,6 @@ uint64_t shl_coarse_ns(void);
  * Returns 0 or a negative errno (then senders must keep their barrier). */
 int shl_wait_register_fences(void);
 
-/* Any thread: wake every thread of `r` sleeping in shl_wait. Call right after publishing
- * the event with a seq_cst read-modify-write (the inbox push, shl_req_complete); that
- * pairs with the sleepers increment in shl_wait (Dekker: one side sees the other). */
-void shl_rank_wake(struct shl_rank *r);
 
 /* Owner, rank locked: drain the inbox, matching against posted receives. */
 void shl_progress(struct shl_rank *r);
