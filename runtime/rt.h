@@ -221,13 +221,14 @@ void shl_rank_wake_sleepers(struct shl_rank *r);
  * keeps this load of `sleepers` after it, or with a release store where sleepers fence
  * for it (shl_job.sleeper_fences: a fastbox cell). A sleeper increments `sleepers` before
  * its last look for events (Dekker): either it sees our event, or we see it and bump
- * wake_seq past the value it sleeps on. Inline: every message's sender asks (the call
- * was 8 instructions of a send). */
+ * wake_seq past the value it sleeps on. Inline: every message's sender asks, and for
+ * most messages nobody sleeps. */
 static inline void shl_rank_wake(struct shl_rank *r)
 {
 	if (atomic_load(&r->sleepers) > 0)
 		shl_rank_wake_sleepers(r);
 }
+
 static inline void shl_rank_lock(struct shl_rank *r)
 {
 	if (r->mt)
@@ -251,7 +252,6 @@ uint64_t shl_coarse_ns(void);
 /* Node process, before ranks run: let sleepers fence for fastbox senders (membarrier).
  * Returns 0 or a negative errno (then senders must keep their barrier). */
 int shl_wait_register_fences(void);
-
 
 /* Owner, rank locked: drain the inbox, matching against posted receives. */
 void shl_progress(struct shl_rank *r);
