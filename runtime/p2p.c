@@ -519,13 +519,21 @@ void shl_p2p_progress(struct shl_rank *r)
 	}
 }
 
+/* Whether `cell` carries a payload (not an envelope) that a receive for (context, source,
+ * tag) matches. */
+static inline bool cell_matches(const struct shl_fbox_cell *cell, uint32_t context, int source,
+				int tag)
+{
+	return cell->bytes != SHL_Q_FBOX_ENVELOPE &&
+	       matches(cell->context, cell->src, cell->tag, context, source, tag);
+}
+
 /* `cell`, the head of `fb`, into receive `q` if it carries a payload that `q` matches;
  * whether it did. */
 static SHL_HOT_INLINE bool take_head(struct shl_rank *r, struct shl_req *q, struct shl_fbox *fb,
 				     const struct shl_fbox_cell *cell)
 {
-	if (cell->bytes == SHL_Q_FBOX_ENVELOPE ||
-	    !matches(cell->context, cell->src, cell->tag, q->comm->context, q->peer, q->tag))
+	if (!cell_matches(cell, q->comm->context, q->peer, q->tag))
 		return false;
 	deliver_cell(r, q, fb, cell);
 	shl_fbox_take(fb, cell);
@@ -714,10 +722,11 @@ static inline bool cell_worthy(enum shl_send_mode mode, size_t bytes)
 }
 
 /* The common small message, first of all: to a rank of the node, into cells of our box
- * to it (fbox_to; the first message to that rank opens the box); whether it went. `req` completes. The only place a message goes into cells. On a
- * ping-pong this is the path from the receive that saw the last message to the cell the
- * peer waits on, where every instruction and every load that waits for the one before is
- * latency (docs/performance.md, "Blocking calls take their common case first"). */
+ * to it (fbox_to; the first message to that rank opens the box); whether it went, and
+ * then `req` is complete. The only place a message goes into cells. On a ping-pong this
+ * is the path from the receive that saw the last message to the cell the peer waits on,
+ * where every instruction and every load that waits for the one before is latency
+ * (docs/performance.md, "Blocking calls take their common case first"). */
 static SHL_HOT_INLINE bool send_small(struct shl_rank *r, struct shl_comm *c, const void *buf,
 				      MPI_Count count, struct shl_datatype *type, int dest,
 				      int tag, enum shl_send_mode mode, struct shl_req *req)
@@ -837,12 +846,19 @@ int shl_p2p_start(struct shl_rank *r, struct shl_req *req)
 	return begin(r, req);
 }
 
+/* Where receive `q` is linked on `list` (its posted_list), or NULL if it is not posted. */
+static struct shl_req **posted_link(struct shl_req_list *list, const struct shl_req *q)
+{
+	struct shl_req **link = &list->head;
+
+	while (*link != NULL && *link != q)
+		link = &(*link)->next;
+	return *link != NULL ? link : NULL;
+}
+
 bool shl_p2p_is_posted(struct shl_rank *r, const struct shl_req *q)
 {
-	for (const struct shl_req *p = posted_list(r, q)->head; p != NULL; p = p->next)
-		if (p == q)
-			return true;
-	return false;
+	return posted_link(posted_list(r, q), q) != NULL;
 }
 
 void shl_p2p_cancel(struct shl_rank *r, struct shl_req *req)
@@ -851,10 +867,8 @@ void shl_p2p_cancel(struct shl_rank *r, struct shl_req *req)
 		return;
 	if (req->kind == SHL_REQ_RECV) {
 		struct shl_req_list *list = posted_list(r, req);
-		struct shl_req **link = &list->head;
-		while (*link != NULL && *link != req)
-			link = &(*link)->next;
-		if (*link == NULL)
+		struct shl_req **link = posted_link(list, req);
+		if (link == NULL)
 			return;
 		unlink_posted(r, list, link);
 	} else {
@@ -1447,8 +1461,7 @@ static enum watch watch_sender(struct shl_rank *r, struct shl_comm *c, void *buf
 	do {
 		const struct shl_fbox_cell *cell = shl_fbox_peek(fb);
 		if (cell != NULL) {
-			if (cell->bytes == SHL_Q_FBOX_ENVELOPE || cell->bytes > room ||
-			    !matches(cell->context, cell->src, cell->tag, c->context, source, tag))
+			if (!cell_matches(cell, c->context, source, tag) || cell->bytes > room)
 				return WATCH_OTHER;
 			copy_cells(fb, cell, buf, type, cell->bytes);
 			if (status != MPI_STATUS_IGNORE)
