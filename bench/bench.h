@@ -118,6 +118,14 @@ static inline long bench_warmup_for(long iters)
 	return iters / 10 > 2 ? iters / 10 : 2;
 }
 
+/* `iters` raised to what fills `min_us` at `pace` µs an iteration, at most `max`. */
+static inline long bench_iters_to_fill(long iters, double pace, double min_us, long max)
+{
+	if (pace > 0 && min_us / pace > (double)iters)
+		iters = min_us / pace < (double)max ? (long)(min_us / pace) : max;
+	return iters;
+}
+
 /* A buffer of n bytes (at least 1), page-aligned as OSU's are, every page touched so that
  * first-touch faults do not land in a timed loop. Exits the rank if memory runs out. */
 static inline char *bench_alloc(long n)

@@ -39,9 +39,7 @@ static inline int coll_sweep(int argc, char **argv, const char *name, coll_fn *f
 			fn(size, sbuf, rbuf);
 		}
 		double pace = bench_max_all((MPI_Wtime() - tw) * 1e6 / (double)(warm / 2));
-		if (pace > 0 && COLL_MIN_TIMED_US / pace > (double)iters)
-			iters = COLL_MIN_TIMED_US / pace < (double)COLL_MAX_ITERS
-					? (long)(COLL_MIN_TIMED_US / pace) : COLL_MAX_ITERS;
+		iters = bench_iters_to_fill(iters, pace, COLL_MIN_TIMED_US, COLL_MAX_ITERS);
 		bench_sync();
 		double t0 = MPI_Wtime();
 		for (long k = 0; k < iters; k++)
