@@ -5,7 +5,7 @@
  * Runs on rank threads of any MPI. Prints: RESULT exchange <ranks> <ms/round> ms/round */
 #include "bench.h"
 
-/* Untimed rounds last at least this long on the slowest rank (and are at least 2): a peer
+/* Untimed rounds last at least this long on the slowest rank (at least one round): a peer
  * that sets up each pair of ranks at its first message is timed once settled, as OSU's
  * skipped iterations intend. Open MPI at 32 ranks here: 5.3 ms for the first round, 1.0
  * and 0.7 for the next two, ~0.21 from about the fifteenth on (Shoal: 0.19 ms, then ~0.05
@@ -43,13 +43,14 @@ static void one_round(const struct exchange *x)
 	MPI_Waitall(nreq, x->req, MPI_STATUSES_IGNORE);
 }
 
-/* Untimed rounds, in batches sized from the last one's pace until they have lasted
- * EXCHANGE_WARM_US on the slowest rank; returns the last batch's pace (µs a round). */
+/* Untimed rounds, in batches sized from the last one's pace (the first: one round), until
+ * they have lasted EXCHANGE_WARM_US on the slowest rank; returns the last batch's pace (µs
+ * a round). */
 static double warm_up(const struct exchange *x)
 {
 	double spent = 0, pace = 0;
 
-	for (long batch = 2; spent < EXCHANGE_WARM_US;) {
+	for (long batch = 1; spent < EXCHANGE_WARM_US;) {
 		double t = MPI_Wtime();
 		for (long k = 0; k < batch; k++)
 			one_round(x);
