@@ -839,14 +839,15 @@ def envelope_text(e, names):
 
 
 def inbox(r):
-    """Envelopes pushed into rank r's inbox and not yet drained by it."""
+    """Envelopes pushed into rank r's inbox and not yet drained by it, lane by lane."""
     etype = gdb.lookup_type("struct shl_envelope").pointer()
-    node = r["inbox"]["head"]["node"]["next"]
-    seen = 0
-    while int(node) != 0 and seen < 1000000:
-        yield node.cast(etype)
-        node = node.dereference()["next"]
-        seen += 1
+    for lane in range(int(r["inbox"]["lanes"])):
+        node = r["inbox"]["lane"][lane]["head"]["node"]["next"]
+        seen = 0
+        while int(node) != 0 and seen < 1000000:
+            yield node.cast(etype)
+            node = node.dereference()["next"]
+            seen += 1
 
 
 def req_text(q):

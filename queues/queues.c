@@ -25,9 +25,11 @@ void shl_pool_init(struct shl_pool *pool)
 	shl_pool_init_sized(pool, SHL_Q_MEDIUM_MAX);
 }
 
-void shl_inbox_init(struct shl_inbox *inbox)
+void shl_inbox_init(struct shl_inbox *inbox, int lanes)
 {
-	__cds_wfcq_init(&inbox->head, &inbox->tail);
+	inbox->lanes = lanes;
+	for (int i = 0; i < SHL_Q_LANES; i++)
+		__cds_wfcq_init(&inbox->lane[i].head, &inbox->lane[i].tail);
 }
 
 /* Move every returned envelope back to the owner's free lists. */

@@ -7,30 +7,36 @@
 
 #include "queues/queues.h"
 
-/* Any thread: append `env` to `inbox`. Wait-free; a full barrier orders every earlier
- * write to `env` before the envelope becomes visible (the xchg inside enqueue), which pairs
- * with the owner's pop. The caller then wakes the owner (runtime's job). */
-static inline void shl_inbox_push(struct shl_inbox *inbox, struct shl_envelope *env)
+/* Any thread: append `env` to lane `lane` of `inbox` (below inbox->lanes; one sender, one
+ * lane: see SHL_Q_LANES). Wait-free; a full barrier orders every earlier write to `env`
+ * before the envelope becomes visible (the xchg inside enqueue), which pairs with the
+ * owner's pop. The caller then wakes the owner (runtime's job). */
+static inline void shl_inbox_push(struct shl_inbox *inbox, int lane, struct shl_envelope *env)
 {
 	cds_wfcq_node_init(&env->link);
-	cds_wfcq_enqueue(&inbox->head, &inbox->tail, &env->link);
+	cds_wfcq_enqueue(&inbox->lane[lane].head, &inbox->lane[lane].tail, &env->link);
 }
 
-/* Owner: the oldest envelope, or NULL if the inbox is empty or its newest push is still
- * being linked (that pusher wakes the owner after finishing, so nothing is lost). */
-static inline struct shl_envelope *shl_inbox_pop(struct shl_inbox *inbox)
+/* Owner: the oldest envelope of lane `lane`, or NULL if the lane is empty or its newest
+ * push is still being linked (that pusher wakes the owner after finishing, so nothing is
+ * lost). */
+static inline struct shl_envelope *shl_inbox_pop(struct shl_inbox *inbox, int lane)
 {
-	struct cds_wfcq_node *node = __cds_wfcq_dequeue_nonblocking(&inbox->head, &inbox->tail);
+	struct cds_wfcq_node *node = __cds_wfcq_dequeue_nonblocking(&inbox->lane[lane].head,
+								    &inbox->lane[lane].tail);
 
 	if (node == NULL || node == CDS_WFCQ_WOULDBLOCK)
 		return NULL;
 	return caa_container_of(node, struct shl_envelope, link);
 }
 
-/* Any thread: whether nothing is queued (a hint for everyone but the owner). */
+/* Any thread: whether nothing is queued in any lane (a hint for everyone but the owner). */
 static inline bool shl_inbox_empty(struct shl_inbox *inbox)
 {
-	return cds_wfcq_empty(&inbox->head, &inbox->tail);
+	for (int i = 0; i < inbox->lanes; i++)
+		if (!cds_wfcq_empty(&inbox->lane[i].head, &inbox->lane[i].tail))
+			return false;
+	return true;
 }
 
 static inline struct shl_envelope *shl_pool_get(struct shl_pool *pool, bool medium)

@@ -43,12 +43,13 @@ struct shl_carrier {
 	bool extra;        /* added by the ticker: ends after one rank's turn */
 };
 
-/* One per carrier: the queue of ranks that last ran on it. A carrier takes from its own
- * queue, then from the others: a rank's stack, requests and queues stay in the cache of the
- * core its carrier runs on while both cores are busy. Carriers are not pinned, but the
- * kernel seldom moves a busy one (14-25 migrations in a launch of 500 exchange rounds of
- * 32 ranks). `lock` guards head and tail; `queued` pairs with `idle` (seq_cst) so that a
- * rank queued to an idle carrier wakes it. */
+/* One per carrier: the queue of the ranks whose home it is (rank i's: i % carriers, for
+ * good). A carrier takes from its own queue, then from the others: a rank's stack,
+ * requests and queues stay in the cache of the core its carrier runs on while both cores
+ * are busy, and so do the lanes it pushes messages into (shl_rank.lane). Carriers are not
+ * pinned, but the kernel seldom moves a busy one (14-25 migrations in a launch of 500
+ * exchange rounds of 32 ranks). `lock` guards head and tail; `queued` pairs with `idle`
+ * (seq_cst) so that a rank queued to an idle carrier wakes it. */
 struct run_queue {
 	alignas(64) _Atomic bool lock;
 	struct shl_fiber *head, *tail;
@@ -199,10 +200,13 @@ static void wake_any_carrier(void)
 			return;
 }
 
-/* Queue `f` (state QUEUED) where it last ran, unless that carrier is idle and `from` (the
+/* Queue `f` (state QUEUED) on its home queue, unless that carrier is idle and `from` (the
  * carrier of the fiber queueing it, or NULL) is not: then on `from`'s queue, which `from`
  * takes when its fiber waits, a switch instead of a kernel wake-up (a ring of ranks passing
- * a token stays on one core; the ticker wakes a carrier if the fiber keeps `from`). A rank
+ * a token stays on one core; the ticker wakes a carrier if the fiber keeps `from`). Its
+ * home stays: ranks that moved home with such a wake-up, or when another carrier took
+ * them, soon pushed into lanes of the other core, and the lanes gained nothing
+ * (docs/performance.md "Inbox lanes"). A rank
  * queued to an idle carrier wakes it; a queue with a backlog, or a rank queued by a thread
  * that is no carrier's (the completion thread, a program's thread), wakes another idle one,
  * which takes from the others' queues. */
@@ -212,10 +216,8 @@ static void push(struct shl_fiber *f, struct shl_carrier *from)
 	struct run_queue *mine = from && !from->extra ? &fs.queues[from->queue] : NULL;
 	int before;
 
-	if (mine != NULL && q != mine && atomic_load_explicit(&q->idle, memory_order_relaxed)) {
+	if (mine != NULL && q != mine && atomic_load_explicit(&q->idle, memory_order_relaxed))
 		q = mine;
-		f->home = from->queue;
-	}
 	f->next = NULL;
 	lock_queue(q);
 	if (q->tail)
@@ -258,7 +260,6 @@ static struct shl_fiber *pop(struct shl_carrier *c)
 		struct shl_fiber *f = pop_from(&fs.queues[(c->queue + i) % fs.nqueues]);
 
 		if (f != NULL) {
-			f->home = c->queue;
 			f->carrier = c;
 			atomic_store_explicit(&f->state, SHL_FIBER_RUNNING, memory_order_relaxed);
 			return f;
@@ -523,6 +524,8 @@ bool shl_fibers_start(struct shl_rank *ranks, int nlocal)
 		fs.fibers[i].rank = &ranks[i];
 		fs.fibers[i].home = i % fs.nqueues;
 		ranks[i].fiber = &fs.fibers[i];
+		ranks[i].lane = fs.fibers[i].home % SHL_Q_LANES;
+		shl_inbox_init(&ranks[i].inbox, fs.nqueues < SHL_Q_LANES ? fs.nqueues : SHL_Q_LANES);
 	}
 	for (int i = 0; i < fs.nqueues; i++)
 		if (add_carrier(false) != 0)

@@ -36,9 +36,8 @@ enum shl_fiber_state {
 };
 
 /* One rank's fiber. Fields up to `state` are written only by the thread running the fiber
- * or by the one that just switched away from it (release), but for `home`, which the thread
- * that queues it also writes, after winning `state`; `state` is the only field other
- * threads write (compare-and-swap). debugger/shoal_gdb.py reads `sp`, `state` and `rank` to
+ * or by the one that just switched away from it (release), but for `home`, written once by
+ * shl_fibers_start; `state` is the only field other threads write (compare-and-swap). debugger/shoal_gdb.py reads `sp`, `state` and `rank` to
  * show a parked rank's stack as the caller of home_main (it knows a rank's idle thread by that
  * function's name): the frame layout at `sp` is the one shl_fiber_switch pushes. */
 struct shl_fiber {
@@ -46,8 +45,7 @@ struct shl_fiber {
 	void *home_sp;                /* the rank's own thread idling, when the rank is away */
 	struct shl_carrier *carrier;  /* where it runs; NULL: on the rank's own thread */
 	struct shl_fiber *next;       /* run queue link */
-	int home;                     /* its run queue: of the carrier that last took it, or
-				       * of the one whose fiber queued it (fiber.c push) */
+	int home;                     /* its run queue (fiber.c push) */
 	struct shl_rank *rank;
 	uint32_t park_seq;            /* the rank's wake_seq when it parked */
 	int leaving;                  /* why it switched away (fiber.c) */
@@ -62,7 +60,8 @@ extern __thread struct shl_fiber *shl_fiber_self __attribute__((tls_model("initi
 /* Node main thread, once, before any rank runs, after shl_job.cores is set: decide whether
  * `nlocal` ranks run as fibers (they outnumber shl_job.cores, FSGSBASE is usable, no
  * debugger stop; SHOAL_FIBERS overrides all but the debugger) and if so give each of
- * `ranks` its fiber and start the carriers. Returns whether fibers are on. A rank's main
+ * `ranks` its fiber, its home carrier's lane and a lane per carrier in its inbox
+ * (queues.h SHL_Q_LANES), and start the carriers. Returns whether fibers are on. A rank's main
  * thread then sets shl_fiber_self to its rank's fiber when it binds (shl_job_bind_rank). */
 bool shl_fibers_start(struct shl_rank *ranks, int nlocal);
 

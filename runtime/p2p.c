@@ -508,14 +508,16 @@ void shl_p2p_progress(struct shl_rank *r)
 		if (fb != NULL && shl_fbox_peek(fb) != NULL)
 			drain_fbox(r, fb);
 	}
-	while ((env = shl_inbox_pop(&r->inbox)) != NULL) {
-		/* Read before arrive(): the envelope may go back to its sender there. */
-		struct shl_fbox *fb = env->via_fbox ? env->fbox : NULL;
-		if (fb != NULL)
-			drain_fbox(r, fb);  /* the sender's older messages come first */
-		arrive(r, env);
-		if (fb != NULL)
-			shl_fbox_inbox_took(fb);
+	for (int lane = 0; lane < r->inbox.lanes; lane++) {
+		while ((env = shl_inbox_pop(&r->inbox, lane)) != NULL) {
+			/* Read before arrive(): the envelope may go back to its sender there. */
+			struct shl_fbox *fb = env->via_fbox ? env->fbox : NULL;
+			if (fb != NULL)
+				drain_fbox(r, fb);  /* the sender's older messages come first */
+			arrive(r, env);
+			if (fb != NULL)
+				shl_fbox_inbox_took(fb);
+		}
 	}
 }
 
@@ -672,7 +674,7 @@ static SHL_HOT_INLINE void post(struct shl_rank *r, struct shl_rank *to,
 		env->fbox = fb;
 		if (fb != NULL)
 			fb->inbox_sent++;
-		shl_inbox_push(&to->inbox, env);
+		shl_inbox_push(&to->inbox, r->lane, env);
 	}
 	shl_rank_wake(to);
 }

@@ -173,6 +173,8 @@ struct shl_rank {
 	struct shl_fbox **fbox_out;   /* by world rank: our fastbox to it, a mark that it took
 				       * none from us, or NULL (not tried yet); p2p.c */
 	struct shl_inbox inbox;
+	int lane;                     /* ours in every local rank's inbox (queues.h SHL_Q_LANES):
+				       * our carrier's, 0 without fibers (fiber.c) */
 	struct shl_fbox_set fbox_in;  /* senders' boxes to us */
 	struct shl_fiber *fiber;      /* the rank switched in user space (fiber.h), or NULL */
 	alignas(64) _Atomic uint32_t wake_seq;   /* futex word; bumped by every waker */
