@@ -28,8 +28,13 @@ void shl_pool_init(struct shl_pool *pool)
 void shl_inbox_init(struct shl_inbox *inbox, int lanes)
 {
 	inbox->lanes = lanes;
-	for (int i = 0; i < SHL_Q_LANES; i++)
-		__cds_wfcq_init(&inbox->lane[i].head, &inbox->lane[i].tail);
+	for (int i = 0; i < SHL_Q_LANES; i++) {
+		struct shl_inbox_lane *l = &inbox->lane[i];
+
+		__cds_wfcq_init(&l->head, &l->tail);
+		l->popped = 0;
+		atomic_init(&l->pushed, 0);
+	}
 }
 
 /* Move every returned envelope back to the owner's free lists. */

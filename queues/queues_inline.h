@@ -8,13 +8,32 @@
 #include "queues/queues.h"
 
 /* Any thread: append `env` to lane `lane` of `inbox` (below inbox->lanes; one sender, one
- * lane: see SHL_Q_LANES). Wait-free; a full barrier orders every earlier write to `env`
- * before the envelope becomes visible (the xchg inside enqueue), which pairs with the
- * owner's pop. The caller then wakes the owner (runtime's job). */
+ * lane: see SHL_Q_LANES), with a hint (SHL_Q_LANE_HINTS) taken first, so that a lane never
+ * holds more envelopes than it counts tickets. Wait-free; a full barrier orders every
+ * earlier write to `env` before the envelope becomes visible (the xchg inside enqueue),
+ * which pairs with the owner's pop. The caller then wakes the owner (runtime's job). */
 static inline void shl_inbox_push(struct shl_inbox *inbox, int lane, struct shl_envelope *env)
 {
+	struct shl_inbox_lane *l = &inbox->lane[lane];
+	uint64_t ticket = atomic_fetch_add_explicit(&l->pushed, 1, memory_order_relaxed);
+
+	atomic_store_explicit(&l->hint[ticket % SHL_Q_LANE_HINTS], env, memory_order_relaxed);
 	cds_wfcq_node_init(&env->link);
-	cds_wfcq_enqueue(&inbox->lane[lane].head, &inbox->lane[lane].tail, &env->link);
+	cds_wfcq_enqueue(&l->head, &l->tail, &env->link);
+}
+
+/* Owner, before popping lane `lane`: if more than one envelope is queued there, prefetch
+ * the ones after the first from the hints (the first, the list's head gives at once). */
+static inline void shl_inbox_prefetch(struct shl_inbox *inbox, int lane)
+{
+	struct shl_inbox_lane *l = &inbox->lane[lane];
+	uint64_t queued = atomic_load_explicit(&l->pushed, memory_order_relaxed) - l->popped;
+
+	if (queued > SHL_Q_LANE_HINTS)
+		queued = SHL_Q_LANE_HINTS;
+	for (uint64_t i = 1; i < queued; i++)
+		__builtin_prefetch(atomic_load_explicit(&l->hint[(l->popped + i) % SHL_Q_LANE_HINTS],
+							memory_order_relaxed));
 }
 
 /* Owner: the oldest envelope of lane `lane`, or NULL if the lane is empty or its newest
@@ -27,6 +46,7 @@ static inline struct shl_envelope *shl_inbox_pop(struct shl_inbox *inbox, int la
 
 	if (node == NULL || node == CDS_WFCQ_WOULDBLOCK)
 		return NULL;
+	inbox->lane[lane].popped++;
 	return caa_container_of(node, struct shl_envelope, link);
 }
 

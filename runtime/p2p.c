@@ -509,6 +509,7 @@ void shl_p2p_progress(struct shl_rank *r)
 			drain_fbox(r, fb);
 	}
 	for (int lane = 0; lane < r->inbox.lanes; lane++) {
+		shl_inbox_prefetch(&r->inbox, lane);
 		while ((env = shl_inbox_pop(&r->inbox, lane)) != NULL) {
 			/* Read before arrive(): the envelope may go back to its sender there. */
 			struct shl_fbox *fb = env->via_fbox ? env->fbox : NULL;
