@@ -112,11 +112,10 @@ struct shl_pool {
 
 /* Lanes of an inbox: one per carrier of ranks switched in user space (runtime/fiber.h), up to
  * this many. A sender pushes into the lane of the carrier it belongs to, so that the
- * lane's tail and the link in the envelope before its own stay in that core's cache;
- * messages between carriers then move the envelope's line and little else. A sender
- * always uses the same lane, so its messages keep their order. Measured on the 32-rank
- * all-pairs exchange, 2 carriers: 10-18 % less a round (docs/performance.md "Inbox
- * lanes"). */
+ * lane's tail and the link in the envelope before its own stay in that core's cache while
+ * the carrier's ranks push, instead of moving between cores at every push. A sender always
+ * uses the same lane, so its messages keep their order. Measured on the 32-rank all-pairs
+ * exchange, 2 carriers: 10-18 % less a round (docs/performance.md "Inbox lanes"). */
 #define SHL_Q_LANES 8
 /* A lane is a linked list, so the owner reading it waits for each envelope's first line
  * before it learns where the next one is: on the 32-rank exchange that read took half of

@@ -8,10 +8,11 @@
 #include "queues/queues.h"
 
 /* Any thread: append `env` to lane `lane` of `inbox` (below inbox->lanes; one sender, one
- * lane: see SHL_Q_LANES), with a hint (SHL_Q_LANE_HINTS) taken first, so that a lane never
- * holds more envelopes than it counts tickets. Wait-free; a full barrier orders every
- * earlier write to `env` before the envelope becomes visible (the xchg inside enqueue),
- * which pairs with the owner's pop. The caller then wakes the owner (runtime's job). */
+ * lane: see SHL_Q_LANES). The ticket and hint (SHL_Q_LANE_HINTS) come first, so that the
+ * owner never counts more envelopes taken than tickets given. Wait-free; a full barrier
+ * orders every earlier write to `env` before the envelope becomes visible (the xchg inside
+ * enqueue), which pairs with the owner's pop. The caller then wakes the owner (runtime's
+ * job). */
 static inline void shl_inbox_push(struct shl_inbox *inbox, int lane, struct shl_envelope *env)
 {
 	struct shl_inbox_lane *l = &inbox->lane[lane];

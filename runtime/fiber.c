@@ -206,10 +206,10 @@ static void wake_any_carrier(void)
  * a token stays on one core; the ticker wakes a carrier if the fiber keeps `from`). Its
  * home stays: ranks that moved home with such a wake-up, or when another carrier took
  * them, soon pushed into lanes of the other core, and the lanes gained nothing
- * (docs/performance.md "Inbox lanes"). A rank
- * queued to an idle carrier wakes it; a queue with a backlog, or a rank queued by a thread
- * that is no carrier's (the completion thread, a program's thread), wakes another idle one,
- * which takes from the others' queues. */
+ * (docs/performance.md "Inbox lanes"). A rank queued to an idle carrier wakes it; a queue
+ * with a backlog, or a rank queued by a thread that is no carrier's (the completion
+ * thread, a program's thread), wakes another idle one, which takes from the others'
+ * queues. */
 static void push(struct shl_fiber *f, struct shl_carrier *from)
 {
 	struct run_queue *q = &fs.queues[f->home];

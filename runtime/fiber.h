@@ -37,15 +37,16 @@ enum shl_fiber_state {
 
 /* One rank's fiber. Fields up to `state` are written only by the thread running the fiber
  * or by the one that just switched away from it (release), but for `home`, written once by
- * shl_fibers_start; `state` is the only field other threads write (compare-and-swap). debugger/shoal_gdb.py reads `sp`, `state` and `rank` to
- * show a parked rank's stack as the caller of home_main (it knows a rank's idle thread by that
- * function's name): the frame layout at `sp` is the one shl_fiber_switch pushes. */
+ * shl_fibers_start; `state` is the only field other threads write (compare-and-swap).
+ * debugger/shoal_gdb.py reads `sp`, `state` and `rank` to show a parked rank's stack as the
+ * caller of home_main (it knows a rank's idle thread by that function's name): the frame
+ * layout at `sp` is the one shl_fiber_switch pushes. */
 struct shl_fiber {
 	void *sp;                     /* saved registers, when not running */
 	void *home_sp;                /* the rank's own thread idling, when the rank is away */
 	struct shl_carrier *carrier;  /* where it runs; NULL: on the rank's own thread */
 	struct shl_fiber *next;       /* run queue link */
-	int home;                     /* its run queue (fiber.c push) */
+	int home;                     /* its run queue: rank i's is i % carriers (fiber.c push) */
 	struct shl_rank *rank;
 	uint32_t park_seq;            /* the rank's wake_seq when it parked */
 	int leaving;                  /* why it switched away (fiber.c) */
