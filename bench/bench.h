@@ -196,6 +196,28 @@ static inline double bench_max_all(double v)
 	return max;
 }
 
+/* Untimed steps (`step(arg)`: one round, one lap) in batches sized from the last batch's
+ * pace, the first one step, until they have lasted `min_us` on the slowest rank. Returns
+ * the last batch's pace, µs a step, for sizing the timed steps (bench_iters_to_fill). A
+ * peer that sets up each pair of ranks at its first message is then timed settled, as
+ * OSU's skipped iterations intend. */
+static inline double bench_warm_up(void (*step)(const void *arg), const void *arg,
+				   double min_us, long max)
+{
+	double spent = 0, pace = 0;
+
+	for (long batch = 1; spent < min_us;) {
+		double t = MPI_Wtime();
+		for (long k = 0; k < batch; k++)
+			step(arg);
+		double took = bench_max_all((MPI_Wtime() - t) * 1e6);
+		spent += took;
+		pace = took / (double)batch;
+		batch = bench_iters_to_fill(1, pace, min_us - spent, max);
+	}
+	return pace;
+}
+
 static inline void bench_result(const char *bench, long x, double value, const char *unit)
 {
 	printf("RESULT %s %ld %.6g %s\n", bench, x, value, unit);

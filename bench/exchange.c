@@ -5,11 +5,9 @@
  * Runs on rank threads of any MPI. Prints: RESULT exchange <ranks> <ms/round> ms/round */
 #include "bench.h"
 
-/* Untimed rounds last at least this long on the slowest rank (at least one round): a peer
- * that sets up each pair of ranks at its first message is timed once settled, as OSU's
- * skipped iterations intend. Open MPI at 32 ranks here: 5.3 ms for the first round, 1.0
- * and 0.7 for the next two, ~0.21 from about the fifteenth on (Shoal: 0.19 ms, then ~0.05
- * from about the thirtieth). */
+/* Untimed rounds last at least this long on the slowest rank (bench_warm_up). Open MPI at
+ * 32 ranks here: 5.3 ms for the first round, 1.0 and 0.7 for the next two, ~0.21 from
+ * about the fifteenth on (Shoal: 0.19 ms, then ~0.05 from about the thirtieth). */
 #define EXCHANGE_WARM_US 20000.0
 /* The timed rounds (-n is a floor) last at least this long at the warm-up's last pace: at
  * 0.05 ms a round, 10 rounds were a 0.5 ms window that one slow first round or one
@@ -25,8 +23,9 @@ struct exchange {
 	MPI_Request *req;
 };
 
-static void one_round(const struct exchange *x)
+static void one_round(const void *arg)
 {
+	const struct exchange *x = arg;
 	int nreq = 0;
 
 	/* Start with the next rank up, so not everyone sends to rank 0 first. */
@@ -41,25 +40,6 @@ static void one_round(const struct exchange *x)
 			  MPI_COMM_WORLD, &x->req[nreq++]);
 	}
 	MPI_Waitall(nreq, x->req, MPI_STATUSES_IGNORE);
-}
-
-/* Untimed rounds, in batches sized from the last one's pace (the first: one round), until
- * they have lasted EXCHANGE_WARM_US on the slowest rank; returns the last batch's pace (µs
- * a round). */
-static double warm_up(const struct exchange *x)
-{
-	double spent = 0, pace = 0;
-
-	for (long batch = 1; spent < EXCHANGE_WARM_US;) {
-		double t = MPI_Wtime();
-		for (long k = 0; k < batch; k++)
-			one_round(x);
-		double took = bench_max_all((MPI_Wtime() - t) * 1e6);
-		spent += took;
-		pace = took / (double)batch;
-		batch = bench_iters_to_fill(1, pace, EXCHANGE_WARM_US - spent, EXCHANGE_MAX_ROUNDS);
-	}
-	return pace;
 }
 
 int main(int argc, char **argv)
@@ -79,7 +59,8 @@ int main(int argc, char **argv)
 	x.req = malloc(sizeof(*x.req) * 2 * (size_t)x.n);
 
 	bench_sync();
-	long rounds = bench_iters_to_fill(o.count, warm_up(&x), EXCHANGE_MIN_TIMED_US,
+	double pace = bench_warm_up(one_round, &x, EXCHANGE_WARM_US, EXCHANGE_MAX_ROUNDS);
+	long rounds = bench_iters_to_fill(o.count, pace, EXCHANGE_MIN_TIMED_US,
 					  EXCHANGE_MAX_ROUNDS);
 	bench_sync();
 	double t0 = MPI_Wtime();
