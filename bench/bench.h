@@ -196,26 +196,31 @@ static inline double bench_max_all(double v)
 	return max;
 }
 
-/* Untimed steps (`step(arg)`: one round, one lap) in batches sized from the last batch's
- * pace, the first one step, until they have lasted `min_us` on the slowest rank. Returns
- * the last batch's pace, µs a step, for sizing the timed steps (bench_iters_to_fill). A
- * peer that sets up each pair of ranks at its first message is then timed settled, as
- * OSU's skipped iterations intend. */
-static inline double bench_warm_up(void (*step)(const void *arg), const void *arg,
-				   double min_us, long max)
+/* bench_settle's untimed steps last at least this long on the slowest rank, and the timed
+ * steps it sizes at least this long at the warm-up's last pace. */
+#define BENCH_SETTLE_US 20000.0
+#define BENCH_SETTLE_MAX_STEPS 10000000L
+
+/* For ring and exchange: untimed steps (`step(arg)`: one lap, one round) in batches sized
+ * from the last batch's pace, the first one step, until they have lasted BENCH_SETTLE_US on
+ * the slowest rank; returns how many steps to time: at least `min_steps`, and at least
+ * BENCH_SETTLE_US at the last batch's pace (the same count on every rank). A peer that sets
+ * up each pair of ranks at its first message is then timed settled, as OSU's skipped
+ * iterations intend, and one preemption does not decide a short run's figure. */
+static inline long bench_settle(void (*step)(const void *arg), const void *arg, long min_steps)
 {
 	double spent = 0, pace = 0;
 
-	for (long batch = 1; spent < min_us;) {
+	for (long batch = 1; spent < BENCH_SETTLE_US;) {
 		double t = MPI_Wtime();
 		for (long k = 0; k < batch; k++)
 			step(arg);
 		double took = bench_max_all((MPI_Wtime() - t) * 1e6);
 		spent += took;
 		pace = took / (double)batch;
-		batch = bench_iters_to_fill(1, pace, min_us - spent, max);
+		batch = bench_iters_to_fill(1, pace, BENCH_SETTLE_US - spent, BENCH_SETTLE_MAX_STEPS);
 	}
-	return pace;
+	return bench_iters_to_fill(min_steps, pace, BENCH_SETTLE_US, BENCH_SETTLE_MAX_STEPS);
 }
 
 static inline void bench_result(const char *bench, long x, double value, const char *unit)

@@ -5,15 +5,10 @@
  * Runs on rank threads of any MPI. Prints: RESULT exchange <ranks> <ms/round> ms/round */
 #include "bench.h"
 
-/* Untimed rounds last at least this long on the slowest rank (bench_warm_up). Open MPI at
- * 32 ranks here: 5.3 ms for the first round, 1.0 and 0.7 for the next two, ~0.21 from
- * about the fifteenth on (Shoal: 0.19 ms, then ~0.05 from about the thirtieth). */
-#define EXCHANGE_WARM_US 20000.0
-/* The timed rounds (-n is a floor) last at least this long at the warm-up's last pace: at
- * 0.05 ms a round, 10 rounds were a 0.5 ms window that one slow first round or one
- * preemption moved by half. */
-#define EXCHANGE_MIN_TIMED_US 20000.0
-#define EXCHANGE_MAX_ROUNDS 1000000L
+/* Why bench_settle, here: Open MPI at 32 ranks took 5.3 ms for the first round, 1.0 and 0.7
+ * for the next two, ~0.21 from about the fifteenth on (Shoal: 0.19 ms, then ~0.05 from
+ * about the thirtieth); and at 0.05 ms a round, 10 timed rounds were a 0.5 ms window that
+ * one slow first round or one preemption moved by half. */
 
 struct exchange {
 	int rank, n;
@@ -59,9 +54,7 @@ int main(int argc, char **argv)
 	x.req = malloc(sizeof(*x.req) * 2 * (size_t)x.n);
 
 	bench_sync();
-	double pace = bench_warm_up(one_round, &x, EXCHANGE_WARM_US, EXCHANGE_MAX_ROUNDS);
-	long rounds = bench_iters_to_fill(o.count, pace, EXCHANGE_MIN_TIMED_US,
-					  EXCHANGE_MAX_ROUNDS);
+	long rounds = bench_settle(one_round, &x, o.count);
 	bench_sync();
 	double t0 = MPI_Wtime();
 	for (long round = 0; round < rounds; round++)

@@ -1,16 +1,12 @@
 /* ring: a token of -s bytes goes around all n ranks. Untimed laps first, then at least -n
- * timed laps (n when -n is 0, the default: N*N hops) and at least RING_MIN_TIMED_US of them.
+ * timed laps (n when -n is 0, the default: N*N hops), lasting at least BENCH_SETTLE_US.
  * Made for far more ranks than cores: each hop needs the one rank holding the token to
  * run. Reports µs per hop. Runs on rank threads of any MPI.
  * Prints: RESULT ring <ranks> <us/hop> us/hop */
 #include "bench.h"
 
-/* Untimed laps last at least this long on the slowest rank (bench_warm_up), and the timed
- * ones at least this long at the warm-up's last pace: 8 ranks' 64 hops took 30-260 µs, and
- * 10 launches of one build read 0.44-4.1 µs a hop (timed for 20 ms: 0.15-0.22). */
-#define RING_WARM_US 20000.0
-#define RING_MIN_TIMED_US 20000.0
-#define RING_MAX_LAPS 10000000L
+/* Why bench_settle, here: timed over N laps after one untimed lap, 8 ranks' 64 hops took
+ * 30-260 µs, and 10 launches of one build read 0.44-4.1 µs a hop (settled: 0.15-0.22). */
 
 struct ring {
 	int rank, next, prev;
@@ -50,9 +46,7 @@ int main(int argc, char **argv)
 	g.buf = bench_alloc(o.size);
 
 	bench_sync();
-	double pace = bench_warm_up(one_lap, &g, RING_WARM_US, RING_MAX_LAPS);
-	long laps = bench_iters_to_fill(o.count > 0 ? o.count : n, pace, RING_MIN_TIMED_US,
-					RING_MAX_LAPS);
+	long laps = bench_settle(one_lap, &g, o.count > 0 ? o.count : n);
 	bench_sync();
 	double t0 = MPI_Wtime();
 	for (long lap = 0; lap < laps; lap++)

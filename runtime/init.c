@@ -47,7 +47,7 @@ static void rank_init(struct shl_rank *r, int world_rank, int size)
 				     .rank = 0, .size = 1, .world = r->self_world,
 				     .errh = &shl_mpi_errors_are_fatal, .name = "MPI_COMM_SELF" };
 	shl_pool_init(&r->pool);
-	shl_inbox_init(&r->inbox, 1);  /* ranks switched in user space: one lane per carrier */
+	shl_inbox_init(&r->inbox, 1);  /* shl_fibers_start may give it a lane per carrier */
 	for (int b = 0; b < SHL_MATCH_BINS; b++) {
 		r->bins[b].posted.tail = &r->bins[b].posted.head;
 		r->bins[b].unexpected.tail = &r->bins[b].unexpected.head;
