@@ -24,10 +24,15 @@ static inline void shl_inbox_push(struct shl_inbox *inbox, int lane, struct shl_
 }
 
 /* Owner, before popping lane `lane`: if more than one envelope is queued there, prefetch
- * the ones after the first from the hints (the first, the list's head gives at once). */
+ * the ones after the first from the hints (the first, the list's head gives at once). A
+ * lane whose head shows it empty costs one load of the owner's own line: progress polls
+ * every lane, and the ticket count shares the pushers' tail line. */
 static inline void shl_inbox_prefetch(struct shl_inbox *inbox, int lane)
 {
 	struct shl_inbox_lane *l = &inbox->lane[lane];
+
+	if (CMM_LOAD_SHARED(l->head.node.next) == NULL)
+		return;
 	uint64_t queued = atomic_load_explicit(&l->pushed, memory_order_relaxed) - l->popped;
 
 	if (queued > SHL_Q_LANE_HINTS)
