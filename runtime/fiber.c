@@ -245,11 +245,16 @@ static struct shl_fiber *pop_from(struct run_queue *q)
 		q->head = f->next;
 		if (q->head == NULL)
 			q->tail = NULL;
-		atomic_fetch_sub(&q->queued, 1);
+		/* Both counts change only under the lock: plain stores, no locked RMW (push's
+		 * increment stays one: it orders `queued` before its load of `idle`). */
+		atomic_store_explicit(&q->queued,
+				      atomic_load_explicit(&q->queued, memory_order_relaxed) - 1,
+				      memory_order_relaxed);
+		atomic_store_explicit(&q->pops,
+				      atomic_load_explicit(&q->pops, memory_order_relaxed) + 1,
+				      memory_order_relaxed);
 	}
 	unlock_queue(q);
-	if (f)
-		atomic_fetch_add_explicit(&q->pops, 1, memory_order_relaxed);
 	return f;
 }
 

@@ -184,7 +184,13 @@ static void sleep_once(struct shl_rank *r, bool (*done)(void *arg), void *arg, u
 			sleep_on_futex(r, seq, ns);
 		shl_rank_lock(r);
 	}
-	atomic_fetch_sub(&r->sleepers, 1);
+	/* The count out needs no barrier; with one thread (not mt) no other writes it. */
+	if (r->mt)
+		atomic_fetch_sub(&r->sleepers, 1);
+	else
+		atomic_store_explicit(&r->sleepers,
+				      atomic_load_explicit(&r->sleepers, memory_order_relaxed) - 1,
+				      memory_order_relaxed);
 }
 
 void shl_wait(struct shl_rank *r, bool (*done)(void *arg), void *arg)
