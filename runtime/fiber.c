@@ -245,14 +245,10 @@ static struct shl_fiber *pop_from(struct run_queue *q)
 		q->head = f->next;
 		if (q->head == NULL)
 			q->tail = NULL;
-		/* Both counts change only under the lock: plain stores, no locked RMW (push's
-		 * increment stays one: it orders `queued` before its load of `idle`). */
-		atomic_store_explicit(&q->queued,
-				      atomic_load_explicit(&q->queued, memory_order_relaxed) - 1,
-				      memory_order_relaxed);
-		atomic_store_explicit(&q->pops,
-				      atomic_load_explicit(&q->pops, memory_order_relaxed) + 1,
-				      memory_order_relaxed);
+		/* Both counts change only under the lock (push's increment stays a locked
+		 * one: it orders `queued` before its load of `idle`). */
+		SHL_PLAIN_ADD(&q->queued, -1);
+		SHL_PLAIN_ADD(&q->pops, 1);
 	}
 	unlock_queue(q);
 	return f;

@@ -188,9 +188,7 @@ static void sleep_once(struct shl_rank *r, bool (*done)(void *arg), void *arg, u
 	if (r->mt)
 		atomic_fetch_sub(&r->sleepers, 1);
 	else
-		atomic_store_explicit(&r->sleepers,
-				      atomic_load_explicit(&r->sleepers, memory_order_relaxed) - 1,
-				      memory_order_relaxed);
+		SHL_PLAIN_ADD(&r->sleepers, -1);
 }
 
 void shl_wait(struct shl_rank *r, bool (*done)(void *arg), void *arg)

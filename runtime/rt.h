@@ -23,6 +23,12 @@
  * argument checks of MPI_Isend and MPI_Irecv as calls, and their prologues and epilogues
  * were a third of the checks' instructions (callgrind on bench/msgrate). */
 #define SHL_HOT_INLINE inline __attribute__((always_inline))
+/* `*obj += n` on an atomic that one thread at a time changes (its owner, or whoever holds
+ * its lock) while others may read it: a plain load and store. A locked add would make the
+ * writer wait until all its earlier stores have reached the cache. */
+#define SHL_PLAIN_ADD(obj, n)                                                                  \
+	atomic_store_explicit((obj), atomic_load_explicit((obj), memory_order_relaxed) + (n),  \
+			      memory_order_relaxed)
 
 /* Every MPI_x is the weak twin of PMPI_x, so a tool's MPI_x can wrap ours. */
 #define SHL_WEAK_ALIAS(name) extern __typeof__(PMPI_##name) MPI_##name \
