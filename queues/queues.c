@@ -17,7 +17,10 @@ void shl_pool_init_sized(struct shl_pool *pool, size_t chunk_bytes)
 	pool->free_medium = NULL;
 	pool->chunk_bytes = chunk_bytes;
 	pool->adopted = 0;
-	__cds_wfcq_init(&pool->ret_head, &pool->ret_tail);
+	pool->back_n = 0;
+	pool->back = NULL;
+	pool->back_last = NULL;
+	atomic_init(&pool->returned, NULL);
 }
 
 void shl_pool_init(struct shl_pool *pool)
@@ -40,17 +43,30 @@ void shl_inbox_init(struct shl_inbox *inbox, int lanes)
 /* Move every returned envelope back to the owner's free lists. */
 static void reclaim(struct shl_pool *pool)
 {
-	struct cds_wfcq_node *node;
+	struct shl_envelope *env = atomic_exchange_explicit(&pool->returned, NULL,
+							     memory_order_acquire);
 
-	while ((node = __cds_wfcq_dequeue_nonblocking(&pool->ret_head, &pool->ret_tail)) != NULL &&
-	       node != CDS_WFCQ_WOULDBLOCK) {
-		struct shl_envelope *env = caa_container_of(node, struct shl_envelope, link);
+	while (env != NULL) {
+		struct shl_envelope *next = env->next;
 		struct shl_envelope **list = env->medium ? &pool->free_medium : &pool->free_small;
 
-		/* Its header line only: the link just read is there too. */
+		/* Its header line only: `next` is there too. */
 		env->next = *list;
 		*list = env;
+		env = next;
 	}
+}
+
+/* Any thread: push the chain first..last (linked by `next`) onto `pool`'s returned stack. */
+static void give_back(struct shl_pool *pool, struct shl_envelope *first,
+		      struct shl_envelope *last)
+{
+	struct shl_envelope *top = atomic_load_explicit(&pool->returned, memory_order_relaxed);
+
+	do
+		last->next = top;
+	while (!atomic_compare_exchange_weak_explicit(&pool->returned, &top, first,
+						      memory_order_release, memory_order_relaxed));
 }
 
 static int grow(struct shl_pool *pool, bool medium)
@@ -94,10 +110,16 @@ struct shl_envelope *shl_pool_refill(struct shl_pool *pool, bool medium)
 
 void shl_pool_put(struct shl_envelope *env)
 {
-	struct shl_pool *pool = env->pool;
+	give_back(env->pool, env, env);
+}
 
-	cds_wfcq_node_init(&env->link);
-	cds_wfcq_enqueue(&pool->ret_head, &pool->ret_tail, &env->link);
+void shl_pool_flush(struct shl_pool *pool)
+{
+	if (pool->back == NULL)
+		return;
+	give_back(pool->back->pool, pool->back, pool->back_last);
+	pool->back = NULL;
+	pool->back_n = 0;
 }
 
 int shl_pool_give_chunk(struct shl_pool *pool, struct shl_envelope *env)

@@ -98,16 +98,21 @@ struct shl_envelope {
 _Static_assert(offsetof(struct shl_envelope, inline_data) == 48, "header is one 48-byte run");
 _Static_assert(sizeof(struct shl_envelope) == 384, "an envelope is six cache lines");
 
-/* A rank's envelopes. `free_small`/`free_medium` belong to the owner; any thread returns
- * envelopes through the wait-free return queue, which the owner splices back lazily. */
+/* A rank's envelopes. All but `returned` belong to the owner. Any thread gives envelopes
+ * back by pushing a chain of them onto `returned` (one compare-and-swap), which the owner
+ * takes whole, by one exchange, when its free list runs dry. A stack that is only pushed
+ * and emptied whole has no ABA problem: a push succeeds only onto the current top. */
 struct shl_pool {
 	struct shl_envelope *free_small;
 	struct shl_envelope *free_medium;
 	size_t chunk_bytes;          /* size of a medium chunk (SHL_Q_MEDIUM_MAX by default) */
 	unsigned adopted;            /* envelopes of other pools taken in by shl_pool_keep and
 				      * not handed out again: at most SHL_Q_KEEP_MAX */
-	alignas(64) struct __cds_wfcq_head ret_head;
-	alignas(64) struct cds_wfcq_tail ret_tail;
+	unsigned back_n;             /* envelopes in `back` */
+	struct shl_envelope *back;   /* another pool's envelopes, to give back together
+				      * (shl_pool_keep); linked by `next`, newest first */
+	struct shl_envelope *back_last;  /* the oldest of them */
+	alignas(64) struct shl_envelope *_Atomic returned;  /* linked by `next` */
 };
 
 /* Lanes of an inbox: one per carrier of ranks switched in user space (runtime/fiber.h), up to
@@ -263,8 +268,14 @@ static inline struct shl_envelope *shl_pool_get(struct shl_pool *pool, bool medi
 /* shl_pool_get's slow path, for an empty list: the envelopes given back, or new ones. */
 struct shl_envelope *shl_pool_refill(struct shl_pool *pool, bool medium);
 
-/* Any thread: give `env` back to its pool. Wait-free. */
+/* Any thread: give `env` back to its pool. Lock-free. */
 void shl_pool_put(struct shl_envelope *env);
+
+/* Owner of `pool`: give back the envelopes shl_pool_keep holds for another pool. Progress
+ * calls it at the end of every pass, so none waits longer than the owner's next MPI call
+ * that waits or tests; one that never comes leaves at most SHL_Q_BACK_MAX envelopes
+ * unused, which their pool replaces by growing. */
+void shl_pool_flush(struct shl_pool *pool);
 
 /* Owner: make `env`, one of `pool`'s small envelopes, a medium one that goes back to the
  * medium list: it takes the chunk of an envelope on that list (which becomes small), or a
@@ -276,13 +287,19 @@ int shl_pool_give_chunk(struct shl_pool *pool, struct shl_envelope *env);
  * instead: 64 × 384 B = 24 KiB per rank. */
 #define SHL_Q_KEEP_MAX 64
 
+/* Envelopes of one other pool that shl_pool_keep gathers before it gives them back with
+ * one compare-and-swap: a locked instruction waits for the giver's earlier stores, and on
+ * bench/msgrate, 4 ranks on 2 cores, one per message took 14 % of the time. */
+#define SHL_Q_BACK_MAX 64
+
 /* Owner of `pool`, done with `env` from any pool: an envelope that no sender's request
  * points to (no cookie) goes straight to `pool`'s free lists if it is `pool`'s own (an
  * unexpected message copied out of a fastbox cell), or if it is a small one of another
- * pool, up to SHL_Q_KEEP_MAX of those; anything else goes back to its own pool
- * (shl_pool_put). A rank that receives as much as it sends then never returns an envelope
- * across cores nor splices one back: each return cost a compare-and-swap on the sender's
- * queue and two cache lines moving between cores. */
+ * pool, up to SHL_Q_KEEP_MAX of those; beyond that it waits in `back` to go back to its
+ * pool with the others of that pool received in a row (shl_pool_flush). An envelope a
+ * sender's request points to goes back at once (shl_pool_put). A rank that receives as
+ * much as it sends then never returns an envelope across cores: each return cost a
+ * compare-and-swap on the sender's pool and two cache lines moving between cores. */
 static inline void shl_pool_keep(struct shl_pool *pool, struct shl_envelope *env);
 
 #include "queues/queues_inline.h"

@@ -99,9 +99,19 @@ static inline void shl_pool_keep(struct shl_pool *pool, struct shl_envelope *env
 	struct shl_envelope **list;
 
 	/* `cookie` first: a sender may be giving a chunk to an envelope that has one. */
-	if (env->cookie != NULL ||
-	    (env->pool != pool && (env->medium || pool->adopted >= SHL_Q_KEEP_MAX))) {
+	if (env->cookie != NULL) {
 		shl_pool_put(env);
+		return;
+	}
+	if (env->pool != pool && (env->medium || pool->adopted >= SHL_Q_KEEP_MAX)) {
+		if (pool->back != NULL && pool->back->pool != env->pool)
+			shl_pool_flush(pool);
+		if (pool->back == NULL)
+			pool->back_last = env;
+		env->next = pool->back;
+		pool->back = env;
+		if (++pool->back_n == SHL_Q_BACK_MAX)
+			shl_pool_flush(pool);
 		return;
 	}
 	if (env->pool != pool)

@@ -520,6 +520,8 @@ void shl_p2p_progress(struct shl_rank *r)
 				shl_fbox_inbox_took(fb);
 		}
 	}
+	if (r->pool.back != NULL)
+		shl_pool_flush(&r->pool);
 }
 
 /* Whether `cell` carries a payload (not an envelope) that a receive for (context, source,
