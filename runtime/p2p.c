@@ -1476,7 +1476,7 @@ static enum watch watch_sender(struct shl_rank *r, struct shl_comm *c, void *buf
 		}
 		if (!shl_inbox_empty(&r->inbox))
 			return WATCH_OTHER;
-		__builtin_ia32_pause();
+		shl_spin_relax(&spin);
 	} while (shl_spin_on(&spin));
 	return WATCH_SPUN;
 }

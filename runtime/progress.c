@@ -139,7 +139,7 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 			} else if (shl_job.spin_yield) {
 				sched_yield();
 			} else {
-				__builtin_ia32_pause();
+				shl_spin_relax(&spin);
 			}
 		}
 	}
