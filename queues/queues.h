@@ -289,7 +289,8 @@ int shl_pool_give_chunk(struct shl_pool *pool, struct shl_envelope *env);
 
 /* Envelopes of one other pool that shl_pool_keep gathers before it gives them back with
  * one compare-and-swap: a locked instruction waits for the giver's earlier stores, and on
- * bench/msgrate, 4 ranks on 2 cores, one per message took 14 % of the time. */
+ * bench/msgrate with both ranks on one core, one per message took 14 % of the time
+ * (docs/performance.md, "Pause, and envelopes given back in chains"). */
 #define SHL_Q_BACK_MAX 64
 
 /* Owner of `pool`, done with `env` from any pool: an envelope that no sender's request

@@ -266,7 +266,7 @@ void shl_progress(struct shl_rank *r);
 
 /* A spinning wait's clock, zeroed to start: shl_spin_on counts a poll and says whether
  * the spin time (shl_job.spin_ns) has room for another, reading the clock every
- * SHL_SPIN_CLOCK_EVERY polls (about 1 µs of polling). */
+ * SHL_SPIN_CLOCK_EVERY polls (about 1 µs of polls with pauses between them). */
 struct shl_spin {
 	unsigned polls;
 	uint64_t deadline;
@@ -288,9 +288,9 @@ static inline bool shl_spin_on(struct shl_spin *s)
 /* Polls a spinning wait makes back to back before it pauses between polls (about 1-2 µs
  * of polling). `pause` takes 61 cycles, 23 ns, on this machine's cores (AMD family 1Ah),
  * so a message that lands during one is seen 11 ns late on average: without it in the
- * first polls, bench/latency 0-64 B went from 0.059-0.080 to 0.045-0.073 µs one way
- * (docs/performance.md, "Pause"). Beyond them, a long wait pauses each poll, to spare
- * power and an SMT sibling. */
+ * first polls, bench/latency 0-64 B went from a median of 0.0587 to 0.0511 µs one way
+ * (docs/performance.md, "Pause, and envelopes given back in chains"). Beyond them, a
+ * long wait pauses each poll, to spare power and an SMT sibling. */
 #define SHL_SPIN_TIGHT_POLLS 512
 
 /* Between two polls of a spinning wait. */
