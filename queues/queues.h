@@ -64,9 +64,10 @@ struct shl_q_split {
  * envelopes by that line too. */
 struct shl_envelope {
 	alignas(64) union {
-		struct cds_wfcq_node link;   /* in an inbox or in a pool's return queue */
-		struct shl_envelope *next;   /* or on a private list of its owner: a pool's
-					      * free lists, a rank's unexpected messages */
+		struct cds_wfcq_node link;   /* in an inbox */
+		struct shl_envelope *next;   /* or on a list: a pool's free lists and returned
+					      * stack, a receiver's envelopes to give back, a
+					      * rank's unexpected messages */
 	};
 	struct shl_pool *pool;       /* where the envelope goes back to */
 	void *cookie;                /* sender's request, completed by the receiver, or NULL */
