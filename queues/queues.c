@@ -115,8 +115,6 @@ void shl_pool_put(struct shl_envelope *env)
 
 void shl_pool_flush(struct shl_pool *pool)
 {
-	if (pool->back == NULL)
-		return;
 	give_back(pool->back->pool, pool->back, pool->back_last);
 	pool->back = NULL;
 	pool->back_n = 0;

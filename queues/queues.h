@@ -272,10 +272,10 @@ struct shl_envelope *shl_pool_refill(struct shl_pool *pool, bool medium);
 /* Any thread: give `env` back to its pool. Lock-free. */
 void shl_pool_put(struct shl_envelope *env);
 
-/* Owner of `pool`: give back the envelopes shl_pool_keep holds for another pool. Progress
- * calls it at the end of every pass, so none waits longer than the owner's next MPI call
- * that waits or tests; one that never comes leaves at most SHL_Q_BACK_MAX envelopes
- * unused, which their pool replaces by growing. */
+/* Owner of `pool`, whose `back` holds some (callers test it inline): give them back to
+ * their pool. Progress does at the end of every pass, so none waits longer than the
+ * owner's next MPI call that waits or tests; one that never comes leaves at most
+ * SHL_Q_BACK_MAX envelopes unused, which their pool replaces by growing. */
 void shl_pool_flush(struct shl_pool *pool);
 
 /* Owner: make `env`, one of `pool`'s small envelopes, a medium one that goes back to the
