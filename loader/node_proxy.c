@@ -40,6 +40,10 @@
 /* After the node process ended, how long its pipes may stay open (held by a process the
  * ranks started) before EXIT is sent anyway. */
 #define SHL_PROXY_DRAIN_MS 2000
+/* Without a pidfd for the node process (pidfd_open fails under valgrind, which does not
+ * know the call, and on kernels before 5.3), how often the proxy asks waitpid whether it
+ * ended. */
+#define SHL_PROXY_REAP_POLL_MS 20
 
 /* How long the node process's watchdog has to describe its ranks (it looks every 250 ms),
  * and gdb to attach and report (docs/debugging.md measured 1.0 s to attach to 256 ranks,
@@ -767,8 +771,6 @@ static int supervise(struct proxy *p)
 	long drain_until = 0;
 	unsigned char ex[8];
 
-	if (pidfd < 0)
-		return -errno;
 	/* Where a parallel debugger finds this node's ranks (mpiexec's MPIR table). */
 	shl_io_ctl_put32(ex, (uint32_t)p->child);
 	err = shl_io_ctl_send(p->ctl, SHL_IO_CTL_PID, ex, 4);
@@ -788,6 +790,8 @@ static int supervise(struct proxy *p)
 		};
 		int wait = p->report != REPORT_NONE ? 100 : p->ended ? 50 : -1;
 
+		if (wait < 0 && pidfd < 0)
+			wait = SHL_PROXY_REAP_POLL_MS;
 		if (poll(fds, 7, wait) < 0 && errno != EINTR)
 			break;
 		if (fds[0].revents) {
@@ -813,12 +817,13 @@ static int supervise(struct proxy *p)
 		if (p->report != REPORT_NONE && now_ms() >= p->report_by &&
 		    (err = report_late(p)) != 0)
 			goto lost;
-		if (fds[3].revents && waitpid(p->child, &status, WNOHANG) == p->child) {
+		if ((fds[3].revents || pidfd < 0) && waitpid(p->child, &status, WNOHANG) == p->child) {
 			p->ended = true;
 			drain_until = now_ms() + SHL_PROXY_DRAIN_MS;
 		}
 	}
-	close(pidfd);
+	if (pidfd >= 0)
+		close(pidfd);
 	for (int i = 0; i < 2; i++) {  /* output of a helper still holding the pipe is cut */
 		struct stream *s = i ? &p->err : &p->out;
 
