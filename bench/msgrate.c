@@ -1,7 +1,8 @@
 /* msgrate: OSU mbw_mr-style message rate: rank r < n/2 sends to rank r + n/2 (one pair per
  * rank pair); per iteration each sender posts a window of -W sends of -s bytes and waits
- * for them and for a 4-byte ack from its receiver. Rate = pairs x window x iters / (mean
- * sender time), in messages per second. Needs an even rank count >= 2.
+ * for them and for a 4-byte ack from its receiver. A barrier before the warm-up and one
+ * after it, before the timer starts. Rate = pairs x window x iters / (mean sender time),
+ * in messages per second. Needs an even rank count >= 2.
  * Runs on rank threads of any MPI. Prints: RESULT msgrate <ranks> <msgs/s> msg/s */
 #include "bench.h"
 
@@ -26,8 +27,10 @@ int main(int argc, char **argv)
 
 	bench_sync();
 	for (long k = -warm; k < o.iters; k++) {
-		if (k == 0)
+		if (k == 0) {  /* as OSU's mbw_mr: every pair starts its timed loop together */
+			bench_sync();
 			t0 = MPI_Wtime();
+		}
 		for (long w = 0; w < o.window; w++) {
 			if (sender)
 				MPI_Isend(buf, (int)o.size, MPI_BYTE, peer, BENCH_TAG_DATA,
