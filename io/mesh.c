@@ -51,6 +51,10 @@
 /* How long an accepted connection may take to greet: as long as mpiexec gives a control
  * connection (docs/offnode.md). */
 #define SHL_IO_GREET_S 10
+/* How long a node that lost a peer it still needed waits for mpiexec to end the job before
+ * it ends with its own report (die_peer_gone). mpiexec's END took 1–20 ms here; a job whose
+ * peer ended without an error waits this long for the error. */
+#define SHL_IO_PEER_GONE_GRACE_MS 1000
 
 /* What a connection's next bytes are. */
 enum in_state {
@@ -186,21 +190,44 @@ static void report(const struct conn *c, const char *fmt, ...)
 	fflush(stderr);
 }
 
+static _Noreturn void vdie(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 static _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static _Noreturn void die_peer_gone(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static _Noreturn void vdie(const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "shoal: node %u (host %s): ", io.node, io.host);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+	_exit(1);
+}
 
 /* The mesh cannot go on: end the node process (mpiexec then ends the job). */
 static _Noreturn void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fprintf(stderr, "shoal: node %u (host %s): ", io.node, io.host);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	fflush(stderr);
-	_exit(1);
+	vdie(fmt, ap);
+}
+
+/* The same, for a connection a peer node closed while we still needed it. That node has
+ * mostly ended on an error of its own (a rank's exit code, a crash), which mpiexec reports
+ * and ends the job for: its END (the proxy's SIGTERM) comes within milliseconds. Wait that
+ * long before ending with our own status 1, or the job's status could be this
+ * consequence's instead of the cause's (tests/rank_exit_code_wins_over_hosts_that_lose_it). */
+static _Noreturn void die_peer_gone(const char *fmt, ...)
+{
+	struct timespec grace = { SHL_IO_PEER_GONE_GRACE_MS / 1000,
+				  SHL_IO_PEER_GONE_GRACE_MS % 1000 * 1000000L };
+	va_list ap;
+
+	while (nanosleep(&grace, &grace) != 0 && errno == EINTR)
+		;
+	va_start(ap, fmt);
+	vdie(fmt, ap);
 }
 
 static void name_of(struct conn *c, const struct sockaddr_in *sa)
@@ -296,12 +323,12 @@ static void conn_close(struct conn *c)
 		struct peer *p = &io.peers[c->claimed];
 		p->lost = true;
 		if (p->head != NULL)
-			die("lost the connection to node %u (%s) before it answered our greeting, "
-			    "with messages still to send", c->claimed, c->name);
+			die_peer_gone("lost the connection to node %u (%s) before it answered our "
+				      "greeting, with messages still to send", c->claimed, c->name);
 	}
 	if (c->in == IN_DATA)
-		die("lost the connection to node %u (%s) in the middle of a message", c->node,
-		    c->name);
+		die_peer_gone("lost the connection to node %u (%s) in the middle of a message",
+			      c->node, c->name);
 	if (c->env != NULL)
 		shl_pool_put(c->env);
 	c->env = NULL;
@@ -310,8 +337,8 @@ static void conn_close(struct conn *c)
 		p->out = NULL;
 		p->lost = true;
 		if (p->head != NULL)
-			die("lost the connection to node %u (%s) with messages still to send",
-			    c->node, c->name);
+			die_peer_gone("lost the connection to node %u (%s) with messages still to "
+				      "send", c->node, c->name);
 	}
 	c->dead = io.dead;
 	io.dead = c;
@@ -836,6 +863,9 @@ static void flush(uint32_t n)
 			}
 			return;
 		}
+		if (w < 0 && (errno == EPIPE || errno == ECONNRESET))
+			die_peer_gone("cannot send to node %u (%s): %s", n, p->out->name,
+				      strerror(errno));
 		if (w < 0)
 			die("cannot send to node %u (%s): %s", n, p->out->name, strerror(errno));
 		/* Retire the frames written whole; remember how far into the next one. */
@@ -995,8 +1025,9 @@ static void take_posts(void)
 		struct peer *p = &io.peers[n];
 
 		if (p->lost)
-			die("rank %d sends to rank %d, but the connection to its node %u is closed "
-			    "(has that node ended?)", d->frame.src, d->frame.dst, n);
+			die_peer_gone("rank %d sends to rank %d, but the connection to its node %u "
+				      "is closed (has that node ended?)", d->frame.src, d->frame.dst,
+				      n);
 		/* An RTS is counted by its last DATA frame, which reuses the descriptor. */
 		d->counted = d->frame.type != SHL_IO_RTS;
 		if (d->frame.type == SHL_IO_RTS)
