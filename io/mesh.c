@@ -52,8 +52,9 @@
  * connection (docs/offnode.md). */
 #define SHL_IO_GREET_S 10
 /* How long a node that lost a peer it still needed waits for mpiexec to end the job before
- * it ends with its own report (die_peer_gone). mpiexec's END took 1–20 ms here; a job whose
- * peer ended without an error waits this long for the error. */
+ * it ends with its own report (die_peer_gone). mpiexec's END comes in milliseconds (a whole
+ * 2-host job ended by a rank's exit code took 20–30 ms here); a job whose peer ended
+ * without an error waits this long for the error. */
 #define SHL_IO_PEER_GONE_GRACE_MS 1000
 
 /* What a connection's next bytes are. */
