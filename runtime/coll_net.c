@@ -1206,7 +1206,7 @@ static int push(struct shl_rank *to, struct shl_envelope *env, const struct ctxm
 		return -EPROTO;
 	if (!(env->context & SHL_CTX_INTERNAL))
 		env->src = m->rank_of[env->src];
-	shl_inbox_push(&to->inbox, 0, env);  /* frames from other nodes: lane 0 */
+	shl_inbox_push(&to->inbox, SHL_LANE_OFFNODE, env);
 	shl_rank_wake(to);
 	return 0;
 }

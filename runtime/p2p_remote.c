@@ -26,7 +26,7 @@ static int deliver(int32_t dst, struct shl_envelope *env)
 		return -EPROTO;
 	if ((env->context & ~SHL_CTX_INTERNAL) != SHL_CTX_WORLD)
 		return shl_coll_net_deliver(to, env);
-	shl_inbox_push(&to->inbox, 0, env);  /* frames from other nodes: lane 0 */
+	shl_inbox_push(&to->inbox, SHL_LANE_OFFNODE, env);
 	shl_rank_wake(to);
 	return 0;
 }

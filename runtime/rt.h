@@ -154,6 +154,10 @@ struct shl_bsend_buffer {
 /* Everything one rank owns. Fields up to `wake_seq` are touched only by the rank's own
  * threads (under `lock` when the rank runs MPI_THREAD_MULTIPLE); the inbox, wake word
  * and phase are written by other ranks too and sit on their own cache lines. */
+/* The inbox lane the completion thread pushes frames from other nodes into: it shares the
+ * lane with carrier 0's ranks (two pushers may take the same hint ticket: queues_inline.h). */
+#define SHL_LANE_OFFNODE 0
+
 struct shl_rank {
 	int world_rank;
 	bool mt;                      /* MPI_THREAD_MULTIPLE: own threads take `lock` */

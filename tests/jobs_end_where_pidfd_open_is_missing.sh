@@ -1,5 +1,5 @@
 #!/bin/bash
-# jobs_end_where_pidfd_open_is_missing: where pidfd_open fails (kernels before 5.3, or valgrind, which does not know the call), a node started by a launcher agent still runs its ranks, forwards their output and reports how they ended: a job exits 0, a rank's exit code comes back, and neither waits long.
+# jobs_end_where_pidfd_open_is_missing: where pidfd_open fails (kernels before 5.3, or valgrind, which does not know the call), a job on two hosts still runs its ranks, forwards their output and reports how they ended: a job exits 0, a rank's exit code comes back, and neither waits long.
 . "$SHOAL_TESTS/lib/common.bash"
 
 build job <<'SRC'
@@ -67,22 +67,16 @@ case $? in
 *) fail "nopidfd cannot run a command with pidfd_open failing" ;;
 esac
 
-# A launcher agent (as ssh would be) that starts each node process under the filter.
-cat >"$TEST_TMP/agent" <<AGENT
-#!/bin/sh
-shift  # the host
-exec "$TEST_TMP/nopidfd" "\$@"
-AGENT
-chmod +x "$TEST_TMP/agent"
-
+# mpiexec and everything it starts (the local launcher's proxies and node processes) run
+# under the filter.
 start=$SECONDS
-run "$MPIEXEC" --launcher-agent "$TEST_TMP/agent" -H a:2,b:2 "$TEST_TMP/job"
+run "$TEST_TMP/nopidfd" "$MPIEXEC" --launcher local -H a:2,b:2 "$TEST_TMP/job"
 expect_rc 0
 for r in 0 1 2 3; do
 	expect_out_count "^rank $r here\$" 1
 done
 
-run "$MPIEXEC" --launcher-agent "$TEST_TMP/agent" -H a:2,b:2 "$TEST_TMP/job" 7
+run "$TEST_TMP/nopidfd" "$MPIEXEC" --launcher local -H a:2,b:2 "$TEST_TMP/job" 7
 expect_rc 7
 expect_out_count '^rank [0-3] here$' 4
 expect_err 'rank 2 exited with code 7'

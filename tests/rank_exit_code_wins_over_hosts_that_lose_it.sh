@@ -22,16 +22,9 @@ int main(int argc, char **argv)
 }
 SRC
 
-cat >"$TEST_TMP/agent" <<'AGENT'
-#!/bin/sh
-shift  # the host
-exec "$@"
-AGENT
-chmod +x "$TEST_TMP/agent"
-
 # Without the wait of die_peer_gone, about one launch in ten ended with status 1.
 for i in $(seq 20); do
-	run "$MPIEXEC" --launcher-agent "$TEST_TMP/agent" -H a:2,b:2 "$TEST_TMP/job"
+	run "$MPIEXEC" --launcher local -H a:2,b:2 "$TEST_TMP/job"
 	expect_rc 7
 	expect_err 'rank 2 exited \(code 7\) without calling MPI_Finalize'
 done
