@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "mpi.h"
+#include "runtime/handle.h"
 
 #define SHL_COMM_MAGIC 0x636f6d6du
 #define SHL_ERRH_MAGIC 0x65727268u
@@ -63,7 +64,7 @@ struct shl_group {
 struct shl_group *shl_group_new(int size);
 static inline bool shl_group_ok(MPI_Group g)
 {
-	return g != NULL && g->magic == SHL_GROUP_MAGIC;
+	return shl_handle_plausible(g) && g->magic == SHL_GROUP_MAGIC;
 }
 /* The member index of world rank `w` in `g`, or MPI_UNDEFINED. */
 int shl_group_find(const struct shl_group *g, int w);

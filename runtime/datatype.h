@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mpi.h"
+#include "runtime/handle.h"
 
 #define SHL_TYPE_MAGIC 0x74797065u
 
@@ -252,7 +253,7 @@ MPI_Count shl_dt_element_bytes(const struct shl_datatype *t, MPI_Count n);
 
 static inline bool shl_type_ok(MPI_Datatype t)
 {
-	return t != NULL && t->magic == SHL_TYPE_MAGIC;
+	return shl_handle_plausible(t) && t->magic == SHL_TYPE_MAGIC;
 }
 
 #endif

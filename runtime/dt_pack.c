@@ -44,7 +44,8 @@ static int check_data(const char *fn, struct shl_comm *c, MPI_Datatype t, long l
 		return shl_err(c, MPI_ERR_TYPE, fn, "invalid datatype argument%s",
 			       t == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
 	if ((why = shl_dt_unusable(t)) != NULL)
-		return shl_err(c, MPI_ERR_TYPE, fn, "datatype %s %s", t->name ? t->name : "", why);
+		return shl_err(c, MPI_ERR_TYPE, fn, "datatype %s %s",
+			       t->name ? t->name : "(unnamed derived type)", why);
 	return MPI_SUCCESS;
 }
 

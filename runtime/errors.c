@@ -338,7 +338,8 @@ SHL_WEAK_ALIAS(Comm_create_errhandler);
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
 	shl_rank_or_die("MPI_Errhandler_free");
-	if (errhandler == NULL || *errhandler == NULL || (*errhandler)->magic != SHL_ERRH_MAGIC)
+	if (errhandler == NULL || !shl_handle_plausible(*errhandler) ||
+	    (*errhandler)->magic != SHL_ERRH_MAGIC)
 		return shl_err(NULL, MPI_ERR_ARG, "MPI_Errhandler_free",
 			       "errhandler is not a valid error handler");
 	/* Communicators using it keep it alive (MPI 4.1, 9.3.4). */
@@ -371,7 +372,7 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 	if (c == NULL)
 		return shl_err(NULL, MPI_ERR_COMM, "MPI_Comm_set_errhandler",
 			       "invalid communicator argument comm");
-	if (errhandler == NULL || errhandler->magic != SHL_ERRH_MAGIC)
+	if (!shl_handle_plausible(errhandler) || errhandler->magic != SHL_ERRH_MAGIC)
 		return shl_err(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
 			       "invalid errhandler argument");
 	shl_errh_hold(errhandler);

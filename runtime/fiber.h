@@ -1,7 +1,7 @@
 /* Ranks switched in user space: when a node's ranks outnumber its cores, a rank that waits
  * does not sleep in the kernel. Its registers are saved on its own stack and one of a few
  * carrier threads (one per core) goes on with the next runnable rank: a switch is a few
- * dozen instructions instead of a futex hand-off and a kernel context switch (2.4-6.4 µs
+ * dozen instructions instead of a futex hand-off and a kernel context switch (4.1-6.7 µs
  * here, docs/performance.md "Limits measured here").
  *
  * A rank keeps its own thread, stack and thread control block: a carrier that runs it loads

@@ -28,6 +28,7 @@ void shl_status_empty(MPI_Status *status, int source)
 	status->MPI_ERROR = MPI_SUCCESS;
 	status->shl_cancelled = 0;
 	status->shl_bytes = 0;
+	status->shl_sent_bytes = 0;
 }
 
 static bool req_done(void *arg)
@@ -190,11 +191,15 @@ static inline void status_of(MPI_Status *st, int src, int tag, size_t bytes)
 }
 
 /* Fill receive `q`'s status for a message of `bytes` bytes from `src` with `tag`, of which
- * `n` (fit) were taken. */
+ * `n` (fit) were taken: MPI_Get_count counts what was received (MPI 4.1, 3.2.5). */
 static inline void set_status(struct shl_req *q, int src, int tag, size_t bytes, size_t n)
 {
-	status_of(&q->status, src, tag, bytes);
-	q->status.MPI_ERROR = bytes > n ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+	status_of(&q->status, src, tag, n);
+	q->status.MPI_ERROR = MPI_SUCCESS;
+	if (unlikely(bytes > n)) {
+		q->status.MPI_ERROR = MPI_ERR_TRUNCATE;
+		q->status.shl_sent_bytes = (MPI_Count)bytes;
+	}
 }
 
 static inline void finish_recv(struct shl_rank *r, struct shl_req *q)
@@ -773,7 +778,15 @@ static SHL_HOT_INLINE int send_inline(struct shl_rank *r, struct shl_comm *c, co
 	to = shl_job.ranks[shl_comm_remote_world(c, dest)];
 	if (unlikely(to == NULL))  /* a rank of another node */
 		return shl_p2p_send_remote(r, c, buf, count, type, dest, tag, mode, req);
-	if (mode == SHL_MODE_BUFFERED) {
+	if (mode == SHL_MODE_BUFFERED && how == SHL_Q_INLINE) {
+		/* The payload rides in the envelope: it needs the attached buffer's room
+		 * only, and MPI_Buffer_detach has nothing to wait for (as with Open MPI and
+		 * MPICH, which send small buffered messages at once too). */
+		void *block = shl_bsend_alloc(r, bytes);
+		if (block == NULL)
+			return -ENOBUFS;
+		shl_bsend_free(r, block);
+	} else if (mode == SHL_MODE_BUFFERED) {
 		/* Pack into the attached buffer and send from there; an internal request
 		 * frees the block once the receiver has copied it out. */
 		void *block = shl_bsend_alloc(r, bytes);
@@ -844,11 +857,16 @@ static SHL_HOT_INLINE int begin(struct shl_rank *r, struct shl_req *req)
 
 int shl_p2p_start(struct shl_rank *r, struct shl_req *req)
 {
+	int rc;
+
 	atomic_store_explicit(&req->done, 0, memory_order_relaxed);
 	req->active = true;
 	req->cancelled = false;
 	shl_status_empty(&req->status, MPI_ANY_SOURCE);
-	return begin(r, req);
+	rc = begin(r, req);
+	if (rc != 0)
+		req->active = false;  /* nothing started: waits return at once, Start may retry */
+	return rc;
 }
 
 /* Where receive `q` is linked on `list` (its posted_list), or NULL if it is not posted. */
@@ -908,7 +926,7 @@ int shl_check_count_slow(struct shl_comm *c, const char *fn, const char *what, M
 	const char *why = shl_dt_unusable(type);
 	if (why != NULL)
 		return shl_err(c, MPI_ERR_TYPE, fn, "%s%s %s %s", what, tname,
-			       type->name ? type->name : "", why);
+			       type->name ? type->name : "(unnamed derived type)", why);
 	if (__builtin_mul_overflow((size_t)count, type->size, &bytes) || bytes > PTRDIFF_MAX)
 		return shl_err(c, MPI_ERR_COUNT, fn, "%scount %lld of datatype %s (%zu bytes each) "
 			       "is more bytes than any buffer holds (PTRDIFF_MAX, %td)", what,
@@ -917,17 +935,20 @@ int shl_check_count_slow(struct shl_comm *c, const char *fn, const char *what, M
 	return MPI_SUCCESS;
 }
 
-/* A buffer argument: shl_check_count, and no NULL buffer where data must be. */
-static SHL_HOT_INLINE int check_buffer(const char *fn, struct shl_comm *c, const void *buf,
-				       MPI_Count count, MPI_Datatype type)
+/* A buffer argument: shl_check_count, and no NULL buffer where data must be. `what`
+ * prefixes the arguments' names in messages: "" (buf, count, datatype), or "send" or
+ * "recv" (MPI_Sendrecv's sendbuf, sendcount, sendtype, ...). */
+static SHL_HOT_INLINE int check_buffer(const char *fn, const char *what, struct shl_comm *c,
+				       const void *buf, MPI_Count count, MPI_Datatype type)
 {
-	int err = shl_check_count(c, fn, "", count, type);
+	int err = shl_check_count(c, fn, what, count, type);
 
 	if (err != MPI_SUCCESS)
 		return err;
 	/* NULL is MPI_BOTTOM: fine with a derived type holding absolute addresses only. */
 	if (buf == NULL && count > 0 && type->size > 0 && type->predefined)
-		return shl_err(c, MPI_ERR_BUFFER, fn, "buf is NULL but count is %lld", count);
+		return shl_err(c, MPI_ERR_BUFFER, fn, "%sbuf is NULL but %scount is %lld", what,
+			       what, count);
 	return MPI_SUCCESS;
 }
 
@@ -941,21 +962,25 @@ static SHL_HOT_INLINE int check_comm(const char *fn, struct shl_rank *r, MPI_Com
 	return MPI_SUCCESS;
 }
 
-static SHL_HOT_INLINE int check_send(const char *fn, struct shl_rank *r, MPI_Comm comm,
-				     struct shl_comm **c, const void *buf, MPI_Count count,
-				     MPI_Datatype type, int dest, int tag)
+/* The send side's arguments; `what` as for check_buffer. */
+static SHL_HOT_INLINE int check_send(const char *fn, const char *what, struct shl_rank *r,
+				     MPI_Comm comm, struct shl_comm **c, const void *buf,
+				     MPI_Count count, MPI_Datatype type, int dest, int tag)
 {
 	int err = check_comm(fn, r, comm, c);
 
 	if (err == MPI_SUCCESS)
-		err = check_buffer(fn, *c, buf, count, type);
+		err = check_buffer(fn, what, *c, buf, count, type);
 	if (err != MPI_SUCCESS)
 		return err;
 	if (tag == MPI_ANY_TAG)
-		return shl_err(*c, MPI_ERR_TAG, fn, "tag MPI_ANY_TAG is not allowed in a send");
+		return shl_err(*c, MPI_ERR_TAG, fn, "%stag MPI_ANY_TAG is not allowed in a send",
+			       what);
 	if (tag < 0 || tag > MPI_TAG_UB_VALUE)
-		return shl_err(*c, MPI_ERR_TAG, fn, "tag %d is outside 0..%d (MPI_TAG_UB)", tag,
-			       MPI_TAG_UB_VALUE);
+		return shl_err(*c, MPI_ERR_TAG, fn, "%stag %d is outside 0..%d (MPI_TAG_UB)", what,
+			       tag, MPI_TAG_UB_VALUE);
+	if (dest == MPI_ANY_SOURCE)
+		return shl_err(*c, MPI_ERR_RANK, fn, "dest MPI_ANY_SOURCE is not allowed in a send");
 	if (dest != MPI_PROC_NULL && (dest < 0 || dest >= shl_comm_remote_size(*c)))
 		return shl_err(*c, MPI_ERR_RANK, fn, "dest %d is not a rank of %s (size %d)",
 			       dest, (*c)->name ? (*c)->name : "the communicator",
@@ -963,11 +988,13 @@ static SHL_HOT_INLINE int check_send(const char *fn, struct shl_rank *r, MPI_Com
 	return MPI_SUCCESS;
 }
 
-static SHL_HOT_INLINE int check_source(const char *fn, struct shl_comm *c, int source, int tag)
+/* A receive's source and tag; `what` as for check_buffer. */
+static SHL_HOT_INLINE int check_source(const char *fn, const char *what, struct shl_comm *c,
+				       int source, int tag)
 {
 	if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_TAG_UB_VALUE))
-		return shl_err(c, MPI_ERR_TAG, fn, "tag %d is outside 0..%d (MPI_TAG_UB)", tag,
-			       MPI_TAG_UB_VALUE);
+		return shl_err(c, MPI_ERR_TAG, fn, "%stag %d is outside 0..%d (MPI_TAG_UB)", what,
+			       tag, MPI_TAG_UB_VALUE);
 	if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE &&
 	    (source < 0 || source >= shl_comm_remote_size(c)))
 		return shl_err(c, MPI_ERR_RANK, fn, "source %d is not a rank of %s (size %d)",
@@ -987,18 +1014,19 @@ int shl_check_layout(struct shl_comm *c, const char *fn, const char *what, MPI_C
 	return MPI_SUCCESS;
 }
 
-static SHL_HOT_INLINE int check_recv(const char *fn, struct shl_rank *r, MPI_Comm comm,
-				     struct shl_comm **c, void *buf, MPI_Count count,
-				     MPI_Datatype type, int source, int tag)
+/* The receive side's arguments; `what` as for check_buffer. */
+static SHL_HOT_INLINE int check_recv(const char *fn, const char *what, struct shl_rank *r,
+				     MPI_Comm comm, struct shl_comm **c, void *buf,
+				     MPI_Count count, MPI_Datatype type, int source, int tag)
 {
 	int err = check_comm(fn, r, comm, c);
 
 	if (err == MPI_SUCCESS)
-		err = check_buffer(fn, *c, buf, count, type);
+		err = check_buffer(fn, what, *c, buf, count, type);
 	if (err == MPI_SUCCESS && !type->predefined)  /* a predefined layout never overlaps */
-		err = shl_check_layout(*c, fn, "", count, type);
+		err = shl_check_layout(*c, fn, what, count, type);
 	if (err == MPI_SUCCESS)
-		err = check_source(fn, *c, source, tag);
+		err = check_source(fn, what, *c, source, tag);
 	return err;
 }
 
@@ -1010,9 +1038,11 @@ static SHL_HOT_INLINE int check_request_out(const char *fn, struct shl_comm *c,
 	return MPI_SUCCESS;
 }
 
-/* The error a failed start maps to, raised on `c`. */
-static int start_error(const char *fn, struct shl_comm *c, int rc, size_t bytes)
+int shl_p2p_start_error(const char *fn, struct shl_comm *c, int rc, size_t bytes)
 {
+	if (rc == -ENOBUFS && shl_self->bsend.base == NULL)
+		return shl_err(c, MPI_ERR_BUFFER, fn, "no buffer is attached (MPI_Buffer_attach) "
+			       "for a buffered send of %zu bytes", bytes);
 	if (rc == -ENOBUFS)
 		return shl_err(c, MPI_ERR_BUFFER, fn,
 			       "no room for %zu bytes (+%d overhead) in the buffer attached with "
@@ -1024,9 +1054,10 @@ static int truncated(const char *fn, struct shl_comm *c, const MPI_Status *st, M
 		     MPI_Datatype type)
 {
 	return shl_err(c, MPI_ERR_TRUNCATE, fn,
-		       "message from rank %d with tag %d does not fit the receive buffer "
-		       "(%lld x %s = %zu bytes)", st->MPI_SOURCE, st->MPI_TAG, count,
-		       type->name ? type->name : "datatype", (size_t)count * type->size);
+		       "message from rank %d with tag %d (%lld bytes) does not fit the receive "
+		       "buffer (%lld x %s = %zu bytes)", st->MPI_SOURCE, st->MPI_TAG,
+		       (long long)st->shl_sent_bytes, count, type->name ? type->name : "datatype",
+		       (size_t)count * type->size);
 }
 
 static void fill_request(struct shl_req *q, struct shl_comm *c, const void *buf, MPI_Count count,
@@ -1108,7 +1139,7 @@ static int send_checked(const char *fn, enum shl_send_mode mode, const void *buf
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_req q;
 	struct shl_comm *c;
-	int err = check_send(fn, r, comm, &c, buf, count, type, dest, tag);
+	int err = check_send(fn, "", r, comm, &c, buf, count, type, dest, tag);
 	int rc;
 
 	if (err != MPI_SUCCESS)
@@ -1126,7 +1157,7 @@ static int send_checked(const char *fn, enum shl_send_mode mode, const void *buf
 			shl_wait(r, send_done, &q);
 	}
 	shl_rank_unlock(r);
-	return rc == 0 ? MPI_SUCCESS : start_error(fn, c, rc, (size_t)count * type->size);
+	return rc == 0 ? MPI_SUCCESS : shl_p2p_start_error(fn, c, rc, (size_t)count * type->size);
 }
 
 /* A blocking send: a small message with plain arguments straight into its cell, anything
@@ -1218,8 +1249,8 @@ static SHL_HOT_INLINE int make_request(const char *fn, enum shl_req_kind kind,
 	struct shl_comm *c;
 	struct shl_req *q;
 	int err = kind == SHL_REQ_SEND
-			  ? check_send(fn, r, comm, &c, buf, count, type, peer, tag)
-			  : check_recv(fn, r, comm, &c, (void *)buf, count, type, peer, tag);
+			  ? check_send(fn, "", r, comm, &c, buf, count, type, peer, tag)
+			  : check_recv(fn, "", r, comm, &c, (void *)buf, count, type, peer, tag);
 	int rc = 0;
 
 	if (err == MPI_SUCCESS)
@@ -1233,7 +1264,7 @@ static SHL_HOT_INLINE int make_request(const char *fn, enum shl_req_kind kind,
 		rc = send_inline(r, c, buf, count, type, peer, tag, mode, &r->sent);
 		shl_rank_unlock(r);
 		if (rc != 0)
-			return start_error(fn, c, rc, (size_t)count * type->size);
+			return shl_p2p_start_error(fn, c, rc, (size_t)count * type->size);
 		*request = &r->sent;
 		return MPI_SUCCESS;
 	}
@@ -1254,7 +1285,7 @@ static SHL_HOT_INLINE int make_request(const char *fn, enum shl_req_kind kind,
 	}
 	shl_rank_unlock(r);
 	if (q == NULL)
-		return start_error(fn, c, rc ? rc : -ENOMEM, (size_t)count * type->size);
+		return shl_p2p_start_error(fn, c, rc ? rc : -ENOMEM, (size_t)count * type->size);
 	*request = q;
 	return MPI_SUCCESS;
 }
@@ -1489,7 +1520,7 @@ static int recv_checked(const char *fn, void *buf, MPI_Count count, MPI_Datatype
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_req q;
 	struct shl_comm *c;
-	int err = check_recv(fn, r, comm, &c, buf, count, datatype, source, tag);
+	int err = check_recv(fn, "", r, comm, &c, buf, count, datatype, source, tag);
 
 	if (err != MPI_SUCCESS)
 		return err;
@@ -1546,11 +1577,12 @@ static int sendrecv(const char *fn, const void *sendbuf, MPI_Count sendcount,
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_req sq, rq;
 	struct shl_comm *c;
-	int err = check_send(fn, r, comm, &c, sendbuf, sendcount, sendtype, dest, sendtag);
+	int err = check_send(fn, "send", r, comm, &c, sendbuf, sendcount, sendtype, dest, sendtag);
 	int rc;
 
 	if (err == MPI_SUCCESS)
-		err = check_recv(fn, r, comm, &c, recvbuf, recvcount, recvtype, source, recvtag);
+		err = check_recv(fn, "recv", r, comm, &c, recvbuf, recvcount, recvtype, source,
+				 recvtag);
 	if (err != MPI_SUCCESS)
 		return err;
 	shl_req_init(&sq, r, SHL_REQ_SEND);
@@ -1565,7 +1597,7 @@ static int sendrecv(const char *fn, const void *sendbuf, MPI_Count sendcount,
 	shl_wait(r, req_done, &rq);
 	shl_rank_unlock(r);
 	if (rc != 0)
-		return start_error(fn, c, rc, 0);
+		return shl_p2p_start_error(fn, c, rc, 0);
 	copy_status(status, &rq.status);
 	if (rq.status.MPI_ERROR == MPI_ERR_TRUNCATE)
 		return truncated(fn, c, &rq.status, recvcount, recvtype);
@@ -1596,12 +1628,12 @@ static int sendrecv_replace(const char *fn, void *buf, MPI_Count count, MPI_Data
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
-	int err = check_send(fn, r, comm, &c, buf, count, datatype, dest, sendtag);
+	int err = check_send(fn, "", r, comm, &c, buf, count, datatype, dest, sendtag);
 	size_t bytes;
 	void *copy;
 
 	if (err == MPI_SUCCESS)
-		err = check_source(fn, c, source, recvtag);
+		err = check_source(fn, "recv", c, source, recvtag);
 	if (err != MPI_SUCCESS)
 		return err;
 	bytes = (size_t)count * datatype->size;  /* fits: check_send */
@@ -1676,7 +1708,7 @@ static int probe(const char *fn, int source, int tag, MPI_Comm comm, int *flag,
 	int err = check_comm(fn, r, comm, &p.c);
 
 	if (err == MPI_SUCCESS)
-		err = check_source(fn, p.c, source, tag);
+		err = check_source(fn, "", p.c, source, tag);
 	if (err != MPI_SUCCESS)
 		return err;
 	if (source == MPI_PROC_NULL) {
@@ -1695,6 +1727,11 @@ static int probe(const char *fn, int source, int tag, MPI_Comm comm, int *flag,
 	} else {
 		shl_wait(r, found_unexpected, &p);
 	}
+	if (p.env != NULL && message != NULL) {
+		p.env->probed_on = p.c;  /* where MPI_Mrecv raises its errors */
+		p.env->next = r->matched;
+		r->matched = p.env;
+	}
 	shl_rank_unlock(r);
 	if (flag != NULL)
 		*flag = p.env != NULL;
@@ -1703,11 +1740,19 @@ static int probe(const char *fn, int source, int tag, MPI_Comm comm, int *flag,
 		return MPI_SUCCESS;
 	}
 	probe_status(status, p.env);
-	if (message != NULL) {
-		p.env->probed_on = p.c;  /* where MPI_Mrecv raises its errors */
+	if (message != NULL)
 		*message = p.env;
-	}
 	return MPI_SUCCESS;
+}
+
+/* Output argument `what` of probe call `fn` on `comm` is NULL: MPI_ERR_ARG, raised on
+ * `comm` (whose handler the caller set) once it is known to be valid. */
+static int probe_null(const char *fn, MPI_Comm comm, const char *what)
+{
+	struct shl_comm *c;
+	int err = check_comm(fn, shl_rank_or_die(fn), comm, &c);
+
+	return err != MPI_SUCCESS ? err : shl_err(c, MPI_ERR_ARG, fn, "%s is NULL", what);
 }
 
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
@@ -1719,7 +1764,7 @@ SHL_WEAK_ALIAS(Probe);
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
 	if (flag == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Iprobe", "flag is NULL");
+		return probe_null("MPI_Iprobe", comm, "flag");
 	return probe("MPI_Iprobe", source, tag, comm, flag, NULL, status);
 }
 SHL_WEAK_ALIAS(Iprobe);
@@ -1727,7 +1772,7 @@ SHL_WEAK_ALIAS(Iprobe);
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
 	if (message == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Mprobe", "message is NULL");
+		return probe_null("MPI_Mprobe", comm, "message");
 	return probe("MPI_Mprobe", source, tag, comm, NULL, message, status);
 }
 SHL_WEAK_ALIAS(Mprobe);
@@ -1736,23 +1781,50 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
 		 MPI_Status *status)
 {
 	if (flag == NULL || message == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Improbe", "flag or message is NULL");
+		return probe_null("MPI_Improbe", comm, flag == NULL ? "flag" : "message");
 	return probe("MPI_Improbe", source, tag, comm, flag, message, status);
 }
 SHL_WEAK_ALIAS(Improbe);
+
+/* Where `env` is linked on `r`'s messages taken by matched probes, or NULL if it is not
+ * one of them: a stale, foreign or garbage handle, never read. Rank locked. */
+static struct shl_envelope **matched_link(struct shl_rank *r, const struct shl_envelope *env)
+{
+	struct shl_envelope **link = &r->matched;
+
+	while (*link != NULL && *link != env)
+		link = &(*link)->next;
+	return *link != NULL ? link : NULL;
+}
+
+static int not_matched(const char *fn)
+{
+	return shl_err(NULL, MPI_ERR_REQUEST, fn, "message is not one that a matched probe of "
+		       "this rank took and no receive took since (received already?)");
+}
 
 /* Receive matched message *message into `q` (filled but not started). */
 static int matched_recv(const char *fn, struct shl_rank *r, void *buf, MPI_Count count,
 			MPI_Datatype type, MPI_Message *message, struct shl_req *q)
 {
+	struct shl_envelope **link = NULL;
 	int err;
 
-	if (message == NULL || *message == MPI_MESSAGE_NULL)
+	if (message == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "message is NULL");
+	if (*message == MPI_MESSAGE_NULL)
 		return shl_err(NULL, MPI_ERR_REQUEST, fn, "message is MPI_MESSAGE_NULL");
+	if (*message != MPI_MESSAGE_NO_PROC) {
+		shl_rank_lock(r);
+		link = matched_link(r, *message);
+		shl_rank_unlock(r);
+		if (link == NULL)
+			return not_matched(fn);
+	}
 	/* Errors go to the communicator the message was probed on; MPI_MESSAGE_NO_PROC
 	 * has none, so MPI_COMM_SELF (MPI 4.1, 9.3). */
 	struct shl_comm *c = *message == MPI_MESSAGE_NO_PROC ? &r->self : (*message)->probed_on;
-	err = check_buffer(fn, c, buf, count, type);
+	err = check_buffer(fn, "", c, buf, count, type);
 	if (err == MPI_SUCCESS)
 		err = shl_check_layout(c, fn, "", count, type);
 	if (err != MPI_SUCCESS)
@@ -1763,8 +1835,14 @@ static int matched_recv(const char *fn, struct shl_rank *r, void *buf, MPI_Count
 		shl_req_complete(q);
 	} else {
 		shl_rank_lock(r);
-		deliver(r, q, *message);
+		link = matched_link(r, *message);  /* again: another thread may have taken it */
+		if (link != NULL) {
+			*link = (*message)->next;
+			deliver(r, q, *message);
+		}
 		shl_rank_unlock(r);
+		if (link == NULL)
+			return not_matched(fn);
 	}
 	*message = MPI_MESSAGE_NULL;
 	return MPI_SUCCESS;

@@ -34,6 +34,11 @@ bool shl_p2p_cancel_remote(struct shl_rank *r, struct shl_req *req);
 /* Whether receive `q` is on `r`'s list of posted receives (not matched yet). */
 bool shl_p2p_is_posted(struct shl_rank *r, const struct shl_req *q);
 
+/* Raise on `c`, for MPI function `fn`, the error of a send or receive that could not
+ * start: `rc` -ENOBUFS (a buffered send of `bytes` without room in the attached buffer, or
+ * with none attached) or -ENOMEM. Rank unlocked. */
+int shl_p2p_start_error(const char *fn, struct shl_comm *c, int rc, size_t bytes);
+
 /* The status of a receive from MPI_PROC_NULL, and of a request with nothing to report. */
 void shl_status_empty(MPI_Status *status, int source);
 

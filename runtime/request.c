@@ -54,9 +54,15 @@ static bool inactive(const struct shl_req *q)
 	return q == MPI_REQUEST_NULL || (q->persistent && !q->active);
 }
 
+/* Whether `q` is a live request of rank `r` (not MPI_REQUEST_NULL). */
+static bool valid_req(const struct shl_rank *r, const struct shl_req *q)
+{
+	return shl_handle_plausible(q) && q->magic == SHL_REQ_MAGIC && q->owner == r;
+}
+
 static int check_req(const char *fn, struct shl_rank *r, const struct shl_req *q, int index)
 {
-	if (q != MPI_REQUEST_NULL && (q->magic != SHL_REQ_MAGIC || q->owner != r)) {
+	if (q != MPI_REQUEST_NULL && !valid_req(r, q)) {
 		if (index < 0)
 			return shl_err(NULL, MPI_ERR_REQUEST, fn,
 				       "request is not a valid request of this rank (freed already?)");
@@ -101,16 +107,26 @@ static int finish(struct shl_rank *r, MPI_Request *handle, MPI_Status *out)
 	return err;
 }
 
+/* What went wrong in a completed operation of `kind` that reported an error in `st`. */
+static void describe(char *text, size_t size, enum shl_req_kind kind, const MPI_Status *st)
+{
+	if (kind != SHL_REQ_RECV)
+		snprintf(text, size, "the %s failed",
+			 kind == SHL_REQ_SEND ? "send" : "collective operation");
+	else
+		snprintf(text, size, "message from rank %d with tag %d (%lld bytes) did not fit "
+			 "the receive buffer (%lld bytes)", st->MPI_SOURCE, st->MPI_TAG,
+			 (long long)st->shl_sent_bytes, (long long)st->shl_bytes);
+}
+
 /* Raise the error a completed operation reported in `st`; `kind` tells what it was. */
 static int op_error(const char *fn, struct shl_comm *c, enum shl_req_kind kind,
 		    const MPI_Status *st)
 {
-	if (kind != SHL_REQ_RECV)
-		return shl_err(c, st->MPI_ERROR, fn, "the %s failed",
-			       kind == SHL_REQ_SEND ? "send" : "collective operation");
-	return shl_err(c, st->MPI_ERROR, fn, "message from rank %d with tag %d (%lld bytes) did "
-		       "not fit the receive buffer", st->MPI_SOURCE, st->MPI_TAG,
-		       (long long)st->shl_bytes);
+	char text[256];
+
+	describe(text, sizeof text, kind, st);
+	return shl_err(c, st->MPI_ERROR, fn, "%s", text);
 }
 
 /* Single completion: the user's status gets everything but MPI_ERROR (MPI 4.1, 3.2.5). */
@@ -184,8 +200,13 @@ SHL_WEAK_ALIAS(Wait);
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
-	if (flag == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Test", "flag is NULL");
+	if (flag == NULL) {
+		/* Raised where the request's other errors go, if it is one. */
+		struct shl_rank *r = shl_rank_or_die("MPI_Test");
+		struct shl_comm *c = request != NULL && valid_req(r, *request) ? (*request)->comm
+									     : NULL;
+		return shl_err(c, MPI_ERR_ARG, "MPI_Test", "flag is NULL");
+	}
 	return one("MPI_Test", request, flag, status);
 }
 SHL_WEAK_ALIAS(Test);
@@ -281,38 +302,57 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fl
 }
 SHL_WEAK_ALIAS(Testany);
 
-/* Finish every done active request of `reqs` (all of them, or those listed in `indices`).
- * Errors are reported in the statuses; returns MPI_ERR_IN_STATUS if there was any, with
- * *errcomm the communicator of the first. */
-static int finish_many(struct shl_rank *r, int count, MPI_Request reqs[], const int *indices,
-		       MPI_Status statuses[], struct shl_comm **errcomm)
-{
-	int result = MPI_SUCCESS;
+/* The first request of an array that completed with an error. */
+struct failure {
+	int index;                    /* in array_of_requests, or -1: none */
+	enum shl_req_kind kind;
+	struct shl_comm *comm;
+	MPI_Status status;
+};
 
+/* Finish every done active request of `reqs` (all of them, or those listed in `indices`).
+ * Errors are reported in the statuses; returns MPI_ERR_IN_STATUS if there was any, and
+ * the first in *failed. */
+static int finish_many(struct shl_rank *r, int count, MPI_Request reqs[], const int *indices,
+		       MPI_Status statuses[], struct failure *failed)
+{
+	failed->index = -1;
 	for (int k = 0; k < count; k++) {
 		int i = indices ? indices[k] : k;
 		MPI_Status *out = statuses != MPI_STATUSES_IGNORE ? &statuses[indices ? k : i]
 								  : NULL;
+		struct shl_req *q = reqs[i];
 
-		if (inactive(reqs[i])) {
+		if (inactive(q)) {
 			if (out != NULL)
 				shl_status_empty(out, MPI_ANY_SOURCE);
-		} else {
-			struct shl_comm *c = reqs[i]->comm;
-			if (finish(r, &reqs[i], out) != MPI_SUCCESS && result == MPI_SUCCESS) {
-				result = MPI_ERR_IN_STATUS;
-				*errcomm = c;
-			}
+			continue;
 		}
+		if (unlikely(q->status.MPI_ERROR != MPI_SUCCESS) && failed->index < 0)
+			*failed = (struct failure){ i, q->kind, q->comm, q->status };
+		finish(r, &reqs[i], out);
 	}
-	return result;
+	return failed->index < 0 ? MPI_SUCCESS : MPI_ERR_IN_STATUS;
+}
+
+/* Raise MPI_ERR_IN_STATUS for `failed`, naming the request and what went wrong. */
+static int in_status_error(const char *fn, const struct failure *failed)
+{
+	char text[256], name[MPI_MAX_ERROR_STRING];
+	int len;
+
+	describe(text, sizeof text, failed->kind, &failed->status);
+	PMPI_Error_string(failed->status.MPI_ERROR, name, &len);
+	name[strcspn(name, ":")] = '\0';
+	return shl_err(failed->comm, MPI_ERR_IN_STATUS, fn, "array_of_requests[%d] failed with "
+		       "%s: %s", failed->index, name, text);
 }
 
 static int all(const char *fn, int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct array a = { count, reqs, -1, 0, 0 };
-	struct shl_comm *c = NULL;
+	struct failure failed;
 	int err = check_array(fn, r, count, reqs);
 
 	if (err != MPI_SUCCESS)
@@ -329,10 +369,10 @@ static int all(const char *fn, int count, MPI_Request reqs[], int *flag, MPI_Sta
 			return MPI_SUCCESS;
 		}
 	}
-	err = finish_many(r, count, reqs, NULL, statuses, &c);
+	err = finish_many(r, count, reqs, NULL, statuses, &failed);
 	shl_rank_unlock(r);
 	if (err != MPI_SUCCESS)
-		return shl_err(c, err, fn, "a request completed with an error (see its status)");
+		return in_status_error(fn, &failed);
 	return MPI_SUCCESS;
 }
 
@@ -356,7 +396,7 @@ static int some(const char *fn, int incount, MPI_Request reqs[], int *outcount, 
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct array a = { incount, reqs, -1, 0, 0 };
-	struct shl_comm *c = NULL;
+	struct failure failed;
 	int err = check_array(fn, r, incount, reqs);
 	int n = 0;
 
@@ -379,13 +419,13 @@ static int some(const char *fn, int incount, MPI_Request reqs[], int *outcount, 
 	for (int i = 0; i < incount; i++)
 		if (!inactive(reqs[i]) && is_done(reqs[i]))
 			indices[n++] = i;
-	err = finish_many(r, n, reqs, indices, statuses, &c);
+	err = finish_many(r, n, reqs, indices, statuses, &failed);
 	shl_rank_unlock(r);
 	if (n == 0)
 		shl_poll_missed();
 	*outcount = n;
 	if (err != MPI_SUCCESS)
-		return shl_err(c, err, fn, "a request completed with an error (see its status)");
+		return in_status_error(fn, &failed);
 	return MPI_SUCCESS;
 }
 
@@ -424,10 +464,14 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 		st = request->status;
 		shl_rank_unlock(r);
 	}
-	if (*flag)
-		single_status(status, &st);
-	else
+	if (!*flag) {
 		shl_poll_missed();
+		return MPI_SUCCESS;
+	}
+	single_status(status, &st);
+	/* The operation's error, as MPI_Test would return it; the request stays. */
+	if (st.MPI_ERROR != MPI_SUCCESS && !inactive(request))
+		return op_error("MPI_Request_get_status", request->comm, request->kind, &st);
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Request_get_status);
@@ -515,12 +559,8 @@ static int start(const char *fn, struct shl_rank *r, MPI_Request *request, int i
 	shl_rank_lock(r);
 	rc = shl_p2p_start(r, q);
 	shl_rank_unlock(r);
-	if (rc == -ENOBUFS)
-		return shl_err(q->comm, MPI_ERR_BUFFER, fn,
-			       "no room for %zu bytes in the buffer attached with MPI_Buffer_attach",
-			       (size_t)q->count * q->type->size);
 	if (rc != 0)
-		return shl_err(q->comm, MPI_ERR_NO_MEM, fn, "out of memory");
+		return shl_p2p_start_error(fn, q->comm, rc, (size_t)q->count * q->type->size);
 	return MPI_SUCCESS;
 }
 

@@ -66,10 +66,11 @@
 /* How many times a waiting rank yields its core (sched_yield, polling in between) before it
  * sleeps, when ranks outnumber cores. A rank woken for one message and put back to sleep
  * at once costs two context switches per message; yielding lets the senders on its core
- * run first. Measured on the 2-core VM (two runs each, noisy), 0 -> 6 yields: msgrate at
- * 4 ranks 1.5-2.4 -> 4.7-5.7 M msg/s, exchange 64 ranks 3.7-4.4 -> 1.6-1.7 ms/round,
- * 32 ranks 1.15-1.19 -> 0.36-0.57, ring 64 ranks 7.0-7.2 -> 5.3-5.5 µs/hop; beyond ~10
- * the ring slows down (idle ranks take the token holder's turns: 9.2 at 10, 24 at 100). */
+ * run first. Measured on the 2-core VM, ranks as threads, 0 -> 6 yields over two batches
+ * of runs (docs/performance.md, "Waiting"): msgrate at 4 ranks 1.5-2.4 -> 4.7-8.6 M msg/s,
+ * exchange 64 ranks 3.7-4.4 -> 1.4-2.4 ms/round, 32 ranks 1.15-1.19 -> 0.36-0.57, ring 64
+ * ranks 7.0-7.2 -> 5.3-8.1 µs/hop; beyond ~10 the ring slows down (idle ranks take the
+ * token holder's turns: 9.2 at 10, 24 at 100). */
 #define SHL_WAIT_YIELDS 6
 
 /* Envelopes and requests each rank has ready from start-up, their pages written then: a
@@ -174,6 +175,9 @@ struct shl_rank {
 	unsigned nposted;             /* posted receives, in the bins and `wild` */
 	uint64_t posted_seq, unexpected_seq;  /* numbers taken so far */
 	struct shl_req *detached;     /* freed or internal requests still in flight */
+	struct shl_envelope *matched; /* messages taken by MPI_Mprobe/MPI_Improbe and not yet
+				       * received, linked by `next`: the valid MPI_Message
+				       * handles (p2p.c) */
 	struct shl_req *free_reqs;
 	struct shl_req sent;          /* the request of every nonblocking send that completed in
 				       * the call that started it: no allocation per message;
@@ -376,7 +380,7 @@ static inline void shl_req_init(struct shl_req *q, struct shl_rank *r, enum shl_
 }
 
 /* A reminder for whoever adds a field to struct shl_req: shl_req_init must set it. */
-_Static_assert(sizeof(struct shl_req) == 144, "struct shl_req changed: update shl_req_init");
+_Static_assert(sizeof(struct shl_req) == 152, "struct shl_req changed: update shl_req_init");
 
 /* shl_req_new's slow path: a request from malloc, when the rank's free list is empty. */
 struct shl_req *shl_req_alloc(void);
@@ -497,7 +501,7 @@ static inline struct shl_rank *shl_rank_or_die(const char *fn)
 /* The rank's object for handle `h`, or NULL if `h` is not a valid communicator. */
 static inline struct shl_comm *shl_comm_get(struct shl_rank *r, MPI_Comm h)
 {
-	if (h == NULL || h->magic != SHL_COMM_MAGIC)
+	if (!shl_handle_plausible(h) || h->magic != SHL_COMM_MAGIC)
 		return NULL;
 	if (h->predef == SHL_COMM_IS_WORLD)
 		return &r->world;

@@ -1,0 +1,18 @@
+/* Handles: every MPI handle is a pointer to one of our objects, which starts with a magic
+ * number that validation compares. Before that load, a handle must look like a pointer
+ * to an object at all: another MPI's integer handles, (MPI_Comm)1 and the like, would
+ * otherwise fault instead of failing validation (MPICH returns the error class there). */
+#ifndef SHL_RUNTIME_HANDLE_H
+#define SHL_RUNTIME_HANDLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Whether `h` may point at an object: not in the first page, which is never mapped (NULL
+ * included), and aligned as every object with a magic number is. */
+static inline bool shl_handle_plausible(const void *h)
+{
+	return (uintptr_t)h >= 4096 && ((uintptr_t)h & 7) == 0;
+}
+
+#endif
