@@ -112,6 +112,18 @@ __attribute__((noreturn)) static inline void check_fail(const char *file, int li
 		}                                                                       \
 	} while (0)
 
+/* CHECK_EMPTY_STATUS(st, source): an empty status (MPI 4.1 §3.7.3), `source` being
+ * MPI_ANY_SOURCE, or MPI_PROC_NULL for a receive from it: tag MPI_ANY_TAG, 0 elements. */
+#define CHECK_EMPTY_STATUS(st, source)                                                  \
+	do {                                                                            \
+		const MPI_Status *check_st_ = (st);                                     \
+		int check_count_ = -1;                                                  \
+		CHECK_INT(check_st_->MPI_SOURCE, (source));                             \
+		CHECK_INT(check_st_->MPI_TAG, MPI_ANY_TAG);                             \
+		CHECK_MPI(MPI_Get_count(check_st_, MPI_INT, &check_count_));            \
+		CHECK_INT(check_count_, 0);                                             \
+	} while (0)
+
 /* A barrier built from point-to-point messages only, so that point-to-point tests do not
  * depend on collectives: everyone reports to rank 0 on `tag`, then rank 0 releases all. */
 static inline void check_barrier(MPI_Comm comm, int tag)
