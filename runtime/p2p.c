@@ -799,6 +799,12 @@ static SHL_HOT_INLINE int send_inline(struct shl_rank *r, struct shl_comm *c, co
 			return -ENOMEM;
 		}
 		cookie->bsend_block = block;
+		/* What the hang report and gdb's `mpi queues` show of it (no hold on c). */
+		cookie->comm = c;
+		cookie->peer = dest;
+		cookie->tag = tag;
+		cookie->buf = block;
+		cookie->count = (MPI_Count)bytes;
 		cookie->freed = true;
 		cookie->next = r->detached;
 		r->detached = cookie;
