@@ -39,7 +39,9 @@ static const char *const kind_name[] = { "communicator", "datatype" };
 static const int tag_ub = MPI_TAG_UB_VALUE;
 static const int host = MPI_PROC_NULL;          /* no process is a distinguished host */
 static const int io = MPI_ANY_SOURCE;           /* every rank may do I/O */
-static const int wtime_is_global = 1;           /* one clock per node process */
+/* MPI_WTIME_IS_GLOBAL: MPI_Wtime counts from each node process's start, so only the
+ * ranks of one node share a clock. */
+static const int wtime_is_global[2] = { 1, 0 };  /* by "ranks on other nodes" */
 static const int appnum = 0;                    /* one application per job */
 
 SHL_API int shl_mpi_comm_null_copy_fn(MPI_Comm oldcomm, int keyval, void *extra, void *in,
@@ -265,14 +267,14 @@ int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 }
 SHL_WEAK_ALIAS(Comm_set_attr);
 
-/* The predefined attribute `id` of MPI_COMM_WORLD, or NULL if `id` is not one. */
+/* The predefined attribute `id`, or NULL if `id` is not one. */
 static const int *predefined(struct shl_rank *r, int id)
 {
 	switch (id) {
 	case MPI_TAG_UB: return &tag_ub;
 	case MPI_HOST: return &host;
 	case MPI_IO: return &io;
-	case MPI_WTIME_IS_GLOBAL: return &wtime_is_global;
+	case MPI_WTIME_IS_GLOBAL: return &wtime_is_global[r->world.sh->offnode];
 	case MPI_UNIVERSE_SIZE: return &r->objs->universe_size;
 	case MPI_APPNUM: return &appnum;
 	case MPI_LASTUSEDCODE: return &r->objs->last_used_code;
@@ -293,11 +295,14 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int 
 	if (attribute_val == NULL || flag == NULL)
 		return shl_err(c, MPI_ERR_ARG, fn, "attribute_val or flag is NULL");
 	if (comm_keyval > 0 && comm_keyval < SHL_KEYVAL_FIRST) {
-		/* Predefined attributes hang on MPI_COMM_WORLD only. */
-		const int *v = c->predef == SHL_COMM_IS_WORLD ? predefined(r, comm_keyval) : NULL;
-		*flag = v != NULL;
-		if (v != NULL)
-			*(const int **)attribute_val = v;
+		/* MPI 4.1 (11.2.6) attaches them to MPI_COMM_WORLD; every communicator answers,
+		 * as with MPICH, so that a library asking its own for MPI_TAG_UB learns it. */
+		const int *v = predefined(r, comm_keyval);
+		if (v == NULL)
+			return shl_err(c, MPI_ERR_KEYVAL, fn, "comm_keyval %d is not a keyval",
+				       comm_keyval);
+		*flag = 1;
+		*(const int **)attribute_val = v;
 		return MPI_SUCCESS;
 	}
 	shl_rank_lock(r);

@@ -688,6 +688,8 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
 
 	if (err != MPI_SUCCESS)
 		return err;
+	if (info != MPI_INFO_NULL && shl_info_get(r, info) == NULL)
+		return shl_err(p, MPI_ERR_INFO, "MPI_Comm_split_type", "invalid info argument");
 	if ((err = shl_coll_usable(p, "MPI_Comm_split_type")) != MPI_SUCCESS)
 		return err;
 	switch (split_type) {
@@ -1091,9 +1093,11 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
 			       MPI_TAG_UB_VALUE);
 	if (lc->rank == local_leader) {
 		/* peer_comm and remote_leader matter only here (MPI 4.1, 7.6.2). */
-		err = get_comm(fn, r, peer_comm, &pc);
-		if (err != MPI_SUCCESS)
-			return err;
+		pc = shl_comm_get(r, peer_comm);
+		if (pc == NULL)
+			return shl_err(lc, MPI_ERR_COMM, fn, "invalid communicator argument "
+				       "peer_comm%s", peer_comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)"
+									 : "");
 		if (remote_leader < 0 || remote_leader >= shl_comm_remote_size(pc))
 			return shl_err(lc, MPI_ERR_RANK, fn, "remote_leader %d is not a rank of "
 				       "peer_comm", remote_leader);

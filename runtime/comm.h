@@ -45,6 +45,9 @@ struct shl_errhandler {
 	enum shl_errh_kind kind;
 	MPI_Comm_errhandler_function *fn;  /* SHL_ERRH_USER */
 	_Atomic int refs;                  /* SHL_ERRH_USER only */
+	_Atomic int handles;               /* SHL_ERRH_USER: handles the user holds (from
+					    * MPI_Comm_create_errhandler and each
+					    * MPI_Comm_get_errhandler), each freed once */
 };
 
 /* Any rank thread: take / drop a reference on `e` (no-ops on predefined handlers). */

@@ -164,9 +164,16 @@ int shl_err(struct shl_comm *comm, int errclass, const char *fn, const char *fmt
 	/* MPI_ERRORS_ARE_FATAL and MPI_ERRORS_ABORT end every process of the job here: all
 	 * of them share this node process (off-node, the abort reaches the others too). */
 	int cls = shl_err_class_of(r, errclass);
+	const char *text = class_name(cls) ? class_name(cls) : "unknown error class";
+	/* A user's code or class: its MPI_Add_error_string text, read without the rank's
+	 * lock (the caller may hold it; the job ends here). */
+	struct shl_user_error *u = r != NULL && class_name(errclass) == NULL
+					   ? user_error(r, errclass) : NULL;
+	if (u != NULL && u->str != NULL)
+		text = u->str;
 	shl_job_abort(cls > 0 ? cls : MPI_ERR_UNKNOWN, "rank %d: %s: %s on %s: %s",
 		      r ? r->world_rank : 0, fn, what, comm ? comm_name(comm) : "no communicator",
-		      class_name(cls) ? class_name(cls) : "unknown error class");
+		      text);
 }
 
 _Noreturn void shl_rank_not_in_mpi(struct shl_rank *r, const char *fn)
@@ -248,7 +255,7 @@ static int add_code(struct shl_rank *r, int cls, int *out)
 
 static int add_error(const char *fn, int cls, int *out)
 {
-	struct shl_rank *r = shl_rank_or_die(fn);
+	struct shl_rank *r = shl_rank_any_phase(fn);
 	int rc;
 
 	if (out == NULL)
@@ -286,7 +293,7 @@ SHL_WEAK_ALIAS(Add_error_code);
 
 int PMPI_Add_error_string(int errorcode, const char *string)
 {
-	struct shl_rank *r = shl_rank_or_die("MPI_Add_error_string");
+	struct shl_rank *r = shl_rank_any_phase("MPI_Add_error_string");
 	struct shl_user_error *u;
 	char *copy;
 
@@ -329,21 +336,32 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn
 	if (e == NULL)
 		return shl_err(NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler", "out of memory");
 	*e = (struct shl_errhandler){ .magic = SHL_ERRH_MAGIC, .kind = SHL_ERRH_USER,
-				      .fn = comm_errhandler_fn, .refs = 1 };
+				      .fn = comm_errhandler_fn, .refs = 1, .handles = 1 };
 	*errhandler = e;
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Comm_create_errhandler);
 
+/* Whether `e` is an error handler the user may still name: predefined, or user-defined
+ * with a handle not yet freed (a communicator may keep a freed one alive). */
+static bool errh_ok(const struct shl_errhandler *e)
+{
+	return shl_handle_plausible(e) && e->magic == SHL_ERRH_MAGIC &&
+	       (e->kind != SHL_ERRH_USER || atomic_load(&e->handles) > 0);
+}
+
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
-	shl_rank_or_die("MPI_Errhandler_free");
-	if (errhandler == NULL || !shl_handle_plausible(*errhandler) ||
-	    (*errhandler)->magic != SHL_ERRH_MAGIC)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Errhandler_free",
-			       "errhandler is not a valid error handler");
+	shl_rank_any_phase("MPI_Errhandler_free");
+	if (errhandler == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, "MPI_Errhandler_free", "errhandler is NULL");
+	struct shl_errhandler *e = *errhandler;
+	if (!errh_ok(e) || (e->kind == SHL_ERRH_USER &&
+			    atomic_fetch_sub(&e->handles, 1) <= 0))
+		return shl_err(NULL, MPI_ERR_ERRHANDLER, "MPI_Errhandler_free",
+			       "errhandler is not a valid error handler (freed already?)");
 	/* Communicators using it keep it alive (MPI 4.1, 9.3.4). */
-	shl_errh_drop(*errhandler);
+	shl_errh_drop(e);
 	*errhandler = MPI_ERRHANDLER_NULL;
 	return MPI_SUCCESS;
 }
@@ -372,9 +390,10 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 	if (c == NULL)
 		return shl_err(NULL, MPI_ERR_COMM, "MPI_Comm_set_errhandler",
 			       "invalid communicator argument comm");
-	if (!shl_handle_plausible(errhandler) || errhandler->magic != SHL_ERRH_MAGIC)
-		return shl_err(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
-			       "invalid errhandler argument");
+	if (!errh_ok(errhandler))
+		return shl_err(c, MPI_ERR_ERRHANDLER, "MPI_Comm_set_errhandler",
+			       "invalid errhandler argument%s",
+			       errhandler == MPI_ERRHANDLER_NULL ? " (MPI_ERRHANDLER_NULL)" : "");
 	shl_errh_hold(errhandler);
 	shl_errh_drop(c->errh);
 	c->errh = errhandler;
@@ -394,6 +413,8 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 		return shl_err(c, MPI_ERR_ARG, "MPI_Comm_get_errhandler", "errhandler is NULL");
 	/* A new reference: the user frees it with MPI_Errhandler_free (MPI 4.1, 9.3.1). */
 	shl_errh_hold(c->errh);
+	if (c->errh->kind == SHL_ERRH_USER)
+		atomic_fetch_add(&c->errh->handles, 1);
 	*errhandler = c->errh;
 	return MPI_SUCCESS;
 }

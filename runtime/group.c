@@ -218,6 +218,17 @@ static int pick_ranks(const char *fn, MPI_Group g, int n, const int ranks[], cha
 }
 
 /* Expand the triplets into a rank list (each rank valid and distinct); *n gets its length. */
+/* How many ranks triplet {first, last, stride} (stride not 0) names. Counted in long, not
+ * stepped in int: a stride near INT_MAX is valid and must not overflow. */
+static long range_length(const int range[3])
+{
+	long first = range[0], last = range[1], stride = range[2];
+
+	if ((stride > 0 && first > last) || (stride < 0 && first < last))
+		return 0;
+	return (last - first) / stride + 1;
+}
+
 static int expand_ranges(const char *fn, MPI_Group g, int nr, int ranges[][3], int **out,
 			 int *n)
 {
@@ -230,8 +241,7 @@ static int expand_ranges(const char *fn, MPI_Group g, int nr, int ranges[][3], i
 		if (first < 0 || first >= g->size || last < 0 || last >= g->size)
 			return shl_err(NULL, MPI_ERR_RANK, fn, "ranges[%d] = {%d, %d, %d} leaves "
 				       "group (size %d)", i, first, last, stride, g->size);
-		if ((stride > 0 && first <= last) || (stride < 0 && first >= last))
-			total += (last - first) / stride + 1;
+		total += range_length(ranges[i]);
 	}
 	if (total > g->size)
 		return shl_err(NULL, MPI_ERR_RANK, fn, "ranges name %ld ranks of a group of %d",
@@ -240,11 +250,9 @@ static int expand_ranges(const char *fn, MPI_Group g, int nr, int ranges[][3], i
 	if (*out == NULL)
 		return shl_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
 	*n = 0;
-	for (int i = 0; i < nr; i++) {
-		int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
-		for (int k = first; stride > 0 ? k <= last : k >= last; k += stride)
-			(*out)[(*n)++] = k;
-	}
+	for (int i = 0; i < nr; i++)
+		for (long j = 0; j < range_length(ranges[i]); j++)
+			(*out)[(*n)++] = (int)(ranges[i][0] + j * ranges[i][2]);
 	return MPI_SUCCESS;
 }
 

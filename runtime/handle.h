@@ -1,7 +1,9 @@
 /* Handles: every MPI handle is a pointer to one of our objects, which starts with a magic
  * number that validation compares. Before that load, a handle must look like a pointer
- * to an object at all: another MPI's integer handles, (MPI_Comm)1 and the like, would
- * otherwise fault instead of failing validation (MPICH returns the error class there). */
+ * to an object at all: a small integer ((MPI_Comm)1, a Fortran handle passed to C) would
+ * otherwise fault instead of failing validation (MPICH returns the error class there). A
+ * value that looks like a pointer but points at unmapped memory still faults, and the
+ * crash report names the call. */
 #ifndef SHL_RUNTIME_HANDLE_H
 #define SHL_RUNTIME_HANDLE_H
 

@@ -134,6 +134,7 @@ struct shl_info *shl_info_get(struct shl_rank *r, MPI_Info h)
 static int get(const char *fn, struct shl_rank *r, MPI_Info h, bool writable,
 	       struct shl_info **info)
 {
+	*info = NULL;
 	if (writable && h == &shl_mpi_info_env)
 		return shl_err(NULL, MPI_ERR_INFO, fn, "MPI_INFO_ENV cannot be changed");
 	*info = shl_info_get(r, h);
@@ -156,7 +157,7 @@ static int check_key(const char *fn, const char *key)
 
 int PMPI_Info_create(MPI_Info *info)
 {
-	shl_rank_or_die("MPI_Info_create");
+	shl_rank_any_phase("MPI_Info_create");
 	if (info == NULL)
 		return shl_err(NULL, MPI_ERR_ARG, "MPI_Info_create", "info is NULL");
 	*info = info_new();
@@ -213,7 +214,7 @@ SHL_WEAK_ALIAS(Info_create_env);
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
 	const char *fn = "MPI_Info_set";
-	struct shl_rank *r = shl_rank_or_die(fn);
+	struct shl_rank *r = shl_rank_any_phase(fn);
 	struct shl_info *in;
 	int err = get(fn, r, info, true, &in);
 
@@ -233,7 +234,7 @@ SHL_WEAK_ALIAS(Info_set);
 /* Look `key` up in `info`: its value or NULL. */
 static int lookup(const char *fn, MPI_Info info, const char *key, const char **value)
 {
-	struct shl_rank *r = shl_rank_or_die(fn);
+	struct shl_rank *r = shl_rank_any_phase(fn);
 	struct shl_info *in;
 	int err = get(fn, r, info, false, &in), i;
 
@@ -305,7 +306,7 @@ SHL_WEAK_ALIAS(Info_get_valuelen);
 int PMPI_Info_delete(MPI_Info info, const char *key)
 {
 	const char *fn = "MPI_Info_delete";
-	struct shl_rank *r = shl_rank_or_die(fn);
+	struct shl_rank *r = shl_rank_any_phase(fn);
 	struct shl_info *in;
 	int err = get(fn, r, info, true, &in), i;
 
@@ -326,7 +327,7 @@ SHL_WEAK_ALIAS(Info_delete);
 
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
-	struct shl_rank *r = shl_rank_or_die("MPI_Info_get_nkeys");
+	struct shl_rank *r = shl_rank_any_phase("MPI_Info_get_nkeys");
 	struct shl_info *in;
 	int err = get("MPI_Info_get_nkeys", r, info, false, &in);
 
@@ -341,7 +342,7 @@ SHL_WEAK_ALIAS(Info_get_nkeys);
 
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
-	struct shl_rank *r = shl_rank_or_die("MPI_Info_get_nthkey");
+	struct shl_rank *r = shl_rank_any_phase("MPI_Info_get_nthkey");
 	struct shl_info *in;
 	int err = get("MPI_Info_get_nthkey", r, info, false, &in);
 
@@ -359,7 +360,7 @@ SHL_WEAK_ALIAS(Info_get_nthkey);
 
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
-	struct shl_rank *r = shl_rank_or_die("MPI_Info_dup");
+	struct shl_rank *r = shl_rank_any_phase("MPI_Info_dup");
 	struct shl_info *in;
 	int err = get("MPI_Info_dup", r, info, false, &in);
 
@@ -376,7 +377,7 @@ SHL_WEAK_ALIAS(Info_dup);
 
 int PMPI_Info_free(MPI_Info *info)
 {
-	struct shl_rank *r = shl_rank_or_die("MPI_Info_free");
+	struct shl_rank *r = shl_rank_any_phase("MPI_Info_free");
 	struct shl_info *in;
 	int err;
 

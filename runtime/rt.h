@@ -498,6 +498,19 @@ static inline struct shl_rank *shl_rank_or_die(const char *fn)
 	return r;
 }
 
+/* The calling rank, in or out of MPI_Init..MPI_Finalize, for the calls MPI 4.1 allows
+ * there too (its Table 11.1: info objects, MPI_Add_error_class/code/string,
+ * MPI_Errhandler_free). A rank's objects exist before its main runs and stay after
+ * MPI_Finalize; only a thread that is no rank's is refused. */
+static inline struct shl_rank *shl_rank_any_phase(const char *fn)
+{
+	struct shl_rank *r = shl_self;
+
+	if (unlikely(r == NULL))
+		shl_rank_not_in_mpi(r, fn);
+	return r;
+}
+
 /* The rank's object for handle `h`, or NULL if `h` is not a valid communicator. */
 static inline struct shl_comm *shl_comm_get(struct shl_rank *r, MPI_Comm h)
 {
