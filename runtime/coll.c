@@ -323,6 +323,18 @@ static int check_vec(struct shl_comm *c, const char *fn, const char *what, int n
 	return MPI_SUCCESS;
 }
 
+int shl_coll_check_buf(struct shl_comm *c, const char *fn, const char *what, const void *buf,
+		       MPI_Count count, MPI_Datatype type)
+{
+	if (buf == MPI_IN_PLACE)
+		return shl_err(c, MPI_ERR_BUFFER, fn, "%s is MPI_IN_PLACE, which this call does "
+			       "not take there", what);
+	if (buf == NULL && count > 0 && type->size > 0 && type->predefined)
+		return shl_err(c, MPI_ERR_BUFFER, fn, "%s is NULL but the count is %lld", what,
+			       count);
+	return MPI_SUCCESS;
+}
+
 /* Members whose data this collective exchanges: the whole communicator, or the remote
  * group on an intercommunicator. */
 static int peers(const struct shl_comm *c)
@@ -465,6 +477,8 @@ static int bcast(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, 
 	bool active = !c || !c->inter || root != MPI_PROC_NULL;
 	if (err == MPI_SUCCESS && active)
 		err = shl_check_count(c, fn, "", count, type);
+	if (err == MPI_SUCCESS && active)
+		err = shl_coll_check_buf(c, fn, "buffer", buf, count, type);
 	if (err == MPI_SUCCESS && (c->inter ? root >= 0 : root != c->rank))
 		err = shl_check_layout(c, fn, "", count, type);
 	if (err != MPI_SUCCESS)
@@ -572,6 +586,9 @@ static int rooted(const char *fn, bool scatter, bool vec, bool wide, const void 
 			x.sdispls = sdispls;
 			err = vec ? check_vec(c, fn, "send", n, &x, scounts, sdispls, NULL, stype)
 				  : shl_check_count(c, fn, "send", scount, stype);
+			if (err == MPI_SUCCESS)
+				err = shl_coll_check_buf(c, fn, "sendbuf", sbuf, vec ? 0 : scount,
+							 stype);
 		} else {
 			x.keep_r = true;
 			x.rvec = vec ? SHL_VEC_V : SHL_VEC_NONE;
@@ -579,6 +596,9 @@ static int rooted(const char *fn, bool scatter, bool vec, bool wide, const void 
 			x.rdispls = rdispls;
 			err = vec ? check_vec(c, fn, "recv", n, &x, rcounts, rdispls, NULL, rtype)
 				  : shl_check_count(c, fn, "recv", rcount, rtype);
+			if (err == MPI_SUCCESS)
+				err = shl_coll_check_buf(c, fn, "recvbuf", rbuf, vec ? 0 : rcount,
+							 rtype);
 			if (err == MPI_SUCCESS)
 				err = shl_coll_check_rlayout(c, fn, &x, n);
 		}
@@ -590,10 +610,14 @@ static int rooted(const char *fn, bool scatter, bool vec, bool wide, const void 
 			x.keep_r = true;
 			err = shl_check_count(c, fn, "recv", rcount, rtype);
 			if (err == MPI_SUCCESS)
+				err = shl_coll_check_buf(c, fn, "recvbuf", rbuf, rcount, rtype);
+			if (err == MPI_SUCCESS)
 				err = shl_check_layout(c, fn, "recv", rcount, rtype);
 		} else {
 			x.keep_s = true;
 			err = shl_check_count(c, fn, "send", scount, stype);
+			if (err == MPI_SUCCESS)
+				err = shl_coll_check_buf(c, fn, "sendbuf", sbuf, scount, stype);
 		}
 		if (err != MPI_SUCCESS)
 			return err;
@@ -723,7 +747,8 @@ static int allgather(const char *fn, bool vec, bool wide, const void *sbuf, MPI_
 		return err;
 	if (sbuf == MPI_IN_PLACE && c->inter)
 		return shl_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE on an intercommunicator");
-	if (sbuf != MPI_IN_PLACE && (err = shl_check_count(c, fn, "send", scount, stype)))
+	if (sbuf != MPI_IN_PLACE && ((err = shl_check_count(c, fn, "send", scount, stype)) ||
+				     (err = shl_coll_check_buf(c, fn, "sendbuf", sbuf, scount, stype))))
 		return err;
 	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .scount = scount, .rcount = rcount,
 			       .stype = stype, .rtype = rtype, .rcounts = rcounts,
@@ -731,6 +756,8 @@ static int allgather(const char *fn, bool vec, bool wide, const void *sbuf, MPI_
 			       .wide = wide, .keep_s = sbuf != MPI_IN_PLACE, .keep_r = true };
 	err = vec ? check_vec(c, fn, "recv", peers(c), &x, rcounts, rdispls, NULL, rtype)
 		  : shl_check_count(c, fn, "recv", rcount, rtype);
+	if (err == MPI_SUCCESS)
+		err = shl_coll_check_buf(c, fn, "recvbuf", rbuf, vec ? 0 : rcount, rtype);
 	if (err == MPI_SUCCESS)
 		err = shl_coll_check_rlayout(c, fn, &x, peers(c));
 	if (err != MPI_SUCCESS)
@@ -909,14 +936,20 @@ static int alltoall(const char *fn, enum shl_coll_vec vec, bool wide, const void
 			       .stypes = stypes, .rtypes = rtypes, .svec = vec, .rvec = vec,
 			       .wide = wide, .keep_s = !in_place, .keep_r = true, .nv = n };
 	if (vec == SHL_VEC_NONE) {
-		if (!in_place && (err = shl_check_count(c, fn, "send", scount, stype)))
+		if (!in_place && ((err = shl_check_count(c, fn, "send", scount, stype)) ||
+				  (err = shl_coll_check_buf(c, fn, "sendbuf", sbuf, scount, stype))))
 			return err;
 		err = shl_check_count(c, fn, "recv", rcount, rtype);
+		if (err == MPI_SUCCESS)
+			err = shl_coll_check_buf(c, fn, "recvbuf", rbuf, rcount, rtype);
 	} else {
-		if (!in_place && (err = check_vec(c, fn, "send", n, &x, scounts, sdispls, stypes,
-						  stype)))
+		if (!in_place && ((err = check_vec(c, fn, "send", n, &x, scounts, sdispls, stypes,
+						   stype)) ||
+				  (err = shl_coll_check_buf(c, fn, "sendbuf", sbuf, 0, stype))))
 			return err;
 		err = check_vec(c, fn, "recv", n, &x, rcounts, rdispls, rtypes, rtype);
+		if (err == MPI_SUCCESS)
+			err = shl_coll_check_buf(c, fn, "recvbuf", rbuf, 0, rtype);
 	}
 	if (err == MPI_SUCCESS)
 		err = shl_coll_check_rlayout(c, fn, &x, n);

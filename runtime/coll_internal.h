@@ -256,6 +256,12 @@ int shl_coll_root(struct shl_meeting *m, int *root, int *side);
 int shl_coll_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, bool nb,
 		  MPI_Request *request, struct shl_comm **c);
 int shl_coll_rootarg(struct shl_comm *c, const char *fn, int root);
+/* Buffer argument `what` ("buffer", "sendbuf", "recvbuf") of `count` elements of `type`
+ * (both checked already; 0 where a v or w call's counts are an array): MPI_ERR_BUFFER if
+ * it is MPI_IN_PLACE, where the caller does not take it, or NULL with data to hold (NULL
+ * is MPI_BOTTOM, fine with a derived type of absolute addresses), as for point-to-point. */
+int shl_coll_check_buf(struct shl_comm *c, const char *fn, const char *what, const void *buf,
+		       MPI_Count count, MPI_Datatype type);
 /* Whether this rank is the one that receives (gather) or sends (scatter) at `root`. */
 /* Owner thread, at argument validation: the receive buffer of x, its blocks 0..n-1 (rblock
  * in coll.c) with x's rbuf, counts (checked), displs and types (valid and usable), must not

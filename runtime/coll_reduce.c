@@ -199,10 +199,11 @@ static void allreduce_run(struct shl_meeting *m)
 }
 
 /* Check the arguments every reducing call shares: count, datatype, op, and the buffers
- * (MPI_IN_PLACE only where `in_place_ok`; sendbuf equal to a recvbuf that is not NULL,
- * never). On success `f` is the caller's fold of (op, type, count). */
+ * (MPI_IN_PLACE only as sendbuf where `in_place_ok`; sendbuf equal to recvbuf, never;
+ * recvbuf only where this member `receives`, not at a non-root of MPI_Reduce). On success
+ * `f` is the caller's fold of (op, type, count). */
 static int check(struct shl_comm *c, const char *fn, const void *sbuf, const void *rbuf,
-		 MPI_Count count, MPI_Datatype type, MPI_Op op, bool in_place_ok,
+		 bool receives, MPI_Count count, MPI_Datatype type, MPI_Op op, bool in_place_ok,
 		 struct shl_fold *f)
 {
 	char why[SHL_OP_WHY];
@@ -218,7 +219,13 @@ static int check(struct shl_comm *c, const char *fn, const void *sbuf, const voi
 	if (sbuf == MPI_IN_PLACE && !in_place_ok)
 		return shl_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed here%s",
 			       c->inter ? " (intercommunicator)" : "");
-	if (sbuf == rbuf && rbuf != NULL && sbuf != MPI_IN_PLACE && count > 0)
+	if (sbuf != MPI_IN_PLACE &&
+	    (err = shl_coll_check_buf(c, fn, "sendbuf", sbuf, count, type)) != MPI_SUCCESS)
+		return err;
+	if (receives &&
+	    (err = shl_coll_check_buf(c, fn, "recvbuf", rbuf, count, type)) != MPI_SUCCESS)
+		return err;
+	if (receives && sbuf == rbuf && count > 0)
 		return shl_err(c, MPI_ERR_BUFFER, fn,
 			       "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
 	return MPI_SUCCESS;
@@ -241,7 +248,7 @@ static int reduce(const char *fn, const void *sbuf, void *rbuf, MPI_Count count,
 	bool active = !c->inter || root != MPI_PROC_NULL;
 	struct shl_fold f;
 	if (active) {
-		err = check(c, fn, sbuf, is_root ? rbuf : NULL, count, type, op, !c->inter, &f);
+		err = check(c, fn, sbuf, rbuf, is_root, count, type, op, !c->inter, &f);
 		if (err == MPI_SUCCESS && is_root)
 			err = shl_check_layout(c, fn, "", count, type);
 		if (err != MPI_SUCCESS)
@@ -299,7 +306,7 @@ static int symmetric(const char *fn, shl_meet_fn *run, bool intra_only, const vo
 	if (err == MPI_SUCCESS && intra_only && c->inter)
 		err = shl_err(c, MPI_ERR_COMM, fn, "comm is an intercommunicator");
 	if (err == MPI_SUCCESS)
-		err = check(c, fn, sbuf, rbuf, count, type, op, !c->inter, &f);
+		err = check(c, fn, sbuf, rbuf, true, count, type, op, !c->inter, &f);
 	if (err == MPI_SUCCESS)
 		err = shl_check_layout(c, fn, "", count, type);
 	if (err != MPI_SUCCESS)
@@ -440,6 +447,23 @@ static size_t group_total(struct shl_meeting *m, int side, int first_member)
 	return total;
 }
 
+/* Whether every member of side `side` passed the counts its first member did: the fold
+ * reads each sendbuf whole, by the first member's total, and places each block by them. */
+static bool same_counts(struct shl_meeting *m, int side, int first_member)
+{
+	const struct shl_cargs *a = shl_coll_arg(m, first_member);
+	int n = m->sh->inter ? m->sh->gsize[side] : m->n;
+
+	for (int i = first_member; i < m->n && shl_coll_side(m->sh, i) == side; i++) {
+		const struct shl_cargs *x = shl_coll_arg(m, i);
+		for (int k = 0; k < n; k++)
+			if ((x->rvec == SHL_VEC_V ? shl_coll_count(x, x->rcounts, k) : x->rcount) !=
+			    (a->rvec == SHL_VEC_V ? shl_coll_count(a, a->rcounts, k) : a->rcount))
+				return false;
+	}
+	return true;
+}
+
 /* Intracommunicator: fold everyone's whole vectors, member k gets its block. Inter: each
  * group's fold is scattered over the other group (whose counts give its length). */
 static void reduce_scatter_run(struct shl_meeting *m)
@@ -452,6 +476,10 @@ static void reduce_scatter_run(struct shl_meeting *m)
 		int to = sh->inter ? !s : 0, first = shl_coll_member(sh, to, 0);
 		size_t total = group_total(m, to, first), off = 0;
 		struct red d;
+		if (!same_counts(m, to, first)) {
+			err = MPI_ERR_COUNT;
+			break;
+		}
 		err = red_init(&d, p, (MPI_Count)total, false);
 		if (err == 0) {
 			fold(&d, m, sh->inter ? s : -1);
@@ -494,7 +522,7 @@ static int reduce_scatter(const char *fn, bool wide, const void *sbuf, void *rbu
 		mine = shl_coll_count(&x, rcounts, c->rank);
 	}
 	struct shl_fold f;
-	err = check(c, fn, sbuf, rbuf, mine, type, op, !c->inter, &f);
+	err = check(c, fn, sbuf, rbuf, true, mine, type, op, !c->inter, &f);
 	if (err == MPI_SUCCESS)
 		err = shl_check_layout(c, fn, "", mine, type);
 	if (err != MPI_SUCCESS)

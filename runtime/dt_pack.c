@@ -70,6 +70,17 @@ static int check_comm(const char *fn, MPI_Comm comm, struct shl_comm **c)
 	return MPI_SUCCESS;
 }
 
+/* The user's side of a pack or unpack, `what` ("inbuf", "outbuf"): not NULL where it holds
+ * data (NULL is MPI_BOTTOM, fine with a derived type of absolute addresses). */
+static int check_user_buf(const char *fn, struct shl_comm *c, const char *what,
+			  const void *buf, MPI_Count count, MPI_Datatype t)
+{
+	if (buf == NULL && count > 0 && t->size > 0 && t->predefined)
+		return shl_err(c, MPI_ERR_BUFFER, fn, "%s is NULL but the count is %lld", what,
+			       (long long)count);
+	return MPI_SUCCESS;
+}
+
 /* The room check shared by every pack and unpack: `need` bytes at *pos of a `size`-byte
  * packed buffer. */
 static int check_room(const char *fn, struct shl_comm *c, const MPI_Count *pos, MPI_Count size,
@@ -97,6 +108,8 @@ static int pack(const char *fn, const void *inbuf, MPI_Count incount, MPI_Dataty
 
 	if (err == MPI_SUCCESS)
 		err = check_data(fn, c, t, incount);
+	if (err == MPI_SUCCESS)
+		err = check_user_buf(fn, c, "inbuf", inbuf, incount, t);
 	if (err != MPI_SUCCESS)
 		return err;
 	bytes = (size_t)incount * t->size;
@@ -121,6 +134,8 @@ static int unpack(const char *fn, const void *inbuf, MPI_Count insize, MPI_Count
 		err = check_data(fn, c, t, outcount);
 	if (err == MPI_SUCCESS)
 		err = check_layout(fn, c, t, outcount);
+	if (err == MPI_SUCCESS)
+		err = check_user_buf(fn, c, "outbuf", outbuf, outcount, t);
 	if (err != MPI_SUCCESS)
 		return err;
 	bytes = (size_t)outcount * t->size;
@@ -138,11 +153,9 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbu
 	      int *position, MPI_Comm comm)
 {
 	MPI_Count pos = position ? *position : 0;
-	int err;
-
-	if (position == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Pack", "position is NULL");
-	err = pack("MPI_Pack", inbuf, incount, datatype, outbuf, outsize, &pos, comm);
+	/* A NULL position is raised on comm, by pack. */
+	int err = pack("MPI_Pack", inbuf, incount, datatype, outbuf, outsize,
+		       position ? &pos : NULL, comm);
 	if (err == MPI_SUCCESS)
 		*position = (int)pos;
 	return err;
@@ -160,11 +173,9 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
 		MPI_Datatype datatype, MPI_Comm comm)
 {
 	MPI_Count pos = position ? *position : 0;
-	int err;
-
-	if (position == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Unpack", "position is NULL");
-	err = unpack("MPI_Unpack", inbuf, insize, &pos, outbuf, outcount, datatype, comm);
+	/* A NULL position is raised on comm, by unpack. */
+	int err = unpack("MPI_Unpack", inbuf, insize, position ? &pos : NULL, outbuf, outcount,
+			 datatype, comm);
 	if (err == MPI_SUCCESS)
 		*position = (int)pos;
 	return err;
@@ -196,8 +207,7 @@ static int pack_size(const char *fn, MPI_Count incount, MPI_Datatype t, MPI_Comm
 int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 {
 	MPI_Count n = 0;
-	int err = size ? pack_size("MPI_Pack_size", incount, datatype, comm, &n)
-		       : shl_err(NULL, MPI_ERR_ARG, "MPI_Pack_size", "size is NULL");
+	int err = pack_size("MPI_Pack_size", incount, datatype, comm, size ? &n : NULL);
 
 	if (err == MPI_SUCCESS)
 		*size = n > INT_MAX ? MPI_UNDEFINED : (int)n;
@@ -396,6 +406,8 @@ static int pack_x32(const char *fn, const char *datarep, const void *inbuf, MPI_
 
 	if (err == MPI_SUCCESS)
 		err = check_data(fn, NULL, t, incount);
+	if (err == MPI_SUCCESS)
+		err = check_user_buf(fn, NULL, "inbuf", inbuf, incount, t);
 	if (err != MPI_SUCCESS)
 		return err;
 	need = x32_size(t, incount);
@@ -428,6 +440,8 @@ static int unpack_x32(const char *fn, const char *datarep, const void *inbuf, MP
 		err = check_data(fn, NULL, t, outcount);
 	if (err == MPI_SUCCESS)
 		err = check_layout(fn, NULL, t, outcount);
+	if (err == MPI_SUCCESS)
+		err = check_user_buf(fn, NULL, "outbuf", outbuf, outcount, t);
 	if (err != MPI_SUCCESS)
 		return err;
 	need = x32_size(t, outcount);

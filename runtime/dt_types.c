@@ -276,7 +276,8 @@ static int check_idx(const struct idx *a, MPI_Datatype *newtype)
 		err = check_out(a->fn, newtype);
 	if (err != MPI_SUCCESS)
 		return err;
-	if (a->types == NULL && (err = check_old(a->fn, a->old, "oldtype")) != MPI_SUCCESS)
+	if (a->combiner != MPI_COMBINER_STRUCT &&
+	    (err = check_old(a->fn, a->old, "oldtype")) != MPI_SUCCESS)
 		return err;
 	if (a->count == 0)
 		return MPI_SUCCESS;
