@@ -721,6 +721,19 @@ SHL_WEAK_ALIAS(Comm_split_type);
 /* MPI_Comm_create: each member names a subgroup of the parent; members naming the same
  * group, and in it, get a communicator of it. Groups are identified by their first member:
  * MPI requires the groups named to be identical or disjoint. */
+/* Whether every member of `g` named a group with `g`'s first member first: members that
+ * named the same ranks in different orders ({0,1} and {1,0}) would otherwise each make a
+ * communicator that the others never join. */
+static bool named_alike(struct shl_meeting *m, const int *index, const struct shl_group *g)
+{
+	for (int j = 0; j < g->size; j++) {
+		const struct shl_group *h = m->arrival[index[g->world[j]]]->in;
+		if (h->size == 0 || h->world[0] != g->world[0])
+			return false;
+	}
+	return true;
+}
+
 static void create_run(struct shl_meeting *m)
 {
 	const struct shl_comm_shared *p = m->sh;
@@ -753,7 +766,8 @@ static void create_run(struct shl_meeting *m)
 		int first = index[g->world[0]];
 		const struct shl_group *fg = m->arrival[first]->in;
 		if (made_by[first] == NULL || fg->size != g->size ||
-		    memcmp(fg->world, g->world, (size_t)g->size * sizeof(int)) != 0) {
+		    memcmp(fg->world, g->world, (size_t)g->size * sizeof(int)) != 0 ||
+		    !named_alike(m, index, g)) {
 			a->err = MPI_ERR_GROUP;
 			continue;
 		}
