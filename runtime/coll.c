@@ -299,8 +299,8 @@ int shl_coll_rootarg(struct shl_comm *c, const char *fn, int root)
 		       (root >= 0 && root < c->remote_size)
 		     : root >= 0 && root < c->size)
 		return MPI_SUCCESS;
-	return shl_err(c, MPI_ERR_ROOT, fn, "root %d is not a rank of the %s group (size %d)",
-		       root, c->inter ? "remote" : "", c->inter ? c->remote_size : c->size);
+	return shl_err(c, MPI_ERR_ROOT, fn, "root %d is not a rank of the %sgroup (size %d)",
+		       root, c->inter ? "remote " : "", c->inter ? c->remote_size : c->size);
 }
 
 /* Check a v or w array argument of `n` entries (counts non-negative and within bytes,
