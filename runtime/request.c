@@ -521,6 +521,10 @@ int PMPI_Cancel(MPI_Request *request)
 	if (inactive(*request))
 		return shl_err((*request)->comm, MPI_ERR_REQUEST, "MPI_Cancel",
 			       "request is a persistent request that is not active");
+	if ((*request)->kind == SHL_REQ_DONE)
+		return shl_err((*request)->comm, MPI_ERR_REQUEST, "MPI_Cancel",
+			       "request is a collective operation's, which cannot be cancelled "
+			       "(MPI 4.1, 6.12)");
 	shl_rank_lock(r);
 	shl_p2p_cancel(r, *request);
 	shl_rank_unlock(r);
