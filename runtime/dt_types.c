@@ -324,9 +324,12 @@ static int indexed(const struct idx *a, MPI_Datatype *newtype)
 	}
 	struct shl_dt_tree l = { .count = n, .blens = blens, .disps = disps,
 				 .types = (struct shl_datatype **)a->types, .child = a->old };
-	err = shl_dt_build(&l, NULL, a->types != NULL, &t);
-	rec_open(&r, a->combiner, a->large, 2 * n + 2, a->types ? n : 1,
-		 a->types ? a->types : &a->old);
+	/* A struct has a type per block, n of them: none for an empty one (whose arrays may be
+	 * NULL), which has no oldtype either. */
+	bool per_block = a->combiner == MPI_COMBINER_STRUCT;
+	err = shl_dt_build(&l, NULL, per_block, &t);
+	rec_open(&r, a->combiner, a->large, 2 * n + 2, per_block ? n : 1,
+		 per_block ? a->types : &a->old);
 	rec_count(&r, a->count);
 	if (a->block)
 		rec_count(&r, a->blen);
