@@ -955,7 +955,7 @@ static int alltoall(const char *fn, enum shl_coll_vec vec, bool wide, const void
 		err = shl_coll_check_rlayout(c, fn, &x, n);
 	if (err != MPI_SUCCESS)
 		return err;
-	if (sbuf == rbuf && n > 0)
+	if (sbuf == rbuf && n > 0 && (vec != SHL_VEC_NONE || scount > 0))
 		return shl_err(c, MPI_ERR_BUFFER, fn,
 			       "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
 	if (!nb && vec == SHL_VEC_NONE && !wide && rcount <= INT_MAX && scount <= INT_MAX &&
