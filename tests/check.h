@@ -144,4 +144,31 @@ static inline void check_barrier(MPI_Comm comm, int tag)
 	}
 }
 
+/* An error handler that records its calls, for MPI_Comm_create_errhandler: how many, and
+ * the communicator and error class of the last. */
+static int check_handler_calls, check_handler_class;
+static MPI_Comm check_handler_comm;
+
+static inline void check_recording_handler(MPI_Comm *comm, int *code, ...)
+{
+	check_handler_calls++;
+	check_handler_comm = *comm;
+	if (MPI_Error_class(*code, &check_handler_class) != MPI_SUCCESS)
+		check_handler_class = -1;
+}
+
+/* Group `g` has the `n` members `expect` (ranks of `world`), in that order. */
+static inline void check_group_members(MPI_Group g, MPI_Group world, int n, const int *expect)
+{
+	int size = -1;
+
+	CHECK_MPI(MPI_Group_size(g, &size));
+	CHECK_INT(size, n);
+	for (int i = 0; i < n; i++) {
+		int w = -1;
+		CHECK_MPI(MPI_Group_translate_ranks(g, 1, &i, world, &w));
+		CHECK_INT(w, expect[i]);
+	}
+}
+
 #endif

@@ -6,17 +6,6 @@
 /* ranks: 1 2 */
 #include "check.h"
 
-static int calls, last_class;
-static MPI_Comm last_comm;
-
-static void handler(MPI_Comm *comm, int *code, ...)
-{
-	calls++;
-	last_comm = *comm;
-	if (MPI_Error_class(*code, &last_class) != MPI_SUCCESS)
-		last_class = -1;
-}
-
 /* Give freed memory back out, as a program would, so that a handler freed too early is
  * overwritten before its next use. */
 static void churn(void)
@@ -45,7 +34,7 @@ int main(int argc, char **argv)
 	CHECK_MPI(MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN));
 
 	/* Created, set on WORLD, freed; the copy is stale. */
-	CHECK_MPI(MPI_Comm_create_errhandler(handler, &eh));
+	CHECK_MPI(MPI_Comm_create_errhandler(check_recording_handler, &eh));
 	stale = eh;
 	CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh));
 	CHECK_MPI(MPI_Errhandler_free(&eh));
@@ -55,12 +44,12 @@ int main(int argc, char **argv)
 	CHECK_CLASS(MPI_Comm_set_errhandler(dup, stale), MPI_ERR_ERRHANDLER);
 	churn();
 
-	/* WORLD still calls it. */
+	/* WORLD still check_handler_calls it. */
 	rc = MPI_Send(&v, -1, MPI_INT, rank, 0, MPI_COMM_WORLD);
 	CHECK_CLASS(rc, MPI_ERR_COUNT);
-	CHECK_INT(calls, 1);
-	CHECK_INT(last_class, MPI_ERR_COUNT);
-	CHECK(last_comm == MPI_COMM_WORLD);
+	CHECK_INT(check_handler_calls, 1);
+	CHECK_INT(check_handler_class, MPI_ERR_COUNT);
+	CHECK(check_handler_comm == MPI_COMM_WORLD);
 
 	/* MPI_Comm_get_errhandler gives a new handle, freed once more; then no more. */
 	CHECK_MPI(MPI_Comm_get_errhandler(MPI_COMM_WORLD, &got));
@@ -71,12 +60,12 @@ int main(int argc, char **argv)
 	churn();
 	rc = MPI_Recv(&v, 1, MPI_INT, rank, -5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	CHECK_CLASS(rc, MPI_ERR_TAG);
-	CHECK_INT(calls, 2);
-	CHECK_INT(last_class, MPI_ERR_TAG);
+	CHECK_INT(check_handler_calls, 2);
+	CHECK_INT(check_handler_class, MPI_ERR_TAG);
 
 	/* Create, set, get: two handles, both freed, a third free refused; the handler stays
 	 * set on the communicator and runs. */
-	CHECK_MPI(MPI_Comm_create_errhandler(handler, &eh));
+	CHECK_MPI(MPI_Comm_create_errhandler(check_recording_handler, &eh));
 	stale = eh;
 	CHECK_MPI(MPI_Comm_set_errhandler(dup, eh));
 	CHECK_MPI(MPI_Comm_get_errhandler(dup, &got));
@@ -87,15 +76,15 @@ int main(int argc, char **argv)
 	CHECK_CLASS(MPI_Errhandler_free(&eh), MPI_ERR_ERRHANDLER);
 	churn();
 	CHECK_MPI(MPI_Comm_call_errhandler(dup, MPI_ERR_OTHER));
-	CHECK_INT(calls, 3);
-	CHECK_INT(last_class, MPI_ERR_OTHER);
-	CHECK(last_comm == dup);
+	CHECK_INT(check_handler_calls, 3);
+	CHECK_INT(check_handler_class, MPI_ERR_OTHER);
+	CHECK(check_handler_comm == dup);
 
 	/* MPI_ERRHANDLER_NULL is no error handler: raised on WORLD, whose handler runs. */
 	rc = MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRHANDLER_NULL);
 	CHECK_CLASS(rc, MPI_ERR_ERRHANDLER);
-	CHECK_INT(calls, 4);
-	CHECK_INT(last_class, MPI_ERR_ERRHANDLER);
+	CHECK_INT(check_handler_calls, 4);
+	CHECK_INT(check_handler_class, MPI_ERR_ERRHANDLER);
 
 	CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
 	CHECK_MPI(MPI_Comm_free(&dup));

@@ -8,19 +8,6 @@
 #include <limits.h>
 #include "check.h"
 
-static void check_members(MPI_Group g, MPI_Group world, int n, const int *expect)
-{
-	int size = -1;
-
-	CHECK_MPI(MPI_Group_size(g, &size));
-	CHECK_INT(size, n);
-	for (int i = 0; i < n; i++) {
-		int w = -1;
-		CHECK_MPI(MPI_Group_translate_ranks(g, 1, &i, world, &w));
-		CHECK_INT(w, expect[i]);
-	}
-}
-
 /* The triplets `ranges` name exactly the world ranks `named` (n of them, in order). */
 static void check_ranges(MPI_Group world, int size, int nr, int ranges[][3], int n,
 			 const int *named)
@@ -36,11 +23,11 @@ static void check_ranges(MPI_Group world, int size, int nr, int ranges[][3], int
 			others[no++] = w;
 	}
 	CHECK_MPI(MPI_Group_range_incl(world, nr, ranges, &g));
-	check_members(g, world, n, named);
+	check_group_members(g, world, n, named);
 	if (g != MPI_GROUP_EMPTY)
 		CHECK_MPI(MPI_Group_free(&g));
 	CHECK_MPI(MPI_Group_range_excl(world, nr, ranges, &g));
-	check_members(g, world, no, others);
+	check_group_members(g, world, no, others);
 	if (g != MPI_GROUP_EMPTY)
 		CHECK_MPI(MPI_Group_free(&g));
 }

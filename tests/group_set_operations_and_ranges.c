@@ -4,19 +4,6 @@
 /* ranks: 1 2 4 8 */
 #include "check.h"
 
-static void check_members(MPI_Group g, MPI_Group world, int n, const int *expect)
-{
-	int size = -1;
-
-	CHECK_MPI(MPI_Group_size(g, &size));
-	CHECK_INT(size, n);
-	for (int i = 0; i < n; i++) {
-		int w = -1;
-		CHECK_MPI(MPI_Group_translate_ranks(g, 1, &i, world, &w));
-		CHECK_INT(w, expect[i]);
-	}
-}
-
 int main(int argc, char **argv)
 {
 	int rank, size, res, r;
@@ -40,11 +27,11 @@ int main(int argc, char **argv)
 	/* range_incl with stride 2: evens; range_excl of the same: odds. */
 	int range[1][3] = { { 0, size - 1, 2 } };
 	CHECK_MPI(MPI_Group_range_incl(world, 1, range, &evens));
-	check_members(evens, world, ne, e);
+	check_group_members(evens, world, ne, e);
 	CHECK_MPI(MPI_Group_range_excl(world, 1, range, &odds));
 	if (no == 0)
 		CHECK(odds == MPI_GROUP_EMPTY);
-	check_members(odds, world, no, o);
+	check_group_members(odds, world, no, o);
 	CHECK_MPI(MPI_Group_rank(evens, &r));
 	CHECK_INT(r, rank % 2 ? MPI_UNDEFINED : rank / 2);
 
@@ -55,7 +42,7 @@ int main(int argc, char **argv)
 		ou[n++] = o[i];
 	for (int i = 0; i < ne; i++)
 		ou[n++] = e[i];
-	check_members(u, world, size, ou);
+	check_group_members(u, world, size, ou);
 	CHECK_MPI(MPI_Group_compare(u, world, &res));
 	CHECK_INT(res, size > 1 ? MPI_SIMILAR : MPI_IDENT);
 	CHECK_MPI(MPI_Group_compare(world, world, &res));
@@ -66,7 +53,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < lown; i++)
 		lr[i] = lown - 1 - i;
 	CHECK_MPI(MPI_Group_incl(world, lown, lr, &low));
-	check_members(low, world, lown, lr);
+	check_group_members(low, world, lown, lr);
 	CHECK_MPI(MPI_Group_compare(low, evens, &res));
 	CHECK_INT(res, size == 1 ? MPI_IDENT : MPI_UNEQUAL);
 
@@ -79,9 +66,9 @@ int main(int argc, char **argv)
 		else
 			de[nd++] = lr[i];
 	}
-	check_members(x, world, nx, xe);
+	check_group_members(x, world, nx, xe);
 	CHECK_MPI(MPI_Group_difference(low, evens, &d));
-	check_members(d, world, nd, de);
+	check_group_members(d, world, nd, de);
 
 	/* excl of everyone is empty; translate to a group without the rank is UNDEFINED. */
 	CHECK_MPI(MPI_Group_excl(world, size, all, &g));

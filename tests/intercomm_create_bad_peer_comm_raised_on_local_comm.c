@@ -10,17 +10,6 @@
 /* Zeroed, readable memory that is not a communicator. */
 static _Alignas(64) unsigned char not_a_comm[4096];
 
-static int calls, last_class;
-static MPI_Comm last_comm;
-
-static void handler(MPI_Comm *comm, int *code, ...)
-{
-	calls++;
-	last_comm = *comm;
-	if (MPI_Error_class(*code, &last_class) != MPI_SUCCESS)
-		last_class = -1;
-}
-
 int main(int argc, char **argv)
 {
 	MPI_Comm local, ic;
@@ -38,20 +27,20 @@ int main(int argc, char **argv)
 	CHECK_CLASS(MPI_Intercomm_create(local, 0, (MPI_Comm)(void *)not_a_comm, 0, 3, &ic),
 		    MPI_ERR_COMM);
 
-	CHECK_MPI(MPI_Comm_create_errhandler(handler, &eh));
+	CHECK_MPI(MPI_Comm_create_errhandler(check_recording_handler, &eh));
 	CHECK_MPI(MPI_Comm_set_errhandler(local, eh));
 	CHECK_CLASS(MPI_Intercomm_create(local, 0, MPI_COMM_NULL, 0, 3, &ic), MPI_ERR_COMM);
-	CHECK_INT(calls, 1);
-	CHECK_INT(last_class, MPI_ERR_COMM);
-	CHECK(last_comm == local);
+	CHECK_INT(check_handler_calls, 1);
+	CHECK_INT(check_handler_class, MPI_ERR_COMM);
+	CHECK(check_handler_comm == local);
 
 	if (size == 1) {
 		CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh));
 		CHECK_CLASS(MPI_Intercomm_create(MPI_COMM_WORLD, 0, MPI_COMM_NULL, 0, 3, &ic),
 			    MPI_ERR_COMM);
-		CHECK_INT(calls, 2);
-		CHECK_INT(last_class, MPI_ERR_COMM);
-		CHECK(last_comm == MPI_COMM_WORLD);
+		CHECK_INT(check_handler_calls, 2);
+		CHECK_INT(check_handler_class, MPI_ERR_COMM);
+		CHECK(check_handler_comm == MPI_COMM_WORLD);
 		CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
 		CHECK_CLASS(MPI_Intercomm_create(MPI_COMM_WORLD, 0, MPI_COMM_NULL, 0, 3, &ic),
 			    MPI_ERR_COMM);

@@ -1,21 +1,10 @@
 /* pack_null_position_or_size_raised_on_the_communicator: a NULL position in MPI_Pack and
  * MPI_Unpack (and their _c forms) and a NULL size in MPI_Pack_size (and _c) fail with
  * MPI_ERR_ARG raised on the call's communicator: with MPI_ERRORS_RETURN on MPI_COMM_WORLD
- * only (MPI_COMM_SELF keeps MPI_ERRORS_ARE_FATAL) the calls return, a user handler on
+ * only (MPI_COMM_SELF keeps MPI_ERRORS_ARE_FATAL) the check_handler_calls return, a user handler on
  * another communicator is called with it, and nothing is written. */
 /* ranks: 1 2 */
 #include "check.h"
-
-static int calls, last_class;
-static MPI_Comm last_comm;
-
-static void handler(MPI_Comm *comm, int *code, ...)
-{
-	calls++;
-	last_comm = *comm;
-	if (MPI_Error_class(*code, &last_class) != MPI_SUCCESS)
-		last_class = -1;
-}
 
 int main(int argc, char **argv)
 {
@@ -46,16 +35,16 @@ int main(int argc, char **argv)
 
 	/* A user handler on a dup is given the dup. */
 	CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
-	CHECK_MPI(MPI_Comm_create_errhandler(handler, &eh));
+	CHECK_MPI(MPI_Comm_create_errhandler(check_recording_handler, &eh));
 	CHECK_MPI(MPI_Comm_set_errhandler(dup, eh));
 	CHECK_CLASS(MPI_Pack(a, 2, MPI_INT, packed, sizeof packed, NULL, dup), MPI_ERR_ARG);
 	CHECK_CLASS(MPI_Unpack(packed, pos, NULL, b, 2, MPI_INT, dup), MPI_ERR_ARG);
 	CHECK_CLASS(MPI_Pack_size(2, MPI_INT, dup, NULL), MPI_ERR_ARG);
-	CHECK_INT(calls, 3);
-	CHECK_INT(last_class, MPI_ERR_ARG);
-	CHECK(last_comm == dup);
+	CHECK_INT(check_handler_calls, 3);
+	CHECK_INT(check_handler_class, MPI_ERR_ARG);
+	CHECK(check_handler_comm == dup);
 
-	/* With a position, the same calls work. */
+	/* With a position, the same check_handler_calls work. */
 	int p = 0, n = -1;
 	CHECK_MPI(MPI_Unpack(packed, pos, &p, b, 2, MPI_INT, dup));
 	CHECK_INT(b[0], 5);
