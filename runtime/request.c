@@ -62,7 +62,7 @@ static bool valid_req(const struct shl_rank *r, const struct shl_req *q)
 
 static int check_req(const char *fn, struct shl_rank *r, const struct shl_req *q, int index)
 {
-	if (q != MPI_REQUEST_NULL && !valid_req(r, q)) {
+	if (!valid_req(r, q) && q != MPI_REQUEST_NULL) {
 		if (index < 0)
 			return shl_err(NULL, MPI_ERR_REQUEST, fn,
 				       "request is not a valid request of this rank (freed already?)");
@@ -328,9 +328,11 @@ static int finish_many(struct shl_rank *r, int count, MPI_Request reqs[], const 
 				shl_status_empty(out, MPI_ANY_SOURCE);
 			continue;
 		}
-		if (unlikely(q->status.MPI_ERROR != MPI_SUCCESS) && failed->index < 0)
-			*failed = (struct failure){ i, q->kind, q->comm, q->status };
-		finish(r, &reqs[i], out);
+		struct shl_comm *c = q->comm;
+		/* A released request keeps its kind and status until it is handed out again,
+		 * which no call here does. */
+		if (unlikely(finish(r, &reqs[i], out) != MPI_SUCCESS) && failed->index < 0)
+			*failed = (struct failure){ i, q->kind, c, q->status };
 	}
 	return failed->index < 0 ? MPI_SUCCESS : MPI_ERR_IN_STATUS;
 }
