@@ -199,18 +199,16 @@ int shl_coll_info(struct shl_rank *r, MPI_Comm comm, const char *fn, MPI_Info in
 	return shl_err(shl_comm_get(r, comm), MPI_ERR_INFO, fn, "invalid info argument");
 }
 
-int shl_coll_fail(struct shl_comm *c, const char *fn, int err)
+const char *shl_coll_why(struct shl_comm *c, int err, char *buf, size_t len)
 {
 	const char *why;
-	char named[400];
 
 	switch (err) {
 	case MPI_ERR_NOT_SAME:
-		if (shl_coll_describe(c, named, sizeof(named)))
-			why = named;
-		else
-			why = "the members called different collective operations (or were in a "
-			      "different order)";
+		if (c != NULL && shl_coll_describe(c, buf, len))
+			return buf;
+		why = "the members called different collective operations (or were in a "
+		      "different order)";
 		break;
 	case MPI_ERR_ROOT:
 		why = "the members passed different roots";
@@ -233,7 +231,15 @@ int shl_coll_fail(struct shl_comm *c, const char *fn, int err)
 	default:
 		why = "the collective failed";
 	}
-	return shl_err(c, err, fn, "%s", why);
+	snprintf(buf, len, "%s", why);
+	return buf;
+}
+
+int shl_coll_fail(struct shl_comm *c, const char *fn, int err)
+{
+	char why[400];
+
+	return shl_err(c, err, fn, "%s", shl_coll_why(c, err, why, sizeof(why)));
 }
 
 void shl_coll_bad_all(struct shl_meeting *m, int err)

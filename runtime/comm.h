@@ -233,6 +233,11 @@ int shl_coll_usable(struct shl_comm *c, const char *fn);
  * whether it could. */
 bool shl_coll_describe(struct shl_comm *c, char *buf, size_t len);
 
+/* Owner thread: what error `err` of a collective (or creation call) on `c` means for the
+ * user, in `buf` (shl_coll_describe's text for MPI_ERR_NOT_SAME). Returns `buf`. Used for
+ * the call's own report and for the wait that completes a nonblocking one. */
+const char *shl_coll_why(struct shl_comm *c, int err, char *buf, size_t len);
+
 /* How long a member blocked in a collective sleeps before it runs shl_coll_check: a
  * mismatch is reported within about this long; a blocked rank wakes 10 times a second
  * (with its poll of SHOAL_SPIN_US, 200 us: 0.2 % of a core). */

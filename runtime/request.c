@@ -107,12 +107,15 @@ static int finish(struct shl_rank *r, MPI_Request *handle, MPI_Status *out)
 	return err;
 }
 
-/* What went wrong in a completed operation of `kind` that reported an error in `st`. */
-static void describe(char *text, size_t size, enum shl_req_kind kind, const MPI_Status *st)
+/* What went wrong in a completed operation of `kind` on `c` that reported an error in
+ * `st`. */
+static void describe(char *text, size_t size, struct shl_comm *c, enum shl_req_kind kind,
+		     const MPI_Status *st)
 {
-	if (kind != SHL_REQ_RECV)
-		snprintf(text, size, "the %s failed",
-			 kind == SHL_REQ_SEND ? "send" : "collective operation");
+	if (kind == SHL_REQ_SEND)
+		snprintf(text, size, "the send failed");
+	else if (kind != SHL_REQ_RECV)
+		shl_coll_why(c, st->MPI_ERROR, text, size);
 	else
 		snprintf(text, size, "message from rank %d with tag %d (%lld bytes) did not fit "
 			 "the receive buffer (%lld bytes)", st->MPI_SOURCE, st->MPI_TAG,
@@ -123,9 +126,9 @@ static void describe(char *text, size_t size, enum shl_req_kind kind, const MPI_
 static int op_error(const char *fn, struct shl_comm *c, enum shl_req_kind kind,
 		    const MPI_Status *st)
 {
-	char text[256];
+	char text[400];
 
-	describe(text, sizeof text, kind, st);
+	describe(text, sizeof text, c, kind, st);
 	return shl_err(c, st->MPI_ERROR, fn, "%s", text);
 }
 
@@ -340,10 +343,10 @@ static int finish_many(struct shl_rank *r, int count, MPI_Request reqs[], const 
 /* Raise MPI_ERR_IN_STATUS for `failed`, naming the request and what went wrong. */
 static int in_status_error(const char *fn, const struct failure *failed)
 {
-	char text[256], name[MPI_MAX_ERROR_STRING];
+	char text[400], name[MPI_MAX_ERROR_STRING];
 	int len;
 
-	describe(text, sizeof text, failed->kind, &failed->status);
+	describe(text, sizeof text, failed->comm, failed->kind, &failed->status);
 	PMPI_Error_string(failed->status.MPI_ERROR, name, &len);
 	name[strcspn(name, ":")] = '\0';
 	return shl_err(failed->comm, MPI_ERR_IN_STATUS, fn, "array_of_requests[%d] failed with "
