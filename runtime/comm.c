@@ -562,6 +562,7 @@ SHL_WEAK_ALIAS(Comm_idup_with_info);
 
 struct split_in {
 	int color, key;
+	int type;                     /* MPI_Comm_split_type's split_type, -1 for MPI_Comm_split */
 };
 
 struct split_entry {
@@ -614,6 +615,19 @@ static void split_run(struct shl_meeting *m)
 			m->arrival[i]->err = MPI_ERR_NO_MEM;
 		return;
 	}
+	/* MPI 4.1 (7.4.2): every member passes the same split_type, or MPI_UNDEFINED. */
+	int type = MPI_UNDEFINED;
+	for (int i = 0; i < m->n; i++) {
+		int t = ((const struct split_in *)m->arrival[i]->in)->type;
+		if (t != MPI_UNDEFINED && type != MPI_UNDEFINED && t != type) {
+			for (int j = 0; j < m->n; j++)
+				m->arrival[j]->err = MPI_ERR_NOT_SAME;
+			free(e);
+			return;
+		}
+		if (t != MPI_UNDEFINED)
+			type = t;
+	}
 	for (int i = 0; i < m->n; i++) {
 		const struct split_in *in = m->arrival[i]->in;
 		if (in->color != MPI_UNDEFINED)
@@ -628,10 +642,11 @@ static void split_run(struct shl_meeting *m)
 	free(e);
 }
 
+/* `type`: MPI_Comm_split_type's split_type, which every member must pass alike, or -1. */
 static int split(const char *fn, struct shl_rank *r, struct shl_comm *p, int color, int key,
-		 MPI_Comm *newcomm)
+		 int type, MPI_Comm *newcomm)
 {
-	struct split_in in = { color, key };
+	struct split_in in = { color, key, type };
 	struct made md = { NULL, 0 };
 	int err;
 
@@ -647,6 +662,8 @@ static int split(const char *fn, struct shl_rank *r, struct shl_comm *p, int col
 	} else {
 		err = meet_all(r, p, fn, split_run, &in, &md);
 	}
+	if (err == MPI_ERR_NOT_SAME)
+		return shl_err(p, err, fn, "the members passed different split_type values");
 	if (err != MPI_SUCCESS)
 		return shl_err(p, err, fn, "the members could not create the communicators");
 	return adopt(p, &md, newcomm, fn);
@@ -662,7 +679,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 		return err;
 	if ((err = shl_coll_usable(p, "MPI_Comm_split")) != MPI_SUCCESS)
 		return err;
-	return split("MPI_Comm_split", r, p, color, key, newcomm);
+	return split("MPI_Comm_split", r, p, color, key, -1, newcomm);
 }
 SHL_WEAK_ALIAS(Comm_split);
 
@@ -712,7 +729,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
 		return shl_err(p, MPI_ERR_ARG, "MPI_Comm_split_type",
 			       "split_type %d is not a communicator type", split_type);
 	}
-	return split("MPI_Comm_split_type", r, p, color, key, newcomm);
+	return split("MPI_Comm_split_type", r, p, color, key, split_type, newcomm);
 }
 SHL_WEAK_ALIAS(Comm_split_type);
 
@@ -865,9 +882,9 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 		int at = shl_group_find(group, r->world_rank);
 		if (p->inter)
 			return split("MPI_Comm_create", r, p, at == MPI_UNDEFINED ? MPI_UNDEFINED
-						       : 0, at, newcomm);
+						       : 0, at, -1, newcomm);
 		return split("MPI_Comm_create", r, p, at == MPI_UNDEFINED ? MPI_UNDEFINED
-					       : group->world[0], at, newcomm);
+					       : group->world[0], at, -1, newcomm);
 	}
 	err = meet_all(r, p, "MPI_Comm_create", p->inter ? create_inter_run : create_run, group,
 		       &md);
