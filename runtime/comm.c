@@ -543,8 +543,9 @@ SHL_WEAK_ALIAS(Comm_dup_with_info);
 
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
-	if (request == NULL)
-		return shl_err(NULL, MPI_ERR_REQUEST, "MPI_Comm_idup", "request is NULL");
+	if (request == NULL)  /* raised on comm, as the collectives' (shl_coll_comm) */
+		return shl_err(shl_comm_get(shl_rank_or_die("MPI_Comm_idup"), comm), MPI_ERR_REQUEST,
+			       "MPI_Comm_idup", "request is NULL");
 	return dup("MPI_Comm_idup", comm, MPI_INFO_NULL, false, newcomm, request);
 }
 SHL_WEAK_ALIAS(Comm_idup);
@@ -552,8 +553,9 @@ SHL_WEAK_ALIAS(Comm_idup);
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
 			     MPI_Request *request)
 {
-	if (request == NULL)
-		return shl_err(NULL, MPI_ERR_REQUEST, "MPI_Comm_idup_with_info", "request is NULL");
+	if (request == NULL)  /* raised on comm, as the collectives' (shl_coll_comm) */
+		return shl_err(shl_comm_get(shl_rank_or_die("MPI_Comm_idup_with_info"), comm), MPI_ERR_REQUEST,
+			       "MPI_Comm_idup_with_info", "request is NULL");
 	return dup("MPI_Comm_idup_with_info", comm, info, true, newcomm, request);
 }
 SHL_WEAK_ALIAS(Comm_idup_with_info);
