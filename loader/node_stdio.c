@@ -227,8 +227,14 @@ int shl_loader_stdio_setup(void)
 			return -ENOMEM;
 		stdin = ours[2] = in;
 	}
-	if (!label || !*label)
+	if (!label || !*label) {
+		/* The ranks share glibc's stdout, which buffers a pipe or file fully: line by
+		 * line instead, so output shows as it is printed (under `| tee`, in a batch
+		 * job's log) and a job killed with SIGKILL keeps what it printed, as Open MPI
+		 * gives with its ranks' pty. A program may still choose its own buffer. */
+		setvbuf(stdout, NULL, _IOLBF, 0);
 		return 0;
+	}
 	tag_style = !strcmp(label, "tag");
 	for (int i = 0; i < 2; i++) {
 		FILE *f;
