@@ -102,7 +102,8 @@ struct run {
 	time_t kill_at;         /* when launchers still alive get SIGKILL, 0: not set */
 	time_t connect_by;      /* every node must have said HELLO by then */
 	long connect_s;         /* SHOAL_LAUNCH_TIMEOUT */
-	time_t timeout_at;      /* --timeout, 0: none */
+	long timeout_at_ms;     /* --timeout, by now_ms (never early by a second's rounding);
+				 * 0: none */
 	int stdin_node;         /* node of rank 0, which gets mpiexec's stdin */
 	bool stdin_open;        /* stdin still to be read and forwarded */
 	size_t stdin_inflight;  /* STDIN bytes sent, not yet acknowledged */
@@ -920,10 +921,10 @@ static void check_clocks(struct run *run)
 					run->nodes[k].ranks, run->addr, run->connect_s);
 				break;
 			}
-	if (run->timeout_at && t >= run->timeout_at) {
+	if (run->timeout_at_ms && now_ms() >= run->timeout_at_ms) {
 		char why[64], end[64];
 
-		run->timeout_at = 0;
+		run->timeout_at_ms = 0;
 		snprintf(why, sizeof(why), "--timeout %ld s expired", run->l->timeout);
 		snprintf(end, sizeof(end), "shoal: job ended by --timeout after %ld s",
 			 run->l->timeout);
@@ -1037,7 +1038,7 @@ int shl_launch_run(struct shl_launch *l)
 		return 1;
 	run.connect_s = shl_report_env_seconds("SHOAL_LAUNCH_TIMEOUT", SHL_LAUNCH_CONNECT_S, 1);
 	run.connect_by = now() + run.connect_s;
-	run.timeout_at = l->timeout ? now() + l->timeout : 0;
+	run.timeout_at_ms = l->timeout ? now_ms() + 1000 * l->timeout : 0;
 	run.deadlock_ms = 1000 * shl_report_env_seconds("SHOAL_DEADLOCK_S",
 							  SHL_REPORT_DEADLOCK_S, 0);
 	run.changed_ms = now_ms();
