@@ -229,6 +229,24 @@ static char *resolve(const char *name)
 	return NULL;
 }
 
+/* A program that is here but cannot run ends mpiexec as a shell would (status 126), before
+ * any node starts. One that is not here is left to the hosts that run it. */
+static void check_runnable(const char *program)
+{
+	struct stat st;
+
+	if (stat(program, &st) < 0)
+		return;
+	if (S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "mpiexec: %s: is a directory\n", program);
+		exit(126);
+	}
+	if (access(program, X_OK) < 0) {
+		fprintf(stderr, "mpiexec: %s: %s\n", program, strerror(errno));
+		exit(126);
+	}
+}
+
 static void parse(int argc, char **argv, struct job *job)
 {
 	char why[2 * SHL_PLACE_HOST_MAX + PATH_MAX];
@@ -366,11 +384,12 @@ static void parse(int argc, char **argv, struct job *job)
 			fprintf(stderr, "mpiexec: several programs (':') are not supported yet\n");
 			exit(2);
 		}
-	job->program = resolve(argv[i]);
+	job->program = *argv[i] ? resolve(argv[i]) : NULL;
 	if (!job->program) {
-		fprintf(stderr, "mpiexec: %s: command not found\n", argv[i]);
+		fprintf(stderr, "mpiexec: %s: command not found\n", *argv[i] ? argv[i] : "''");
 		exit(127);
 	}
+	check_runnable(job->program);
 	job->args = argv + i;
 	return;
 bad_place:
