@@ -331,7 +331,11 @@ static void parse(int argc, char **argv, struct job *job)
 			}
 			forward(job, v, strlen(v));
 		} else if (!strcmp(a, "-genv") || !strcmp(a, "-env")) {
-			setenv(need(argc, argv, i), need(argc, argv, i + 1), 1);
+			if (i + 2 >= argc) {
+				fprintf(stderr, "mpiexec: %s needs a name and a value\n", a);
+				exit(2);
+			}
+			setenv(argv[i + 1], argv[i + 2], 1);
 			forward(job, argv[i + 1], strlen(argv[i + 1]));
 			i += 2;
 		} else if (!strcmp(a, "-genvlist") || !strcmp(a, "-envlist")) {
