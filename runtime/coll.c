@@ -753,8 +753,9 @@ static int allgather(const char *fn, bool vec, bool wide, const void *sbuf, MPI_
 		return err;
 	if (sbuf == MPI_IN_PLACE && c->inter)
 		return shl_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE on an intercommunicator");
-	if (sbuf != MPI_IN_PLACE && ((err = shl_check_count(c, fn, "send", scount, stype)) ||
-				     (err = shl_coll_check_buf(c, fn, "sendbuf", sbuf, scount, stype))))
+	if (sbuf != MPI_IN_PLACE &&
+	    ((err = shl_check_count(c, fn, "send", scount, stype)) ||
+	     (err = shl_coll_check_buf(c, fn, "sendbuf", sbuf, scount, stype))))
 		return err;
 	struct shl_cargs x = { .sbuf = sbuf, .rbuf = rbuf, .scount = scount, .rcount = rcount,
 			       .stype = stype, .rtype = rtype, .rcounts = rcounts,
@@ -942,8 +943,9 @@ static int alltoall(const char *fn, enum shl_coll_vec vec, bool wide, const void
 			       .stypes = stypes, .rtypes = rtypes, .svec = vec, .rvec = vec,
 			       .wide = wide, .keep_s = !in_place, .keep_r = true, .nv = n };
 	if (vec == SHL_VEC_NONE) {
-		if (!in_place && ((err = shl_check_count(c, fn, "send", scount, stype)) ||
-				  (err = shl_coll_check_buf(c, fn, "sendbuf", sbuf, scount, stype))))
+		if (!in_place &&
+		    ((err = shl_check_count(c, fn, "send", scount, stype)) ||
+		     (err = shl_coll_check_buf(c, fn, "sendbuf", sbuf, scount, stype))))
 			return err;
 		err = shl_check_count(c, fn, "recv", rcount, rtype);
 		if (err == MPI_SUCCESS)

@@ -543,9 +543,10 @@ SHL_WEAK_ALIAS(Comm_dup_with_info);
 
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
-	if (request == NULL)  /* raised on comm, as the collectives' (shl_coll_comm) */
-		return shl_err(shl_comm_get(shl_rank_or_die("MPI_Comm_idup"), comm), MPI_ERR_REQUEST,
-			       "MPI_Comm_idup", "request is NULL");
+	if (request == NULL) {  /* raised on comm, as the collectives' (shl_coll_comm) */
+		struct shl_comm *c = shl_comm_get(shl_rank_or_die("MPI_Comm_idup"), comm);
+		return shl_err(c, MPI_ERR_REQUEST, "MPI_Comm_idup", "request is NULL");
+	}
 	return dup("MPI_Comm_idup", comm, MPI_INFO_NULL, false, newcomm, request);
 }
 SHL_WEAK_ALIAS(Comm_idup);
@@ -553,9 +554,10 @@ SHL_WEAK_ALIAS(Comm_idup);
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
 			     MPI_Request *request)
 {
-	if (request == NULL)  /* raised on comm, as the collectives' (shl_coll_comm) */
-		return shl_err(shl_comm_get(shl_rank_or_die("MPI_Comm_idup_with_info"), comm), MPI_ERR_REQUEST,
-			       "MPI_Comm_idup_with_info", "request is NULL");
+	if (request == NULL) {  /* raised on comm, as the collectives' (shl_coll_comm) */
+		struct shl_comm *c = shl_comm_get(shl_rank_or_die("MPI_Comm_idup_with_info"), comm);
+		return shl_err(c, MPI_ERR_REQUEST, "MPI_Comm_idup_with_info", "request is NULL");
+	}
 	return dup("MPI_Comm_idup_with_info", comm, info, true, newcomm, request);
 }
 SHL_WEAK_ALIAS(Comm_idup_with_info);
@@ -1129,8 +1131,8 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
 		pc = shl_comm_get(r, peer_comm);
 		if (pc == NULL)
 			return shl_err(lc, MPI_ERR_COMM, fn, "invalid communicator argument "
-				       "peer_comm%s", peer_comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)"
-									 : "");
+				       "peer_comm%s",
+				       peer_comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
 		if (remote_leader < 0 || remote_leader >= shl_comm_remote_size(pc))
 			return shl_err(lc, MPI_ERR_RANK, fn, "remote_leader %d is not a rank of "
 				       "peer_comm", remote_leader);

@@ -139,8 +139,8 @@ static int get(const char *fn, struct shl_rank *r, MPI_Info h, bool writable,
 		return shl_err(NULL, MPI_ERR_INFO, fn, "MPI_INFO_ENV cannot be changed");
 	*info = shl_info_get(r, h);
 	if (*info == NULL)
-		return shl_err(NULL, shl_handle_plausible(h) && h->magic == SHL_INFO_MAGIC ? MPI_ERR_NO_MEM
-									     : MPI_ERR_INFO,
+		return shl_err(NULL, shl_handle_plausible(h) && h->magic == SHL_INFO_MAGIC
+					     ? MPI_ERR_NO_MEM : MPI_ERR_INFO,
 			       fn, "invalid info argument%s", h == NULL ? " (MPI_INFO_NULL)" : "");
 	return MPI_SUCCESS;
 }

@@ -33,9 +33,9 @@ typedef struct MPI_Status {
 	int MPI_SOURCE;
 	int MPI_TAG;
 	int MPI_ERROR;
-	int shl_cancelled;      /* internal: set by a successful MPI_Cancel */
-	MPI_Count shl_bytes;    /* internal: bytes received */
-	MPI_Count shl_sent_bytes;  /* internal: bytes sent, when they did not fit (MPI_ERR_TRUNCATE) */
+	int shl_cancelled;        /* internal: set by a successful MPI_Cancel */
+	MPI_Count shl_bytes;      /* internal: bytes received */
+	MPI_Count shl_sent_bytes; /* internal: bytes sent, if they did not fit (MPI_ERR_TRUNCATE) */
 } MPI_Status;
 
 /* ---- predefined handles ---- */

@@ -986,7 +986,8 @@ static SHL_HOT_INLINE int check_send(const char *fn, const char *what, struct sh
 		return shl_err(*c, MPI_ERR_TAG, fn, "%stag %d is outside 0..%d (MPI_TAG_UB)", what,
 			       tag, MPI_TAG_UB_VALUE);
 	if (dest == MPI_ANY_SOURCE)
-		return shl_err(*c, MPI_ERR_RANK, fn, "dest MPI_ANY_SOURCE is not allowed in a send");
+		return shl_err(*c, MPI_ERR_RANK, fn,
+			       "dest MPI_ANY_SOURCE is not allowed in a send");
 	if (dest != MPI_PROC_NULL && (dest < 0 || dest >= shl_comm_remote_size(*c)))
 		return shl_err(*c, MPI_ERR_RANK, fn, "dest %d is not a rank of %s (size %d)",
 			       dest, (*c)->name ? (*c)->name : "the communicator",
