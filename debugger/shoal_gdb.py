@@ -972,6 +972,19 @@ class ShoalAttached(gdb.Command):
             if symbols_on_demand() else ""))
 
 
+class ShoalReportAttach(gdb.Command):
+    """Attach to node process PID for a hang report, quietly: gdb's own attach messages
+(libthread_db, the frame it stopped in) are not part of the report.
+Usage: shoal-report-attach PID"""
+
+    def __init__(self):
+        super().__init__("shoal-report-attach", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        gdb.execute("attach %d" % int(arg), to_string=True)
+        load_runtime()
+
+
 def on_stop(event):
     """gdb names the thread that hit a breakpoint; for a carrier, say which rank it runs."""
     if not isinstance(event, gdb.BreakpointEvent):
@@ -988,6 +1001,7 @@ def on_stop(event):
 
 
 gdb.events.stop.connect(on_stop)
+ShoalReportAttach()
 InfoRanks()
 Rank()
 Mpi()

@@ -31,10 +31,11 @@ long shl_report_env_seconds(const char *name, long dflt, long min)
 pid_t shl_report_start(pid_t node, const char *ext, int out, const sigset_t *mask)
 {
 	const char *gdb = getenv("SHOAL_GDB");
-	char pid[24];
+	char attach[48];
 	pid_t g;
 
-	snprintf(pid, sizeof(pid), "%d", (int)node);
+	/* Attached by the extension, which keeps gdb's own attach messages out of the report. */
+	snprintf(attach, sizeof(attach), "shoal-report-attach %d", (int)node);
 	fflush(NULL);
 	g = fork();
 	if (g < 0)
@@ -48,7 +49,8 @@ pid_t shl_report_start(pid_t node, const char *ext, int out, const sigset_t *mas
 	dup2(out, STDERR_FILENO);
 	execlp(gdb && *gdb ? gdb : "gdb", "gdb", "-batch", "-nx", "-q",
 	       "-iex", "set print thread-events off", "-iex", "set auto-solib-add off",
-	       "-p", pid, "-x", ext, "-ex", "shoal-attached",
+	       "-iex", "set print inferior-events off", "-iex", "set suppress-cli-notifications on",
+	       "-x", ext, "-ex", attach,
 	       "-ex", "info ranks", "-ex", "mpi queues all", (char *)NULL);
 	fprintf(stderr, "shoal: the hang report needs gdb (set SHOAL_GDB): %s\n", strerror(errno));
 	_exit(127);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# hang_report_on_timeout_and_sigquit: mpiexec --timeout prints what every rank waits for (call, source, tag, communicator, queues) and ends the job with 124; kill -QUIT on mpiexec prints the same and the job goes on. Calls whose entry point ends in a tail call (MPI_Waitall, MPI_Barrier) are named too, and posted receives are listed in the order posted, wildcards among them.
+# hang_report_on_timeout_and_sigquit: mpiexec --timeout prints what every rank waits for (call, source, tag, communicator, queues) and ends the job with 124; kill -QUIT on mpiexec prints the same and the job goes on. Calls whose entry point ends in a tail call (MPI_Waitall, MPI_Barrier) are named too, and posted receives are listed in the order posted, wildcards among them. The report has no gdb attach noise (libthread_db, the frame gdb stopped in, the detach line).
 . "$SHOAL_TESTS/lib/common.bash"
 # These jobs stay blocked on purpose while gdb looks at them: no deadlock check.
 export SHOAL_DEADLOCK_S=0
@@ -33,6 +33,9 @@ for r in 0 1 2 3; do
 	expect_err "^    recv source=$(((r + 1) % 4)) tag=4 comm=MPI_COMM_WORLD count=3 "
 done
 expect_err 'job ended by --timeout after 1 s'
+# The report is Shoal's, without gdb's own attach and detach messages.
+grep -Eq 'libthread_db|No such file or directory|^\[Inferior|futex-internal' "$ERR" &&
+	{ show; fail "gdb's attach messages are in the report"; }
 
 build waits <<'SRC'
 #include <mpi.h>
