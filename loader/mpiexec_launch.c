@@ -102,7 +102,7 @@ struct run {
 	time_t kill_at;         /* when launchers still alive get SIGKILL, 0: not set */
 	time_t connect_by;      /* every node must have said HELLO by then */
 	long connect_s;         /* SHOAL_LAUNCH_TIMEOUT */
-	long timeout_at_ms;     /* --timeout, by now_ms (never early by a second's rounding);
+	long timeout_at_ms;     /* --timeout, by shl_launch_now_ms (never early by a second's rounding);
 				 * 0: none */
 	int stdin_node;         /* node of rank 0, which gets mpiexec's stdin */
 	bool stdin_open;        /* stdin still to be read and forwarded */
@@ -123,7 +123,7 @@ static time_t now(void)
 	return ts.tv_sec;
 }
 
-static long now_ms(void)
+long shl_launch_now_ms(void)
 {
 	struct timespec ts;
 
@@ -656,7 +656,7 @@ static void on_record(struct run *run, struct node *n, uint8_t type, const unsig
 		n->blocked = shl_io_ctl_get32(b) != 0;
 		n->sent = shl_io_ctl_get32(b + 4) | (uint64_t)shl_io_ctl_get32(b + 8) << 32;
 		n->retired = shl_io_ctl_get32(b + 12) | (uint64_t)shl_io_ctl_get32(b + 16) << 32;
-		run->changed_ms = now_ms();
+		run->changed_ms = shl_launch_now_ms();
 		return;
 	case SHL_IO_CTL_REPORTED:
 		if (len != 0)
@@ -861,7 +861,7 @@ static void check_deadlock(struct run *run)
 	bool live = false;
 
 	if (!run->deadlock_ms || run->ending || run->reporting || !run->peers_sent ||
-	    now_ms() - run->changed_ms < run->deadlock_ms)
+	    shl_launch_now_ms() - run->changed_ms < run->deadlock_ms)
 		return;
 	for (int k = 0; k < run->nnodes; k++) {
 		struct node *n = &run->nodes[k];
@@ -921,7 +921,7 @@ static void check_clocks(struct run *run)
 					run->nodes[k].ranks, run->addr, run->connect_s);
 				break;
 			}
-	if (run->timeout_at_ms && now_ms() >= run->timeout_at_ms) {
+	if (run->timeout_at_ms && shl_launch_now_ms() >= run->timeout_at_ms) {
 		char why[64], end[64];
 
 		run->timeout_at_ms = 0;
@@ -1038,10 +1038,10 @@ int shl_launch_run(struct shl_launch *l)
 		return 1;
 	run.connect_s = shl_report_env_seconds("SHOAL_LAUNCH_TIMEOUT", SHL_LAUNCH_CONNECT_S, 1);
 	run.connect_by = now() + run.connect_s;
-	run.timeout_at_ms = l->timeout ? now_ms() + 1000 * l->timeout : 0;
+	run.timeout_at_ms = l->timeout ? shl_launch_now_ms() + 1000 * l->timeout : 0;
 	run.deadlock_ms = 1000 * shl_report_env_seconds("SHOAL_DEADLOCK_S",
 							  SHL_REPORT_DEADLOCK_S, 0);
-	run.changed_ms = now_ms();
+	run.changed_ms = shl_launch_now_ms();
 	run.report_then = -1;
 	run.stdin_node = (int)pl->node_of[0];
 	run.stdin_open = true;

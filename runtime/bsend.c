@@ -22,14 +22,13 @@ static size_t round_up(size_t n)
 	return (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
 }
 
-void *shl_bsend_alloc(struct shl_rank *r, size_t bytes)
+/* The first gap of the attached buffer that holds a block of `need` bytes (header
+ * included), or NULL; *at is then where the block would be linked. */
+static char *find_gap(struct shl_bsend_buffer *b, size_t need, struct shl_bsend_block ***at)
 {
-	struct shl_bsend_buffer *b = &r->bsend;
-	size_t need = round_up(sizeof(struct shl_bsend_block) + bytes);
-	char *start = (char *)round_up((uintptr_t)b->base);
-	char *end = b->base + b->size;
 	struct shl_bsend_block **link = &b->blocks;
-	char *gap = start;
+	char *gap = (char *)round_up((uintptr_t)b->base);
+	char *end = b->base + b->size;
 
 	if (b->base == NULL)
 		return NULL;
@@ -39,17 +38,35 @@ void *shl_bsend_alloc(struct shl_rank *r, size_t bytes)
 		char *gap_end = next ? (char *)next : end;
 
 		if (gap_end >= gap && (size_t)(gap_end - gap) >= need) {
-			struct shl_bsend_block *blk = (struct shl_bsend_block *)gap;
-			blk->next = next;
-			blk->len = need;
-			*link = blk;
-			return blk + 1;
+			*at = link;
+			return gap;
 		}
 		if (next == NULL)
 			return NULL;
 		gap = (char *)next + next->len;
 		link = &next->next;
 	}
+}
+
+void *shl_bsend_alloc(struct shl_rank *r, size_t bytes)
+{
+	size_t need = round_up(sizeof(struct shl_bsend_block) + bytes);
+	struct shl_bsend_block **link;
+	struct shl_bsend_block *blk = (struct shl_bsend_block *)find_gap(&r->bsend, need, &link);
+
+	if (blk == NULL)
+		return NULL;
+	blk->next = *link;
+	blk->len = need;
+	*link = blk;
+	return blk + 1;
+}
+
+bool shl_bsend_room(struct shl_rank *r, size_t bytes)
+{
+	struct shl_bsend_block **link;
+
+	return find_gap(&r->bsend, round_up(sizeof(struct shl_bsend_block) + bytes), &link) != NULL;
 }
 
 void shl_bsend_free(struct shl_rank *r, void *data)

@@ -335,10 +335,7 @@ int shl_coll_check_buf(struct shl_comm *c, const char *fn, const char *what, con
 	if (buf == MPI_IN_PLACE)
 		return shl_err(c, MPI_ERR_BUFFER, fn, "%s is MPI_IN_PLACE, which this call does "
 			       "not take there", what);
-	if (buf == NULL && count > 0 && type->size > 0 && type->predefined)
-		return shl_err(c, MPI_ERR_BUFFER, fn, "%s is NULL but the count is %lld", what,
-			       count);
-	return MPI_SUCCESS;
+	return shl_check_buf(c, fn, what, buf, count, type);
 }
 
 /* Members whose data this collective exchanges: the whole communicator, or the remote

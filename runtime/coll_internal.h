@@ -47,6 +47,13 @@ static inline MPI_Aint shl_coll_displ(const struct shl_cargs *x, const void *a, 
 	return x->wide ? ((const MPI_Aint *)a)[k] : ((const int *)a)[k];
 }
 
+/* Receive count of block k of `x`: its entry of rcounts in a v call, else rcount (a
+ * reduce-scatter's blocks). */
+static inline MPI_Count shl_coll_rcount(const struct shl_cargs *x, int k)
+{
+	return x->rvec == SHL_VEC_V ? shl_coll_count(x, x->rcounts, k) : x->rcount;
+}
+
 /* A block of a member's buffer: where it starts, and count elements of type t. */
 struct shl_coll_blk {
 	char *p;
@@ -258,8 +265,7 @@ int shl_coll_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, bool nb,
 int shl_coll_rootarg(struct shl_comm *c, const char *fn, int root);
 /* Buffer argument `what` ("buffer", "sendbuf", "recvbuf") of `count` elements of `type`
  * (both checked already; 0 where a v or w call's counts are an array): MPI_ERR_BUFFER if
- * it is MPI_IN_PLACE, where the caller does not take it, or NULL with data to hold (NULL
- * is MPI_BOTTOM, fine with a derived type of absolute addresses), as for point-to-point. */
+ * it is MPI_IN_PLACE, where the caller does not take it, or else as shl_check_buf. */
 int shl_coll_check_buf(struct shl_comm *c, const char *fn, const char *what, const void *buf,
 		       MPI_Count count, MPI_Datatype type);
 /* Whether this rank is the one that receives (gather) or sends (scatter) at `root`. */

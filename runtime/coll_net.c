@@ -321,8 +321,7 @@ static uint64_t red_count(enum shl_coll_kind k, const struct shl_cargs *x, int n
 	if (k != SHL_KIND_REDUCE_SCATTER)
 		return (uint64_t)x->scount;
 	for (int i = 0; i < n; i++)
-		total += (uint64_t)(x->rvec == SHL_VEC_V ? shl_coll_count(x, x->rcounts, i)
-							 : x->rcount);
+		total += (uint64_t)shl_coll_rcount(x, i);
 	return total;
 }
 
@@ -455,9 +454,7 @@ static uint64_t entry(enum shl_coll_kind k, const struct shl_cargs *x, int membe
 		bool ship = b < ns || (flags & F_RDATA);
 		if (reducing(k) && b >= ns) {
 			int j = (int)(b - ns);
-			MPI_Count cnt = x->rvec == SHL_VEC_V ? shl_coll_count(x, x->rcounts, j)
-							     : x->rcount;
-			s = (struct shl_coll_blk){ NULL, cnt, x->rtype };
+			s = (struct shl_coll_blk){ NULL, shl_coll_rcount(x, j), x->rtype };
 		} else if (reducing(k)) {
 			const void *in = x->sbuf == MPI_IN_PLACE ? x->rbuf : x->sbuf;
 			s = (struct shl_coll_blk){ (char *)in, (MPI_Count)red_count(k, x, n),

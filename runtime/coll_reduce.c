@@ -442,8 +442,7 @@ static size_t group_total(struct shl_meeting *m, int side, int first_member)
 	size_t total = 0;
 
 	for (int k = 0; k < n; k++)
-		total += (size_t)(x->rvec == SHL_VEC_V ? shl_coll_count(x, x->rcounts, k)
-						       : x->rcount);
+		total += (size_t)shl_coll_rcount(x, k);
 	return total;
 }
 
@@ -457,8 +456,7 @@ static bool same_counts(struct shl_meeting *m, int side, int first_member)
 	for (int i = first_member; i < m->n && shl_coll_side(m->sh, i) == side; i++) {
 		const struct shl_cargs *x = shl_coll_arg(m, i);
 		for (int k = 0; k < n; k++)
-			if ((x->rvec == SHL_VEC_V ? shl_coll_count(x, x->rcounts, k) : x->rcount) !=
-			    (a->rvec == SHL_VEC_V ? shl_coll_count(a, a->rcounts, k) : a->rcount))
+			if (shl_coll_rcount(x, k) != shl_coll_rcount(a, k))
 				return false;
 	}
 	return true;
@@ -486,8 +484,7 @@ static void reduce_scatter_run(struct shl_meeting *m)
 			for (int i = first; i < m->n && shl_coll_side(sh, i) == to; i++) {
 				const struct shl_cargs *x = shl_coll_arg(m, i);
 				int k = shl_coll_lrank(sh, i);
-				size_t n = (size_t)(x->rvec == SHL_VEC_V ? shl_coll_count(x, x->rcounts, k)
-									 : x->rcount);
+				size_t n = (size_t)shl_coll_rcount(x, k);
 				shl_fold_store_part(&d.f, x->rbuf, x->rtype, d.acc, off, n);
 				off += n;
 			}

@@ -541,12 +541,17 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 }
 SHL_WEAK_ALIAS(Comm_dup_with_info);
 
+/* MPI_Comm_idup's request is NULL: raised on comm, as the collectives' (shl_coll_comm). */
+static int no_request(const char *fn, MPI_Comm comm)
+{
+	return shl_err(shl_comm_get(shl_rank_or_die(fn), comm), MPI_ERR_REQUEST, fn,
+		       "request is NULL");
+}
+
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
-	if (request == NULL) {  /* raised on comm, as the collectives' (shl_coll_comm) */
-		struct shl_comm *c = shl_comm_get(shl_rank_or_die("MPI_Comm_idup"), comm);
-		return shl_err(c, MPI_ERR_REQUEST, "MPI_Comm_idup", "request is NULL");
-	}
+	if (request == NULL)
+		return no_request("MPI_Comm_idup", comm);
 	return dup("MPI_Comm_idup", comm, MPI_INFO_NULL, false, newcomm, request);
 }
 SHL_WEAK_ALIAS(Comm_idup);
@@ -554,10 +559,8 @@ SHL_WEAK_ALIAS(Comm_idup);
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
 			     MPI_Request *request)
 {
-	if (request == NULL) {  /* raised on comm, as the collectives' (shl_coll_comm) */
-		struct shl_comm *c = shl_comm_get(shl_rank_or_die("MPI_Comm_idup_with_info"), comm);
-		return shl_err(c, MPI_ERR_REQUEST, "MPI_Comm_idup_with_info", "request is NULL");
-	}
+	if (request == NULL)
+		return no_request("MPI_Comm_idup_with_info", comm);
 	return dup("MPI_Comm_idup_with_info", comm, info, true, newcomm, request);
 }
 SHL_WEAK_ALIAS(Comm_idup_with_info);

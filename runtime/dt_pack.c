@@ -70,17 +70,6 @@ static int check_comm(const char *fn, MPI_Comm comm, struct shl_comm **c)
 	return MPI_SUCCESS;
 }
 
-/* The user's side of a pack or unpack, `what` ("inbuf", "outbuf"): not NULL where it holds
- * data (NULL is MPI_BOTTOM, fine with a derived type of absolute addresses). */
-static int check_user_buf(const char *fn, struct shl_comm *c, const char *what,
-			  const void *buf, MPI_Count count, MPI_Datatype t)
-{
-	if (buf == NULL && count > 0 && t->size > 0 && t->predefined)
-		return shl_err(c, MPI_ERR_BUFFER, fn, "%s is NULL but the count is %lld", what,
-			       (long long)count);
-	return MPI_SUCCESS;
-}
-
 /* The room check shared by every pack and unpack: `need` bytes at *pos of a `size`-byte
  * packed buffer. */
 static int check_room(const char *fn, struct shl_comm *c, const MPI_Count *pos, MPI_Count size,
@@ -109,7 +98,7 @@ static int pack(const char *fn, const void *inbuf, MPI_Count incount, MPI_Dataty
 	if (err == MPI_SUCCESS)
 		err = check_data(fn, c, t, incount);
 	if (err == MPI_SUCCESS)
-		err = check_user_buf(fn, c, "inbuf", inbuf, incount, t);
+		err = shl_check_buf(c, fn, "inbuf", inbuf, incount, t);
 	if (err != MPI_SUCCESS)
 		return err;
 	bytes = (size_t)incount * t->size;
@@ -135,7 +124,7 @@ static int unpack(const char *fn, const void *inbuf, MPI_Count insize, MPI_Count
 	if (err == MPI_SUCCESS)
 		err = check_layout(fn, c, t, outcount);
 	if (err == MPI_SUCCESS)
-		err = check_user_buf(fn, c, "outbuf", outbuf, outcount, t);
+		err = shl_check_buf(c, fn, "outbuf", outbuf, outcount, t);
 	if (err != MPI_SUCCESS)
 		return err;
 	bytes = (size_t)outcount * t->size;
@@ -407,7 +396,7 @@ static int pack_x32(const char *fn, const char *datarep, const void *inbuf, MPI_
 	if (err == MPI_SUCCESS)
 		err = check_data(fn, NULL, t, incount);
 	if (err == MPI_SUCCESS)
-		err = check_user_buf(fn, NULL, "inbuf", inbuf, incount, t);
+		err = shl_check_buf(NULL, fn, "inbuf", inbuf, incount, t);
 	if (err != MPI_SUCCESS)
 		return err;
 	need = x32_size(t, incount);
@@ -441,7 +430,7 @@ static int unpack_x32(const char *fn, const char *datarep, const void *inbuf, MP
 	if (err == MPI_SUCCESS)
 		err = check_layout(fn, NULL, t, outcount);
 	if (err == MPI_SUCCESS)
-		err = check_user_buf(fn, NULL, "outbuf", outbuf, outcount, t);
+		err = shl_check_buf(NULL, fn, "outbuf", outbuf, outcount, t);
 	if (err != MPI_SUCCESS)
 		return err;
 	need = x32_size(t, outcount);

@@ -251,7 +251,7 @@ static int expand_ranges(const char *fn, MPI_Group g, int nr, int ranges[][3], i
 		return shl_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
 	*n = 0;
 	for (int i = 0; i < nr; i++)
-		for (long j = 0; j < range_length(ranges[i]); j++)
+		for (long j = 0, len = range_length(ranges[i]); j < len; j++)
 			(*out)[(*n)++] = (int)(ranges[i][0] + j * ranges[i][2]);
 	return MPI_SUCCESS;
 }

@@ -401,10 +401,9 @@ static int reduce_local(const char *fn, const void *inbuf, void *inoutbuf, MPI_C
 		return shl_err(NULL, MPI_ERR_OP, fn, "invalid op argument");
 	if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
 		return shl_err(NULL, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed here");
-	if ((inbuf == NULL || inoutbuf == NULL) && count > 0 && datatype->size > 0 &&
-	    datatype->predefined)
-		return shl_err(NULL, MPI_ERR_BUFFER, fn, "%s is NULL but count is %lld",
-			       inbuf == NULL ? "inbuf" : "inoutbuf", (long long)count);
+	if ((err = shl_check_buf(NULL, fn, "inbuf", inbuf, count, datatype)) != MPI_SUCCESS ||
+	    (err = shl_check_buf(NULL, fn, "inoutbuf", inoutbuf, count, datatype)) != MPI_SUCCESS)
+		return err;
 	err = shl_fold_init(&f, op, datatype, count, true, why);
 	if (err != MPI_SUCCESS)
 		return shl_err(NULL, err, fn, "%s", why);

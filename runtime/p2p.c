@@ -782,10 +782,8 @@ static SHL_HOT_INLINE int send_inline(struct shl_rank *r, struct shl_comm *c, co
 		/* The payload rides in the envelope: it needs the attached buffer's room
 		 * only, and MPI_Buffer_detach has nothing to wait for (as with Open MPI and
 		 * MPICH, which send small buffered messages at once too). */
-		void *block = shl_bsend_alloc(r, bytes);
-		if (block == NULL)
+		if (!shl_bsend_room(r, bytes))
 			return -ENOBUFS;
-		shl_bsend_free(r, block);
 	} else if (mode == SHL_MODE_BUFFERED) {
 		/* Pack into the attached buffer and send from there; an internal request
 		 * frees the block once the receiver has copied it out. */
@@ -951,10 +949,18 @@ static SHL_HOT_INLINE int check_buffer(const char *fn, const char *what, struct 
 
 	if (err != MPI_SUCCESS)
 		return err;
-	/* NULL is MPI_BOTTOM: fine with a derived type holding absolute addresses only. */
-	if (buf == NULL && count > 0 && type->size > 0 && type->predefined)
+	if (shl_buf_missing(buf, count, type))
 		return shl_err(c, MPI_ERR_BUFFER, fn, "%sbuf is NULL but %scount is %lld", what,
 			       what, count);
+	return MPI_SUCCESS;
+}
+
+int shl_check_buf(struct shl_comm *c, const char *fn, const char *what, const void *buf,
+		  MPI_Count count, MPI_Datatype type)
+{
+	if (shl_buf_missing(buf, count, type))
+		return shl_err(c, MPI_ERR_BUFFER, fn, "%s is NULL but the count is %lld", what,
+			       (long long)count);
 	return MPI_SUCCESS;
 }
 
@@ -966,6 +972,15 @@ static SHL_HOT_INLINE int check_comm(const char *fn, struct shl_rank *r, MPI_Com
 		return shl_err(NULL, MPI_ERR_COMM, fn, "invalid communicator argument comm%s",
 			       comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
 	return MPI_SUCCESS;
+}
+
+/* A send's `dest` that is no rank of `c`: MPI_ERR_RANK, out of the send path. */
+static __attribute__((noinline)) int bad_dest(const char *fn, struct shl_comm *c, int dest)
+{
+	if (dest == MPI_ANY_SOURCE)
+		return shl_err(c, MPI_ERR_RANK, fn, "dest MPI_ANY_SOURCE is not allowed in a send");
+	return shl_err(c, MPI_ERR_RANK, fn, "dest %d is not a rank of %s (size %d)", dest,
+		       c->name ? c->name : "the communicator", shl_comm_remote_size(c));
 }
 
 /* The send side's arguments; `what` as for check_buffer. */
@@ -985,13 +1000,8 @@ static SHL_HOT_INLINE int check_send(const char *fn, const char *what, struct sh
 	if (tag < 0 || tag > MPI_TAG_UB_VALUE)
 		return shl_err(*c, MPI_ERR_TAG, fn, "%stag %d is outside 0..%d (MPI_TAG_UB)", what,
 			       tag, MPI_TAG_UB_VALUE);
-	if (dest == MPI_ANY_SOURCE)
-		return shl_err(*c, MPI_ERR_RANK, fn,
-			       "dest MPI_ANY_SOURCE is not allowed in a send");
 	if (dest != MPI_PROC_NULL && (dest < 0 || dest >= shl_comm_remote_size(*c)))
-		return shl_err(*c, MPI_ERR_RANK, fn, "dest %d is not a rank of %s (size %d)",
-			       dest, (*c)->name ? (*c)->name : "the communicator",
-			       shl_comm_remote_size(*c));
+		return bad_dest(fn, *c, dest);
 	return MPI_SUCCESS;
 }
 

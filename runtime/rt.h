@@ -442,6 +442,8 @@ static inline void shl_req_release(struct shl_rank *r, struct shl_req *q)
 
 /* ---- buffered sends (bsend.c) ---- */
 void *shl_bsend_alloc(struct shl_rank *r, size_t bytes);
+/* Whether shl_bsend_alloc(r, bytes) would find room now; nothing is taken. */
+bool shl_bsend_room(struct shl_rank *r, size_t bytes);
 void shl_bsend_free(struct shl_rank *r, void *block);
 
 /* ---- errors (errors.c) ---- */
@@ -482,6 +484,19 @@ static inline int shl_check_count(struct shl_comm *c, const char *fn, const char
  * c's handler; returns MPI_SUCCESS or what the handler returned. */
 int shl_check_layout(struct shl_comm *c, const char *fn, const char *what, MPI_Count count,
 		     MPI_Datatype type);
+
+/* Whether `buf` is NULL where `count` elements of `type` (checked by shl_check_count) must
+ * be. NULL is MPI_BOTTOM: fine with a derived type holding absolute addresses only. */
+static inline bool shl_buf_missing(const void *buf, MPI_Count count, MPI_Datatype type)
+{
+	return buf == NULL && count > 0 && type->size > 0 && type->predefined;
+}
+
+/* Owner thread, at the MPI boundary: buffer argument `what` ("sendbuf", "inbuf", ...) of
+ * `count` elements of `type` (shl_check_count): MPI_ERR_BUFFER through c's handler if
+ * shl_buf_missing; returns MPI_SUCCESS or what the handler returned. */
+int shl_check_buf(struct shl_comm *c, const char *fn, const char *what, const void *buf,
+		  MPI_Count count, MPI_Datatype type);
 
 /* shl_rank_or_die's report: `fn` was called outside MPI_Init..MPI_Finalize. */
 _Noreturn void shl_rank_not_in_mpi(struct shl_rank *r, const char *fn);

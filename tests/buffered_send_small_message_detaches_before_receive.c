@@ -27,11 +27,7 @@ int main(int argc, char **argv)
 			int v = 500 + i;
 			CHECK_MPI(MPI_Bsend(&v, 1, MPI_INT, partner, TAG, MPI_COMM_WORLD));
 		}
-		void *back = NULL;
-		int back_size = -1;
-		CHECK_MPI(MPI_Buffer_detach(&back, &back_size));
-		CHECK(back == attach);
-		CHECK_INT(back_size, bufsize);
+		CHECK_DETACH(attach, bufsize);
 		free(attach);
 
 		/* Nothing attached now: refused, and nothing goes out. */

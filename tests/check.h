@@ -112,6 +112,17 @@ __attribute__((noreturn)) static inline void check_fail(const char *file, int li
 		}                                                                       \
 	} while (0)
 
+/* CHECK_DETACH(buf, size): MPI_Buffer_detach hands back the buffer `buf` of `size` bytes
+ * attached for buffered sends. */
+#define CHECK_DETACH(buf, size)                                                         \
+	do {                                                                            \
+		void *check_b_ = NULL;                                                  \
+		int check_n_ = -1;                                                      \
+		CHECK_MPI(MPI_Buffer_detach(&check_b_, &check_n_));                     \
+		CHECK(check_b_ == (buf));                                               \
+		CHECK_INT(check_n_, (size));                                            \
+	} while (0)
+
 /* CHECK_EMPTY_STATUS(st, source): an empty status (MPI 4.1 §3.7.3), `source` being
  * MPI_ANY_SOURCE, or MPI_PROC_NULL for a receive from it: tag MPI_ANY_TAG, 0 elements. */
 #define CHECK_EMPTY_STATUS(st, source)                                                  \

@@ -62,11 +62,7 @@ static void check_inactive_then_restart(MPI_Request *r, int from)
 
 	CHECK_MPI(MPI_Request_free(r));
 	CHECK(*r == MPI_REQUEST_NULL);
-	void *back = NULL;
-	int back_size = -1;
-	CHECK_MPI(MPI_Buffer_detach(&back, &back_size));
-	CHECK(back == attach);
-	CHECK_INT(back_size, bufsize);
+	CHECK_DETACH(attach, bufsize);
 	free(attach);
 }
 
