@@ -1,5 +1,6 @@
-/* The node's standard streams as ranks see them: output labels (mpiexec --tag-output, -l),
- * which need each line's rank, and stdin read by rank 0 alone (the others read end-of-file).
+/* The node's standard streams as ranks see them: stdout and stderr line by line per rank,
+ * labelled or not (mpiexec --tag-output, -l), and stdin read by rank 0 alone (the others
+ * read end-of-file).
  * Entered by the node's main thread (setup, before ranks start), any thread writing stdout
  * or stderr or reading stdin, and the exit paths (flush, possibly from a crash handler).
  * Must not mix two ranks' bytes in one line nor lose a line a rank completed. */
@@ -16,8 +17,8 @@
 #include "loader/loader_internal.h"
 #include "runtime/job.h"
 
-/* A line longer than this is labelled in pieces, each ended by a newline: the proxy's own
- * piece size (SHL_PROXY_LINE_MAX), so across hosts a labelled piece travels whole. */
+/* A line longer than this goes out in pieces (labelled ones each ended by a newline): the
+ * proxy's own piece size (SHL_PROXY_LINE_MAX), so across hosts a piece travels whole. */
 #define SHL_STDIO_LINE_MAX (64 * 1024)
 /* Bytes of stdin rank 0 reads ahead (the shared FILE is unbuffered, see below): a Linux
  * pipe's default capacity, so one read(2) empties a full pipe. */
@@ -29,8 +30,10 @@ struct line {
 	size_t len, cap;
 };
 
-/* stdout or stderr once labelled: an unbuffered FILE whose every write comes to `write_out`
- * in the writing thread, so the rank is known; whole lines go to `fd` with their label. */
+/* stdout or stderr as the ranks see it: an unbuffered FILE whose every write comes to
+ * `write_out` in the writing thread, so the rank is known; each rank's whole lines go to
+ * `fd` in one write, with the rank's label if asked for. The ranks share glibc's FILEs, so
+ * without this their pieces of lines (C++'s `cout << a << b`, two printfs) would mix. */
 struct out {
 	int fd;
 	const char *name;      /* "stdout", "stderr" */
@@ -42,8 +45,9 @@ static struct out outs[2] = {
 	{ .fd = STDOUT_FILENO, .name = "stdout", .lock = PTHREAD_MUTEX_INITIALIZER },
 	{ .fd = STDERR_FILENO, .name = "stderr", .lock = PTHREAD_MUTEX_INITIALIZER },
 };
-static bool tag_style;  /* Open MPI's [1,R]<stdout>: rather than MPICH's [R] */
-static bool labelled;
+static bool labelled;   /* lines start with their rank's label */
+static bool tag_style;  /* the label is Open MPI's [1,R]<stdout>: rather than MPICH's [R] */
+static bool per_rank;   /* `outs` are stdout and stderr */
 /* The FILEs made here, which must stay unbuffered: a buffer would be shared by every rank
  * (lines would mix, and be labelled with the rank that happens to flush). Written by the
  * main thread before ranks start. */
@@ -74,15 +78,19 @@ static void write_all(int fd, struct iovec *iov, int n)
 	}
 }
 
-/* One labelled line (or piece) of `rank` in one write. */
-static void emit(struct out *o, int rank, const char *p, size_t n, bool add_newline)
+/* One line (or piece) of `rank` in one write. A labelled piece that does not end a line
+ * gets a newline, for the next piece's label; unlabelled bytes go out as written. */
+static void emit(struct out *o, int rank, const char *p, size_t n)
 {
 	char label[48];
-	int k = tag_style ? snprintf(label, sizeof(label), "[1,%d]<%s>:", rank, o->name)
-			  : snprintf(label, sizeof(label), "[%d] ", rank);
+	int k = 0;
+
+	if (labelled)
+		k = tag_style ? snprintf(label, sizeof(label), "[1,%d]<%s>:", rank, o->name)
+			      : snprintf(label, sizeof(label), "[%d] ", rank);
 	struct iovec iov[3] = { { label, (size_t)k }, { (void *)p, n }, { "\n", 1 } };
 
-	write_all(o->fd, iov, add_newline ? 3 : 2);
+	write_all(o->fd, iov, labelled && p[n - 1] != '\n' ? 3 : 2);
 }
 
 /* Index in shl_loader.copies of world rank `rank`, or -1 (copies are in rank order). */
@@ -124,7 +132,7 @@ static ssize_t write_out(void *cookie, const char *p, size_t n)
 		size_t take = nl ? (size_t)(nl - p) + 1 : n;
 
 		if (l->len == 0 && nl) {  /* a whole line: no copy */
-			emit(o, rank, p, take, false);
+			emit(o, rank, p, take);
 		} else {
 			if (l->len + take > l->cap) {
 				size_t cap = l->cap ? l->cap : 256;
@@ -141,7 +149,7 @@ static ssize_t write_out(void *cookie, const char *p, size_t n)
 			memcpy(l->buf + l->len, p, take);
 			l->len += take;
 			if (nl || l->len >= SHL_STDIO_LINE_MAX) {
-				emit(o, rank, l->buf, l->len, !nl);
+				emit(o, rank, l->buf, l->len);
 				l->len = 0;
 			}
 		}
@@ -152,17 +160,17 @@ static ssize_t write_out(void *cookie, const char *p, size_t n)
 	return (ssize_t)done;
 }
 
-/* End a rank's unfinished lines (a newline added). `k` is its index; `wait`: take the
- * lock, else (a crash handler) only try it. */
+/* Write out a rank's unfinished lines. `k` is its index; `wait`: take the lock, else (a
+ * crash handler) only try it. */
 static void finish_rank(int k, bool wait)
 {
-	for (int i = 0; i < 2 && labelled; i++) {
+	for (int i = 0; i < 2 && per_rank; i++) {
 		struct out *o = &outs[i];
 
 		if (wait ? pthread_mutex_lock(&o->lock) : pthread_mutex_trylock(&o->lock))
 			continue;
 		if (o->lines[k].len) {
-			emit(o, shl_loader.copies[k].rank, o->lines[k].buf, o->lines[k].len, true);
+			emit(o, shl_loader.copies[k].rank, o->lines[k].buf, o->lines[k].len);
 			o->lines[k].len = 0;
 		}
 		pthread_mutex_unlock(&o->lock);
@@ -177,8 +185,6 @@ void shl_loader_stdio_rank_done(struct shl_copy *c)
 
 void shl_loader_stdio_flush_all(bool wait)
 {
-	if (!labelled)
-		return;
 	for (int k = 0; k < shl_loader.nranks; k++)
 		finish_rank(k, wait);
 }
@@ -227,15 +233,11 @@ int shl_loader_stdio_setup(void)
 			return -ENOMEM;
 		stdin = ours[2] = in;
 	}
-	if (!label || !*label) {
-		/* The ranks share glibc's stdout, which buffers a pipe or file fully: line by
-		 * line instead, so output shows as it is printed (under `| tee`, in a batch
-		 * job's log) and a job killed with SIGKILL keeps what it printed, as Open MPI
-		 * gives with its ranks' pty. A program may still choose its own buffer. */
-		setvbuf(stdout, NULL, _IOLBF, 0);
-		return 0;
-	}
-	tag_style = !strcmp(label, "tag");
+	/* Line by line also means output shows as it is printed (under `| tee`, in a batch
+	 * job's log) and a job killed with SIGKILL keeps what it printed, as Open MPI gives
+	 * with its ranks' pty; glibc would buffer a pipe or file fully. */
+	labelled = label && *label;
+	tag_style = labelled && !strcmp(label, "tag");
 	for (int i = 0; i < 2; i++) {
 		FILE *f;
 
@@ -249,12 +251,12 @@ int shl_loader_stdio_setup(void)
 			stderr = f;
 		ours[i] = f;
 	}
-	labelled = true;
+	per_rank = true;
 	return 0;
 }
 
 /* A program's setvbuf(stdout, NULL, _IOLBF, 0) (common in MPI programs, for timely output)
- * must not give the labelled or rank-0 FILEs a buffer: for those the buffering calls do
+ * must not give the FILEs made here a buffer: for those the buffering calls do
  * nothing (the FILEs already pass every byte on at once). Other streams are glibc's. */
 static bool keep_unbuffered(FILE *f)
 {
