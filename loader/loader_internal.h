@@ -158,16 +158,18 @@ struct shl_libc *shl_loader_libc(void);
 void shl_loader_rank_ended(struct shl_copy *c);
 
 /* Main thread of the node, once, after every copy's rank is set and before any rank runs:
- * with SHOAL_OUTPUT_LABEL ("tag": Open MPI's [1,R]<stdout>:, "rank": MPICH's [R] ) make
- * stdout and stderr label each line with its rank; on the node of rank 0 with other ranks,
- * make stdin rank 0's alone (the others read end-of-file). Returns 0 or -errno. */
+ * make stdout and stderr write each rank's whole lines, labelled with its rank if
+ * SHOAL_OUTPUT_LABEL says so ("tag": Open MPI's [1,R]<stdout>:, "rank": MPICH's [R] );
+ * with several ranks, make stdin rank 0's alone (the others read end-of-file). Returns 0
+ * or -errno. */
 int shl_loader_stdio_setup(void);
 
-/* Rank thread, at its end: flush stdio and write its unfinished lines (newline added). */
+/* Rank thread, at its end: flush stdio, write its unfinished lines (a newline added if
+ * labelled) and close the files its freopen of a standard stream opened. */
 void shl_loader_stdio_rank_done(struct shl_copy *c);
 
 /* Any thread, the process ending (a crash handler too, then `wait` false: locks are only
- * tried): write every rank's unfinished labelled lines. */
+ * tried): write every rank's unfinished lines. */
 void shl_loader_stdio_flush_all(bool wait);
 
 /* Main thread of the node, once: handlers for crash signals, and a signal stack for the

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <ucontext.h>
@@ -21,6 +22,9 @@
 /* Frames printed; deeper stacks are almost always runaway recursion. */
 #define SHL_LOADER_BACKTRACE_MAX 64
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+/* " on host NAME" in a job of several hosts (SHOAL_HOST, set by the node's proxy), else
+ * "": written by the main thread at install, before ranks start. */
+static char on_host[80];
 
 /* Signal handler context: format into `buf` and write it in one write(2). */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -139,7 +143,7 @@ static void on_crash(int sig, siginfo_t *si, void *uc_)
 	struct shl_copy *c = shl_loader_self;
 	void *pcs[SHL_LOADER_BACKTRACE_MAX];
 	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-	char who[32];
+	char who[128];
 	int n, first = 0;
 
 	/* Only the first crashing thread reports; the others wait for it to end the process. */
@@ -147,11 +151,12 @@ static void on_crash(int sig, siginfo_t *si, void *uc_)
 		for (;;)
 			pause();
 	if (c)
-		snprintf(who, sizeof(who), "rank %d", c->rank);
+		snprintf(who, sizeof(who), "rank %d%s", c->rank, on_host);
 	else if (shl_job_my_rank() >= 0) /* a thread the rank created */
-		snprintf(who, sizeof(who), "rank %d (thread %d)", shl_job_my_rank(), gettid());
+		snprintf(who, sizeof(who), "rank %d (thread %d)%s", shl_job_my_rank(), gettid(),
+			 on_host);
 	else
-		snprintf(who, sizeof(who), "node process");
+		snprintf(who, sizeof(who), "node process%s", on_host);
 	if (sig == SIGABRT || si->si_code <= 0) /* sent, not a fault: no address */
 		say("shoal: %s: killed by signal SIG%s (%s)\n", who, sigabbrev_np(sig),
 		    sigdescr_np(sig));
@@ -204,9 +209,12 @@ int shl_loader_install_crash_handlers(void)
 {
 	sigset_t *stop = &shl_loader.stop_signals;
 	struct sigaction sa = { .sa_sigaction = on_crash, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+	const char *host = getenv("SHOAL_HOST");
 	pthread_t t;
 	int err;
 
+	if (host != NULL)
+		snprintf(on_host, sizeof(on_host), " on host %s", host);
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
 		if (sigaction(crash_signals[i], &sa, NULL) < 0)

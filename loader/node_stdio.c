@@ -1,6 +1,6 @@
 /* The node's standard streams as ranks see them: stdout and stderr line by line per rank,
- * labelled or not (mpiexec --tag-output, -l), and stdin read by rank 0 alone (the others
- * read end-of-file).
+ * labelled or not (mpiexec --tag-output, -l), stdin read by rank 0 alone (the others read
+ * end-of-file), and a rank's freopen or fclose of one of them its own, as in a process.
  * Entered by the node's main thread (setup, before ranks start), any thread writing stdout
  * or stderr or reading stdin, and the exit paths (flush, possibly from a crash handler).
  * Must not mix two ranks' bytes in one line nor lose a line a rank completed. */
@@ -24,34 +24,38 @@
  * pipe's default capacity, so one read(2) empties a full pipe. */
 #define SHL_STDIO_IN_BUF (64 * 1024)
 
-/* The unfinished line of one rank on one stream. */
+/* One rank's side of one stream: its unfinished output line, and what its own freopen or
+ * fclose made of the stream. Touched by the rank's threads; `buf` also by the exit paths,
+ * under the stream's lock. */
 struct line {
 	char *buf;
 	size_t len, cap;
+	FILE *file;   /* the rank's freopen: its bytes go to (or come from) there */
+	bool closed;  /* the rank's fclose: its bytes go nowhere, it reads end-of-file */
 };
 
-/* stdout or stderr as the ranks see it: an unbuffered FILE whose every write comes to
- * `write_out` in the writing thread, so the rank is known; each rank's whole lines go to
- * `fd` in one write, with the rank's label if asked for. The ranks share glibc's FILEs, so
- * without this their pieces of lines (C++'s `cout << a << b`, two printfs) would mix. */
-struct out {
+/* A stream as the ranks see it: an unbuffered FILE whose every write (or read) comes here
+ * in the calling thread, so the rank is known. Each rank's whole lines go to `fd` in one
+ * write, with the rank's label if asked for. The ranks share glibc's FILEs, so without
+ * this their pieces of lines (C++'s `cout << a << b`, two printfs) would mix, and a buffer
+ * would be labelled with the rank that happens to flush it. */
+struct stream {
 	int fd;
-	const char *name;      /* "stdout", "stderr" */
+	const char *name;      /* "stdout", "stderr", "stdin" */
 	pthread_mutex_t lock;  /* one write(2) at a time on fd, and the line buffers */
 	struct line *lines;    /* one per local rank, index of shl_loader.copies */
+	FILE *f;               /* the FILE made here; the fields are written by the main
+				* thread before ranks start */
 };
 
-static struct out outs[2] = {
-	{ .fd = STDOUT_FILENO, .name = "stdout", .lock = PTHREAD_MUTEX_INITIALIZER },
-	{ .fd = STDERR_FILENO, .name = "stderr", .lock = PTHREAD_MUTEX_INITIALIZER },
+enum { OUT, ERR, IN };
+static struct stream streams[3] = {
+	[OUT] = { .fd = STDOUT_FILENO, .name = "stdout", .lock = PTHREAD_MUTEX_INITIALIZER },
+	[ERR] = { .fd = STDERR_FILENO, .name = "stderr", .lock = PTHREAD_MUTEX_INITIALIZER },
+	[IN] = { .fd = STDIN_FILENO, .name = "stdin", .lock = PTHREAD_MUTEX_INITIALIZER },
 };
 static bool labelled;   /* lines start with their rank's label */
 static bool tag_style;  /* the label is Open MPI's [1,R]<stdout>: rather than MPICH's [R] */
-static bool per_rank;   /* `outs` are stdout and stderr */
-/* The FILEs made here, which must stay unbuffered: a buffer would be shared by every rank
- * (lines would mix, and be labelled with the rank that happens to flush). Written by the
- * main thread before ranks start. */
-static FILE *ours[3];
 
 /* Rank 0's read-ahead of stdin. Only rank 0's threads touch it, under the FILE's lock. */
 static char in_buf[SHL_STDIO_IN_BUF];
@@ -80,7 +84,7 @@ static void write_all(int fd, struct iovec *iov, int n)
 
 /* One line (or piece) of `rank` in one write. A labelled piece that does not end a line
  * gets a newline, for the next piece's label; unlabelled bytes go out as written. */
-static void emit(struct out *o, int rank, const char *p, size_t n)
+static void emit(struct stream *o, int rank, const char *p, size_t n)
 {
 	char label[48];
 	int k = 0;
@@ -111,22 +115,31 @@ static int local_index(int rank)
 	return -1;
 }
 
+/* The calling rank's side of `s`, or NULL for the node's own threads. */
+static struct line *rank_side(struct stream *s)
+{
+	int rank = shl_job_my_rank(), k = rank >= 0 ? local_index(rank) : -1;
+
+	return k >= 0 ? &s->lines[k] : NULL;
+}
+
 static ssize_t write_out(void *cookie, const char *p, size_t n)
 {
-	struct out *o = cookie;
-	int rank = shl_job_my_rank(), k = rank >= 0 ? local_index(rank) : -1;
+	struct stream *o = cookie;
+	struct line *l = rank_side(o);
+	int rank = shl_job_my_rank();
 	size_t done = n;
 
+	if (l != NULL && (l->closed || l->file != NULL))  /* the rank's own fclose, freopen */
+		return l->closed ? (ssize_t)n : (ssize_t)fwrite(p, 1, n, l->file);
 	pthread_mutex_lock(&o->lock);
-	if (k < 0) {  /* the node's own threads: Shoal's messages, unlabelled */
+	if (l == NULL) {  /* the node's own threads: Shoal's messages, unlabelled */
 		struct iovec iov = { (void *)p, n };
 
 		write_all(o->fd, &iov, 1);
 		pthread_mutex_unlock(&o->lock);
 		return (ssize_t)done;
 	}
-	struct line *l = &o->lines[k];
-
 	while (n > 0) {
 		const char *nl = memchr(p, '\n', n);
 		size_t take = nl ? (size_t)(nl - p) + 1 : n;
@@ -160,44 +173,59 @@ static ssize_t write_out(void *cookie, const char *p, size_t n)
 	return (ssize_t)done;
 }
 
-/* Write out a rank's unfinished lines. `k` is its index; `wait`: take the lock, else (a
- * crash handler) only try it. */
-static void finish_rank(int k, bool wait)
+/* Write out the unfinished line of local rank `k` on output stream `o`. `wait`: take the
+ * lock, else (a crash handler) only try it. */
+static void finish_line(struct stream *o, int k, bool wait)
 {
-	for (int i = 0; i < 2 && per_rank; i++) {
-		struct out *o = &outs[i];
-
-		if (wait ? pthread_mutex_lock(&o->lock) : pthread_mutex_trylock(&o->lock))
-			continue;
-		if (o->lines[k].len) {
-			emit(o, shl_loader.copies[k].rank, o->lines[k].buf, o->lines[k].len);
-			o->lines[k].len = 0;
-		}
-		pthread_mutex_unlock(&o->lock);
+	if (wait ? pthread_mutex_lock(&o->lock) : pthread_mutex_trylock(&o->lock))
+		return;
+	if (o->lines[k].len) {
+		emit(o, shl_loader.copies[k].rank, o->lines[k].buf, o->lines[k].len);
+		o->lines[k].len = 0;
 	}
+	pthread_mutex_unlock(&o->lock);
 }
 
 void shl_loader_stdio_rank_done(struct shl_copy *c)
 {
+	int k = (int)(c - shl_loader.copies);
+
 	fflush(NULL);
-	finish_rank((int)(c - shl_loader.copies), true);
+	for (int i = 0; i < 3; i++) {
+		struct line *l = streams[i].lines ? &streams[i].lines[k] : NULL;
+
+		if (l == NULL)
+			continue;
+		if (i != IN)
+			finish_line(&streams[i], k, true);
+		if (l->file != NULL)  /* as a process's files are closed when it ends */
+			fclose(l->file);
+		l->file = NULL;
+	}
 }
 
 void shl_loader_stdio_flush_all(bool wait)
 {
-	for (int k = 0; k < shl_loader.nranks; k++)
-		finish_rank(k, wait);
+	for (int i = OUT; i <= ERR && streams[i].lines; i++)
+		for (int k = 0; k < shl_loader.nranks; k++)
+			finish_line(&streams[i], k, wait);
 }
 
-/* stdin shared by the ranks of rank 0's node: rank 0 (and threads it made) read fd 0, every
- * other rank reads end-of-file, as if its stdin were /dev/null. The FILE is unbuffered so
- * no rank takes bytes another one's read brought in; rank 0 reads ahead in in_buf. */
+/* stdin shared by the ranks of a node: rank 0 (and threads it made) read fd 0, every other
+ * rank reads end-of-file, as if its stdin were /dev/null; a rank that reopened stdin reads
+ * its file. The FILE is unbuffered so no rank takes bytes another one's read brought in;
+ * rank 0 reads ahead in in_buf. */
 static ssize_t read_in(void *cookie, char *p, size_t n)
 {
+	struct line *l = rank_side(cookie);
 	ssize_t r;
 
-	(void)cookie;
-	if (shl_job_my_rank() != 0)
+	if (l != NULL && l->file != NULL) {
+		size_t got = fread(p, 1, n, l->file);
+
+		return got > 0 || !ferror(l->file) ? (ssize_t)got : -1;
+	}
+	if (shl_job_my_rank() != 0 || (l != NULL && l->closed))
 		return 0;
 	if (in_pos == in_len) {
 		do
@@ -218,59 +246,65 @@ static ssize_t read_in(void *cookie, char *p, size_t n)
 int shl_loader_stdio_setup(void)
 {
 	const char *label = getenv("SHOAL_OUTPUT_LABEL");
-	bool has_rank0 = false;
 
-	for (int k = 0; k < shl_loader.nranks; k++) {
-		has_rank0 |= shl_loader.copies[k].rank == 0;
-		if (k && shl_loader.copies[k].rank <= shl_loader.copies[k - 1].rank)
+	for (int k = 1; k < shl_loader.nranks; k++)
+		if (shl_loader.copies[k].rank <= shl_loader.copies[k - 1].rank)
 			return -EINVAL;  /* local_index needs rank order */
-	}
 	fflush(NULL);
-	if (shl_loader.nranks > 1 && has_rank0) {
-		FILE *in = fopencookie(NULL, "r", (cookie_io_functions_t){ .read = read_in });
-
-		if (!in || setvbuf(in, NULL, _IONBF, 0))
-			return -ENOMEM;
-		stdin = ours[2] = in;
-	}
 	/* Line by line also means output shows as it is printed (under `| tee`, in a batch
 	 * job's log) and a job killed with SIGKILL keeps what it printed, as Open MPI gives
 	 * with its ranks' pty; glibc would buffer a pipe or file fully. */
 	labelled = label && *label;
 	tag_style = labelled && !strcmp(label, "tag");
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
+		struct stream *s = &streams[i];
 		FILE *f;
 
-		outs[i].lines = calloc((size_t)shl_loader.nranks, sizeof(struct line));
-		f = fopencookie(&outs[i], "w", (cookie_io_functions_t){ .write = write_out });
-		if (!outs[i].lines || !f || setvbuf(f, NULL, _IONBF, 0))
+		if (i == IN && shl_loader.nranks == 1)
+			break;  /* one rank: libc's stdin is its own */
+		s->lines = calloc((size_t)shl_loader.nranks, sizeof(struct line));
+		f = i == IN ? fopencookie(s, "r", (cookie_io_functions_t){ .read = read_in })
+			    : fopencookie(s, "w", (cookie_io_functions_t){ .write = write_out });
+		if (!s->lines || !f || setvbuf(f, NULL, _IONBF, 0))
 			return -ENOMEM;
-		if (i == 0)
-			stdout = f;
-		else
-			stderr = f;
-		ours[i] = f;
+		/* fileno(stdout) is still 1 (isatty, fsync, write): glibc reads and writes a
+		 * cookie FILE through its functions whatever its descriptor says. */
+		f->_fileno = s->fd;
+		s->f = f;
 	}
-	per_rank = true;
+	stdout = streams[OUT].f;
+	stderr = streams[ERR].f;
+	if (streams[IN].f)
+		stdin = streams[IN].f;
 	return 0;
 }
 
-/* A program's setvbuf(stdout, NULL, _IOLBF, 0) (common in MPI programs, for timely output)
- * must not give the FILEs made here a buffer: for those the buffering calls do
- * nothing (the FILEs already pass every byte on at once). Other streams are glibc's. */
-static bool keep_unbuffered(FILE *f)
+/* The stream of `f` if it is one made here, else NULL. */
+static struct stream *ours(FILE *f)
 {
-	return f != NULL && (f == ours[0] || f == ours[1] || f == ours[2]);
+	for (int i = 0; i < 3 && f != NULL; i++)
+		if (f == streams[i].f)
+			return &streams[i];
+	return NULL;
 }
 
+/* Point `fn` at libc's function `name`, once (a race stores the same value). */
+#define FIND(fn, name)                                                  \
+	do {                                                            \
+		if (fn == NULL)                                         \
+			fn = (__typeof__(fn))dlsym(RTLD_NEXT, name);   \
+	} while (0)
+
+/* A program's setvbuf(stdout, NULL, _IOLBF, 0) (common in MPI programs, for timely output)
+ * must not give the FILEs made here a buffer: for those the buffering calls do nothing
+ * (the FILEs already pass every byte on at once). Other streams are glibc's. */
 SHL_LOADER_EXPORT int setvbuf(FILE *f, char *buf, int mode, size_t size)
 {
-	static int (*real)(FILE *, char *, int, size_t);  /* libc's, found once; a race
-							      * stores the same value */
-	if (keep_unbuffered(f))
+	static int (*real)(FILE *, char *, int, size_t);
+
+	if (ours(f))
 		return 0;
-	if (!real)
-		real = (int (*)(FILE *, char *, int, size_t))dlsym(RTLD_NEXT, "setvbuf");
+	FIND(real, "setvbuf");
 	return real(f, buf, mode, size);
 }
 
@@ -287,4 +321,78 @@ SHL_LOADER_EXPORT void setbuffer(FILE *f, char *buf, size_t size)
 SHL_LOADER_EXPORT void setlinebuf(FILE *f)
 {
 	setvbuf(f, NULL, _IOLBF, 0);
+}
+
+/* freopen(path, mode, stdout) in a rank sends that rank's output to `path`, and only its
+ * own, as a process per rank would (the others keep the shared stream); the same for
+ * stderr and stdin. The stream keeps its FILE, which glibc cannot reopen (a cookie). */
+static FILE *reopen(const char *path, const char *mode, FILE *f)
+{
+	static FILE *(*real)(const char *, const char *, FILE *);
+	struct stream *s = ours(f);
+	struct line *l = s ? rank_side(s) : NULL;
+	FILE *to;
+
+	if (s == NULL) {
+		FIND(real, "freopen");
+		return real(path, mode, f);
+	}
+	if (l == NULL || path == NULL) {  /* the node's thread; a change of mode only */
+		errno = EINVAL;
+		return l ? f : NULL;
+	}
+	to = fopen(path, mode);
+	if (to == NULL)
+		return NULL;
+	if (s != &streams[IN])
+		finish_line(s, (int)(l - s->lines), true);
+	if (l->file != NULL)
+		fclose(l->file);
+	l->file = to;
+	l->closed = false;
+	return f;
+}
+
+SHL_LOADER_EXPORT FILE *freopen(const char *path, const char *mode, FILE *f)
+{
+	return reopen(path, mode, f);
+}
+
+SHL_LOADER_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *f)
+{
+	return reopen(path, mode, f);
+}
+
+/* fclose(stdout) in a rank closes the rank's side only (its reopened file, if any): the
+ * stream stays for the other ranks and the node. */
+SHL_LOADER_EXPORT int fclose(FILE *f)
+{
+	static int (*real)(FILE *);
+	struct stream *s = ours(f);
+	struct line *l = s ? rank_side(s) : NULL;
+	int err = 0;
+
+	FIND(real, "fclose");
+	if (s == NULL)
+		return real(f);
+	if (l == NULL)
+		return 0;
+	if (s != &streams[IN])
+		finish_line(s, (int)(l - s->lines), true);
+	if (l->file != NULL)
+		err = real(l->file);
+	l->file = NULL;
+	l->closed = true;
+	return err;
+}
+
+/* fflush(stdout) after the rank's freopen flushes the rank's file. */
+SHL_LOADER_EXPORT int fflush(FILE *f)
+{
+	static int (*real)(FILE *);
+	struct stream *s = ours(f);
+	struct line *l = s ? rank_side(s) : NULL;
+
+	FIND(real, "fflush");
+	return real(l != NULL && l->file != NULL ? l->file : f);
 }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# crash_report_shows_source_lines: a rank that crashes in a program built with -g gets a report naming the rank, the signal, the faulting address and its own frames with function names and source lines, and the job exits 139.
+# crash_report_shows_source_lines: a rank that crashes in a program built with -g gets a report naming the rank, the signal, the faulting address and its own frames with function names and source lines, and the job exits 139; on a job of several hosts the report names the crashing rank's host.
 . "$SHOAL_TESTS/lib/common.bash"
 
 build crashg -g -O0 <<'SRC'
@@ -25,4 +25,9 @@ expect_rc 139
 expect_err 'rank 2: killed by signal SIGSEGV .* at (\(nil\)|0x0)'
 expect_err '#0 +deref at .*crashg\.c:4'
 expect_err '#1 +main at .*crashg\.c:11'
+
+run -t 30 "$MPIEXEC" --launcher local -H a:2,b:2 "$TEST_TMP/crashg"
+expect_rc 139
+expect_err '^shoal: rank 2 on host b: killed by signal SIGSEGV .* at (\(nil\)|0x0)'
+expect_err '#0 +deref at .*crashg\.c:4'
 exit 0
