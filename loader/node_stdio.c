@@ -127,7 +127,7 @@ static ssize_t write_out(void *cookie, const char *p, size_t n)
 {
 	struct stream *o = cookie;
 	struct line *l = rank_side(o);
-	int rank = shl_job_my_rank();
+	int rank = l ? shl_loader.copies[l - o->lines].rank : -1;
 	size_t done = n;
 
 	if (l != NULL && (l->closed || l->file != NULL))  /* the rank's own fclose, freopen */
@@ -186,22 +186,24 @@ static void finish_line(struct stream *o, int k, bool wait)
 	pthread_mutex_unlock(&o->lock);
 }
 
+/* End the rank's use of what its side `l` of `s` holds: write out its unfinished line
+ * (stdin has none) and close the file its freopen opened. Returns fclose's result. */
+static int end_side(struct stream *s, struct line *l)
+{
+	int err = 0;
+
+	finish_line(s, (int)(l - s->lines), true);
+	if (l->file != NULL)
+		err = fclose(l->file);
+	l->file = NULL;
+	return err;
+}
+
 void shl_loader_stdio_rank_done(struct shl_copy *c)
 {
-	int k = (int)(c - shl_loader.copies);
-
 	fflush(NULL);
-	for (int i = 0; i < 3; i++) {
-		struct line *l = streams[i].lines ? &streams[i].lines[k] : NULL;
-
-		if (l == NULL)
-			continue;
-		if (i != IN)
-			finish_line(&streams[i], k, true);
-		if (l->file != NULL)  /* as a process's files are closed when it ends */
-			fclose(l->file);
-		l->file = NULL;
-	}
+	for (int i = 0; i < 3 && streams[i].lines; i++)  /* as a process's files are closed */
+		end_side(&streams[i], &streams[i].lines[c - shl_loader.copies]);
 }
 
 void shl_loader_stdio_flush_all(bool wait)
@@ -337,17 +339,16 @@ static FILE *reopen(const char *path, const char *mode, FILE *f)
 		FIND(real, "freopen");
 		return real(path, mode, f);
 	}
-	if (l == NULL || path == NULL) {  /* the node's thread; a change of mode only */
+	if (l == NULL) {  /* the node's own threads */
 		errno = EINVAL;
-		return l ? f : NULL;
+		return NULL;
 	}
+	if (path == NULL)  /* a change of mode only: the stream stays as it is */
+		return f;
 	to = fopen(path, mode);
 	if (to == NULL)
 		return NULL;
-	if (s != &streams[IN])
-		finish_line(s, (int)(l - s->lines), true);
-	if (l->file != NULL)
-		fclose(l->file);
+	end_side(s, l);
 	l->file = to;
 	l->closed = false;
 	return f;
@@ -370,18 +371,15 @@ SHL_LOADER_EXPORT int fclose(FILE *f)
 	static int (*real)(FILE *);
 	struct stream *s = ours(f);
 	struct line *l = s ? rank_side(s) : NULL;
-	int err = 0;
+	int err;
 
-	FIND(real, "fclose");
-	if (s == NULL)
+	if (s == NULL) {
+		FIND(real, "fclose");
 		return real(f);
+	}
 	if (l == NULL)
 		return 0;
-	if (s != &streams[IN])
-		finish_line(s, (int)(l - s->lines), true);
-	if (l->file != NULL)
-		err = real(l->file);
-	l->file = NULL;
+	err = end_side(s, l);
 	l->closed = true;
 	return err;
 }
