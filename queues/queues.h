@@ -46,7 +46,7 @@ struct shl_pool;
 
 /* A direct payload's copy cut in chunks that the receiver and its waiting sender share,
  * kept in the inline area a direct payload leaves unused. Written by the receiver before
- * its release store of `state` = SHL_Q_SPLIT. */
+ * its release stores of `state` = SHL_Q_SPLIT and of the sender's request's `shared`. */
 struct shl_q_split {
 	void *dst;                   /* the receiver's buffer */
 	const void *type;            /* its datatype, opaque here (NULL: both sides dense) */

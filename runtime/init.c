@@ -109,8 +109,8 @@ int shl_job_create_part(int size, int nlocal, const int *local)
 					       SIZE_MAX);
 	shl_job.split_chunk_typed = shl_env_size("SHOAL_SPLIT_CHUNK_TYPED",
 						 SHL_P2P_SPLIT_CHUNK_TYPED, 1u << 30);
-	if (shl_job.split_chunk_typed < 4096)
-		shl_job.split_chunk_typed = 4096;
+	if (shl_job.split_chunk_typed < SHL_P2P_SPLIT_CHUNK_TYPED_MIN)
+		shl_job.split_chunk_typed = SHL_P2P_SPLIT_CHUNK_TYPED_MIN;
 	shl_job.cores = usable_cores();
 	/* Ranks that outnumber cores take none: their boxes' lines, walked by one-way
 	 * streams and polled box by box, cost more than the inbox (docs/performance.md,

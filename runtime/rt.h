@@ -48,13 +48,17 @@
 
 /* The same for a copy with a non-contiguous layout on either side (SHOAL_SPLIT_MIN_TYPED,
  * SHOAL_SPLIT_CHUNK_TYPED): a strided copy moves a byte several times slower than memcpy
- * (a column block touches a new page per row), so sharing pays from smaller sizes, and
- * smaller chunks let a 64 KiB message be shared at all (above SHOAL_SPLIT_MIN the 64 KiB
- * chunks stay). Measured with bench/vector_bandwidth, 600 iterations, interleaved, 12
- * launches each on the loaded 2-core machine: 32/64 KiB medians 658/1372 -> 785/1910 MB/s,
- * upper quartiles 2514/4513 -> 5927/9301 (docs/performance.md, "Derived datatypes"). */
-#define SHL_P2P_SPLIT_MIN_TYPED (32 * 1024)
+ * (a column block touches a new page per row: 6-10 ns a row of 8 bytes on one core), so
+ * sharing pays from 1 KiB. Such a copy is cut in SHL_P2P_SPLIT_PIECES_TYPED chunks of at
+ * least SHL_P2P_SPLIT_CHUNK_TYPED_MIN and at most SHOAL_SPLIT_CHUNK_TYPED bytes (above
+ * SHOAL_SPLIT_MIN the 64 KiB chunks stay). Measured with bench/vector_* and bench/struct_*,
+ * interleaved launches, against the earlier rule (from 32 KiB, 16 KiB chunks): at 1-16 KiB
+ * vector bandwidth 1.2-2.0x, vector latency 0.55-0.82x, struct bandwidth 1.1-1.6x, struct
+ * latency 0.5-1.0x; 32 and 64 KiB as before (docs/performance.md, "Derived datatypes"). */
+#define SHL_P2P_SPLIT_MIN_TYPED 1024
 #define SHL_P2P_SPLIT_CHUNK_TYPED (16 * 1024)
+#define SHL_P2P_SPLIT_CHUNK_TYPED_MIN 512
+#define SHL_P2P_SPLIT_PIECES_TYPED 4
 
 /* How long a waiting rank polls before it sleeps on its futex, when ranks do not outnumber
  * cores. A futex wake-up costs 5-50 µs on the development VM, so a wait that sleeps
@@ -105,6 +109,8 @@ struct shl_req {
 	bool active;                  /* persistent: started and not yet completed by Wait/Test */
 	bool freed;                   /* MPI_Request_free'd while active: release when done */
 	bool cancelled;
+	_Atomic bool shared;          /* send with a cookie: its receiver offers chunks of the
+				       * copy (shl_p2p_help), release-set after the offer */
 	bool holds_comm;              /* a reference on `comm` (shl_comm_hold) to drop at release */
 	enum shl_send_mode mode;
 	struct shl_rank *owner;

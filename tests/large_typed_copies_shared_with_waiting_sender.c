@@ -1,7 +1,7 @@
-/* large_typed_copies_shared_with_waiting_sender: large non-contiguous messages, whose copy
- * a waiting sender shares in signature chunks (64 KiB; 16 KiB below 128 KiB) that start
- * mid-run and mid-element, land exactly where a whole copy (pack then unpack) puts them,
- * for every layout pair. */
+/* large_typed_copies_shared_with_waiting_sender: non-contiguous messages from 1 KiB,
+ * whose copy a waiting sender shares in signature chunks (64 KiB from 128 KiB; below, a
+ * quarter of the message, 512 B to 16 KiB) that start mid-run and mid-element, land
+ * exactly where a whole copy (pack then unpack) puts them, for every layout pair. */
 /* ranks: 2 4 */
 #include <stddef.h>
 #include "check.h"
@@ -107,12 +107,32 @@ int main(int argc, char **argv)
 	transfer(&mid3, &middense, 13, "mid-size column to dense");
 	CHECK_MPI(MPI_Type_free(&mid3.type));
 
+	/* Small ones, shared in chunks of a quarter: 2400 bytes in 640-byte chunks that end
+	 * mid-run; a 4 KiB column of single doubles a page apart. */
+	CHECK_MPI(MPI_Type_vector(100, 3, 7, MPI_DOUBLE, &t));
+	struct lay small3 = lay_of(t, 1);
+	struct lay smalldense = lay_of(MPI_DOUBLE, 300);
+	transfer(&small3, &small3, 14, "small column to column");
+	transfer(&smalldense, &small3, 15, "small dense to column");
+	CHECK_MPI(MPI_Type_vector(512, 1, 1024, MPI_DOUBLE, &t));
+	struct lay single = lay_of(t, 1);
+	struct lay singledense = lay_of(MPI_DOUBLE, 512);
+	transfer(&single, &single, 16, "single column to column");
+	transfer(&single, &singledense, 17, "single column to dense");
+	CHECK_MPI(MPI_Type_free(&small3.type));
+	CHECK_MPI(MPI_Type_free(&single.type));
+
 	/* Irregular blocks of ints, resized so elements interleave with gaps. */
 	int bl[4] = { 1, 3, 2, 7 }, dp[4] = { 0, 5, 11, 20 };
 	MPI_Datatype idx;
 	CHECK_MPI(MPI_Type_indexed(4, bl, dp, MPI_INT, &idx));
 	CHECK_MPI(MPI_Type_create_resized(idx, 0, 30 * 4, &t));
 	CHECK_MPI(MPI_Type_free(&idx));
+	/* 30 elements of 52 bytes: 1560 bytes in 448-byte chunks, which end mid-element. */
+	struct lay irr30 = lay_of(t, 30);
+	struct lay ints30 = lay_of(MPI_INT, 30 * 13);
+	transfer(&irr30, &irr30, 18, "small indexed to indexed");
+	transfer(&ints30, &irr30, 19, "small dense to indexed");
 	struct lay irr = lay_of(t, 6007);        /* 13 ints each: 312364 bytes */
 	struct lay ints = lay_of(MPI_INT, 6007 * 13);
 	CHECK_MPI(MPI_Type_vector(6007, 13, 16, MPI_INT, &t));
