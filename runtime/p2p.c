@@ -774,7 +774,9 @@ static SHL_HOT_INLINE int send_inline(struct shl_rank *r, struct shl_comm *c, co
 				      enum shl_send_mode mode, struct shl_req *req)
 {
 	size_t bytes = (size_t)count * type->size;
-	enum shl_q_payload how = bytes <= shl_job.inline_max ? SHL_Q_INLINE : SHL_Q_DIRECT;
+	enum shl_q_payload how = bytes <= shl_job.inline_max		   ? SHL_Q_INLINE
+				 : cell_mode(mode) && shl_p2p_packs(count, type) ? SHL_Q_POOLED
+										 : SHL_Q_DIRECT;
 	struct shl_req *cookie = how == SHL_Q_DIRECT || mode == SHL_MODE_SYNC ? req : NULL;
 	struct shl_envelope *env;
 	struct shl_rank *to;
@@ -821,7 +823,7 @@ static SHL_HOT_INLINE int send_inline(struct shl_rank *r, struct shl_comm *c, co
 		type = NULL;
 		how = SHL_Q_DIRECT;
 	}
-	env = shl_pool_get(&r->pool, false);
+	env = shl_pool_get(&r->pool, how == SHL_Q_POOLED);
 	if (env == NULL)
 		return -ENOMEM;
 	env->context = c->context;
@@ -834,6 +836,9 @@ static SHL_HOT_INLINE int send_inline(struct shl_rank *r, struct shl_comm *c, co
 	if (how == SHL_Q_DIRECT) {
 		env->data = buf;
 		env->layout = type;
+	} else if (how == SHL_Q_POOLED) {
+		shl_dt_copy(env->chunk, NULL, buf, type, bytes);
+		env->data = env->chunk;
 	} else {
 		shl_dt_copy_inline(env->inline_data, NULL, buf, type, bytes);
 	}
@@ -1102,15 +1107,6 @@ static void fill_request(struct shl_req *q, struct shl_comm *c, const void *buf,
 	q->mode = mode;
 }
 
-/* Whether send() completes a send of (count, type) in `mode` before it returns: the
- * payload rides in a fastbox cell or envelope, or a buffered send copies it into the
- * attached buffer. */
-static bool sends_at_once(enum shl_send_mode mode, MPI_Count count, const struct shl_datatype *type)
-{
-	return mode == SHL_MODE_BUFFERED ||
-	       (mode != SHL_MODE_SYNC && (size_t)count * type->size <= shl_job.inline_max);
-}
-
 /* ---- blocking sends ---- */
 
 /* A blocking standard or ready send of up to shl_job.medium_max bytes that no receive
@@ -1175,7 +1171,7 @@ static int send_checked(const char *fn, enum shl_send_mode mode, const void *buf
 	if (err != MPI_SUCCESS)
 		return err;
 	shl_rank_lock(r);
-	if (sends_at_once(mode, count, type)) {
+	if (shl_p2p_sends_at_once(mode, count, type)) {
 		/* The rank's shared completed request, as MPI_Isend's: no stack request to
 		 * initialise per call. */
 		rc = send(r, c, buf, count, type, dest, tag, mode, &r->sent);
@@ -1288,7 +1284,7 @@ static SHL_HOT_INLINE int make_request(const char *fn, enum shl_req_kind kind,
 	if (err != MPI_SUCCESS)
 		return err;
 	shl_rank_lock(r);
-	if (kind == SHL_REQ_SEND && !persistent && sends_at_once(mode, count, type)) {
+	if (kind == SHL_REQ_SEND && !persistent && shl_p2p_sends_at_once(mode, count, type)) {
 		/* Measured with bench/msgrate (2 ranks, 8 B): a request per Isend cost a fifth
 		 * of the sender's time. */
 		rc = send_inline(r, c, buf, count, type, peer, tag, mode, &r->sent);

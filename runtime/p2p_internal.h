@@ -10,9 +10,40 @@
  * already sent. */
 void shl_p2p_progress(struct shl_rank *r);
 
+/* Whether a standard or ready send of (count, type), over inline_max, is packed by its
+ * sender into a pooled chunk and completes at once: a sparse layout (more gap than data
+ * in its span) too small to share its copy with the sender (under split_min_typed). The
+ * sender gathers, the receiver scatters, each on its own core, as Open MPI's pack and
+ * unpack do; copied straight from layout to layout, the receiver walked both alone. A
+ * denser layout copies directly: packing it added a copy (docs/performance.md, "Small
+ * non-contiguous copies shared": 512 B, vector bandwidth 1.48x, struct latency 1.34x). */
+static inline bool shl_p2p_packs(MPI_Count count, const struct shl_datatype *type)
+{
+	size_t bytes = (size_t)count * type->size;
+	ptrdiff_t extent = type->extent < 0 ? -type->extent : type->extent;
+
+	if (type->contig || bytes >= shl_job.split_min_typed || bytes > shl_job.medium_max ||
+	    count == 0)
+		return false;
+	return (size_t)((count - 1) * extent + type->true_extent) > 2 * bytes;
+}
+
+/* Whether a send of (count, type) in `mode` completes within its call, its payload
+ * copied: in cells or inline in an envelope, packed (shl_p2p_packs), or into the
+ * attached buffer (buffered mode). The same on the node and off it. */
+static inline bool shl_p2p_sends_at_once(enum shl_send_mode mode, MPI_Count count,
+					 const struct shl_datatype *type)
+{
+	size_t bytes = (size_t)count * type->size;
+
+	if (mode == SHL_MODE_BUFFERED)
+		return true;
+	return mode != SHL_MODE_SYNC && (bytes <= shl_job.inline_max || shl_p2p_packs(count, type));
+}
+
 /* Send (buf, count, type) to `dest` of `c`, a rank of another node, through the
- * completion thread (p2p_remote.c): `req` completes at once for a payload up to
- * inline_max or a buffered send (copied), else once the message is written to the node's
+ * completion thread (p2p_remote.c): `req` completes at once when shl_p2p_sends_at_once
+ * (copied), else once the message is written to the node's
  * connection, or for a rendezvous (synchronous, or over SHL_IO_EAGER_MAX) once the
  * receiver has matched it and the data is written. Returns 0 or -ENOMEM. */
 int shl_p2p_send_remote(struct shl_rank *r, struct shl_comm *c, const void *buf,

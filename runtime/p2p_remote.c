@@ -154,14 +154,13 @@ int shl_p2p_send_remote(struct shl_rank *r, struct shl_comm *c, const void *buf,
 {
 	size_t bytes = (size_t)count * type->size;
 	int world = shl_comm_remote_world(c, dest);
-	/* As on the node, a payload up to inline_max and a buffered send complete at once (the
-	 * caller may even have passed the rank's shared completed request, make_request):
-	 * those are copied. Others are written straight from the user's buffer when it is
-	 * dense, and complete once written. Synchronous sends and messages over the eager
-	 * limit go by rendezvous (RTS, the receiver's match answers CTS, then DATA), so they
-	 * complete only once matched. */
-	bool at_once = mode == SHL_MODE_BUFFERED || (mode != SHL_MODE_SYNC &&
-						      bytes <= shl_job.inline_max);
+	/* As on the node, what shl_p2p_sends_at_once says completes at once (the caller may
+	 * even have passed the rank's shared completed request, make_request): those are
+	 * copied. Others are written straight from the user's buffer when it is dense, and
+	 * complete once written. Synchronous sends and messages over the eager limit go by
+	 * rendezvous (RTS, the receiver's match answers CTS, then DATA), so they complete
+	 * only once matched. */
+	bool at_once = shl_p2p_sends_at_once(mode, count, type);
 	bool packed = at_once || !type->contig;
 	bool rdv = mode == SHL_MODE_SYNC || bytes > SHL_IO_EAGER_MAX;
 	struct shl_io_send *d;
