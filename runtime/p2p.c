@@ -763,20 +763,30 @@ static SHL_HOT_INLINE bool send_small(struct shl_rank *r, struct shl_comm *c, co
 	return fb != NULL && send_cell(r, c, buf, type, bytes, tag, shl_job.ranks[w], fb, req);
 }
 
+/* Where the payload of a send of (count, type) in `mode` to a rank of the node goes: in
+ * the envelope up to inline_max, packed into a pooled chunk (shl_p2p_packs), else left in
+ * the sender's buffer. */
+static inline enum shl_q_payload payload_of(enum shl_send_mode mode, MPI_Count count,
+					    const struct shl_datatype *type)
+{
+	if ((size_t)count * type->size <= shl_job.inline_max)
+		return SHL_Q_INLINE;
+	return cell_mode(mode) && shl_p2p_packs(count, type) ? SHL_Q_POOLED : SHL_Q_DIRECT;
+}
+
 /* Send (buf, count, type) to `dest` of `c`. `req` completes when the send does; with a
  * stack request the caller waits on it. A payload up to shl_job.inline_max rides in the
- * envelope and the send completes at once; a larger one is copied once, by the receiver,
- * straight from `buf` when it matches (a blocking send may turn it eager meanwhile:
- * turn_eager). Synchronous sends complete when matched. Returns 0, -ENOBUFS (buffered
+ * envelope, a small sparse one is packed (payload_of), and the send completes at once; a
+ * larger one is copied once, by the receiver, straight from `buf` when it matches (a
+ * blocking send may turn it eager meanwhile: turn_eager). Synchronous sends complete when
+ * matched. Returns 0, -ENOBUFS (buffered
  * send without room in the attached buffer) or -ENOMEM. */
 static SHL_HOT_INLINE int send_inline(struct shl_rank *r, struct shl_comm *c, const void *buf,
 				      MPI_Count count, struct shl_datatype *type, int dest, int tag,
 				      enum shl_send_mode mode, struct shl_req *req)
 {
 	size_t bytes = (size_t)count * type->size;
-	enum shl_q_payload how = bytes <= shl_job.inline_max		   ? SHL_Q_INLINE
-				 : cell_mode(mode) && shl_p2p_packs(count, type) ? SHL_Q_POOLED
-										 : SHL_Q_DIRECT;
+	enum shl_q_payload how = payload_of(mode, count, type);
 	struct shl_req *cookie = how == SHL_Q_DIRECT || mode == SHL_MODE_SYNC ? req : NULL;
 	struct shl_envelope *env;
 	struct shl_rank *to;
@@ -845,9 +855,9 @@ static SHL_HOT_INLINE int send_inline(struct shl_rank *r, struct shl_comm *c, co
 	if (cookie == req) {
 		req->env = env;
 		atomic_store_explicit(&req->shared, false, memory_order_relaxed);
-	}
-	else
+	} else {
 		shl_req_complete_own(r, req);
+	}
 	post(r, to, fbox_to(r, to->world_rank), env);
 	return 0;
 }

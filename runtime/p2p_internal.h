@@ -43,9 +43,9 @@ static inline bool shl_p2p_sends_at_once(enum shl_send_mode mode, MPI_Count coun
 
 /* Send (buf, count, type) to `dest` of `c`, a rank of another node, through the
  * completion thread (p2p_remote.c): `req` completes at once when shl_p2p_sends_at_once
- * (copied), else once the message is written to the node's
- * connection, or for a rendezvous (synchronous, or over SHL_IO_EAGER_MAX) once the
- * receiver has matched it and the data is written. Returns 0 or -ENOMEM. */
+ * (copied), else once the message is written to the node's connection, or for a
+ * rendezvous (synchronous, or over SHL_IO_EAGER_MAX) once the receiver has matched it and
+ * the data is written. Returns 0 or -ENOMEM. */
 int shl_p2p_send_remote(struct shl_rank *r, struct shl_comm *c, const void *buf,
 			MPI_Count count, struct shl_datatype *type, int dest, int tag,
 			enum shl_send_mode mode, struct shl_req *req);
