@@ -584,7 +584,7 @@ static int got_size(struct conn *c)
 		return err;
 	}
 	if (c->f.type == SHL_IO_RTS) {
-		c->env = shl_pool_get(&io.pool, false);
+		c->env = shl_pool_get(&io.pool, SHL_Q_CHUNK_NONE);
 		if (c->env == NULL)
 			die("out of memory for an arriving message");
 		struct shl_envelope *env = c->env;
@@ -677,7 +677,8 @@ static int start_frame(struct conn *c)
 	switch (c->f.type) {
 	case SHL_IO_EAGER:
 		c->in = IN_EAGER;
-		c->env = shl_pool_get(&io.pool, c->f.length > SHL_Q_INLINE_MAX);
+		c->env = shl_pool_get(&io.pool, c->f.length > SHL_Q_INLINE_MAX ? SHL_Q_CHUNK_MEDIUM
+									      : SHL_Q_CHUNK_NONE);
 		if (c->env == NULL)
 			die("out of memory for an arriving message");
 		if (c->f.length > SHL_Q_INLINE_MAX) {

@@ -13,8 +13,8 @@
 
 void shl_pool_init_sized(struct shl_pool *pool, size_t chunk_bytes)
 {
-	pool->free_small = NULL;
-	pool->free_medium = NULL;
+	for (int k = 0; k < SHL_Q_CHUNK_KINDS; k++)
+		pool->free[k] = NULL;
 	pool->chunk_bytes = chunk_bytes;
 	pool->adopted = 0;
 	pool->back_n = 0;
@@ -48,7 +48,7 @@ static void reclaim(struct shl_pool *pool)
 
 	while (env != NULL) {
 		struct shl_envelope *next = env->next;
-		struct shl_envelope **list = env->medium ? &pool->free_medium : &pool->free_small;
+		struct shl_envelope **list = &pool->free[env->chunk_kind];
 
 		/* Its header line only: `next` is there too. */
 		env->next = *list;
@@ -69,23 +69,23 @@ static void give_back(struct shl_pool *pool, struct shl_envelope *first,
 						      memory_order_release, memory_order_relaxed));
 }
 
-static int grow(struct shl_pool *pool, bool medium)
+static int grow(struct shl_pool *pool, enum shl_q_chunk kind)
 {
 	struct shl_envelope *batch = aligned_alloc(64, SHL_Q_BATCH * sizeof(*batch));
+	size_t bytes = kind == SHL_Q_CHUNK_MEDIUM ? pool->chunk_bytes : SHL_Q_PACKED_MAX;
 
 	if (batch == NULL)
 		return -1;
 	for (int i = 0; i < SHL_Q_BATCH; i++) {
 		struct shl_envelope *env = &batch[i];
-		struct shl_envelope **list = medium ? &pool->free_medium : &pool->free_small;
 
 		env->pool = pool;
-		env->medium = medium;
+		env->chunk_kind = (uint8_t)kind;
 		env->chunk = NULL;
-		if (medium && (env->chunk = malloc(pool->chunk_bytes)) == NULL)
+		if (kind != SHL_Q_CHUNK_NONE && (env->chunk = malloc(bytes)) == NULL)
 			return i == 0 ? -1 : 0;
-		env->next = *list;
-		*list = env;
+		env->next = pool->free[kind];
+		pool->free[kind] = env;
 	}
 	return 0;
 }
@@ -93,19 +93,17 @@ static int grow(struct shl_pool *pool, bool medium)
 int shl_pool_prefill(struct shl_pool *pool, unsigned n)
 {
 	for (unsigned have = 0; have < n; have += SHL_Q_BATCH)
-		if (grow(pool, false) < 0)
+		if (grow(pool, SHL_Q_CHUNK_NONE) < 0)
 			return -1;
 	return 0;
 }
 
-struct shl_envelope *shl_pool_refill(struct shl_pool *pool, bool medium)
+struct shl_envelope *shl_pool_refill(struct shl_pool *pool, enum shl_q_chunk kind)
 {
-	struct shl_envelope **list = medium ? &pool->free_medium : &pool->free_small;
-
 	reclaim(pool);
-	if (*list == NULL && grow(pool, medium) < 0)
+	if (pool->free[kind] == NULL && grow(pool, kind) < 0)
 		return NULL;
-	return shl_pool_get(pool, medium);
+	return shl_pool_get(pool, kind);
 }
 
 void shl_pool_put(struct shl_envelope *env)
@@ -124,20 +122,20 @@ int shl_pool_give_chunk(struct shl_pool *pool, struct shl_envelope *env)
 {
 	/* No reclaim here: `env` may be in the return queue already (its receiver matched
 	 * it meanwhile), and must not reach a free list before its sender is done with it. */
-	struct shl_envelope *donor = pool->free_medium;
+	struct shl_envelope *donor = pool->free[SHL_Q_CHUNK_MEDIUM];
 
 	if (donor != NULL) {
 		/* The chunk of a free medium envelope, which becomes a small one. */
-		pool->free_medium = donor->next;
+		pool->free[SHL_Q_CHUNK_MEDIUM] = donor->next;
 		env->chunk = donor->chunk;
 		donor->chunk = NULL;
-		donor->medium = false;
-		donor->next = pool->free_small;
-		pool->free_small = donor;
+		donor->chunk_kind = SHL_Q_CHUNK_NONE;
+		donor->next = pool->free[SHL_Q_CHUNK_NONE];
+		pool->free[SHL_Q_CHUNK_NONE] = donor;
 	} else if ((env->chunk = malloc(pool->chunk_bytes)) == NULL) {
 		return -1;
 	}
-	env->medium = true;
+	env->chunk_kind = SHL_Q_CHUNK_MEDIUM;
 	return 0;
 }
 

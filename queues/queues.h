@@ -23,6 +23,17 @@
 #define SHL_Q_INLINE_MAX 296
 /* Payload bytes of a pooled medium buffer; tunable down by SHOAL_MEDIUM_MAX. */
 #define SHL_Q_MEDIUM_MAX (16 * 1024)
+/* Payload bytes of a packed buffer: a sparse layout its sender packs (runtime/p2p_internal.h,
+ * shl_p2p_packs) is under SHOAL_SPLIT_MIN_TYPED, 1 KiB; a medium buffer for it kept a
+ * 16 KiB allocation, at least a page of it resident, per message waiting unexpected. */
+#define SHL_Q_PACKED_MAX 1024
+/* Which buffer an envelope owns, if any; each kind has its own free list in a pool. */
+enum shl_q_chunk {
+	SHL_Q_CHUNK_NONE,    /* a small envelope: payloads inline or in the sender's buffer */
+	SHL_Q_CHUNK_MEDIUM,  /* the pool's chunk_bytes: eager copies, frames from other nodes */
+	SHL_Q_CHUNK_PACKED,  /* SHL_Q_PACKED_MAX bytes */
+	SHL_Q_CHUNK_KINDS
+};
 /* How the receiver finds the payload. */
 enum shl_q_payload {
 	SHL_Q_INLINE,  /* in env->inline_data, packed */
@@ -78,7 +89,7 @@ struct shl_envelope {
 	_Atomic uint8_t state;       /* enum shl_q_state; see SHL_Q_MATCHED */
 	uint8_t payload;             /* enum shl_q_payload */
 	bool via_fbox;               /* in the inbox although its sender has `fbox` to us */
-	bool medium;                 /* owns `chunk`: goes back to the pool's medium list */
+	uint8_t chunk_kind;          /* enum shl_q_chunk: what `chunk` is, the list it goes to */
 	union {
 		unsigned char inline_data[SHL_Q_INLINE_MAX];  /* 16-aligned: offset 48 */
 		struct shl_q_split split;  /* SHL_Q_DIRECT in state SHL_Q_SPLIT */
@@ -86,7 +97,7 @@ struct shl_envelope {
 	/* Cold: pooled and direct payloads, and the owner's list link. */
 	const void *data;            /* SHL_Q_POOLED, SHL_Q_DIRECT: where the payload is */
 	const void *layout;          /* SHL_Q_DIRECT: sender's datatype, opaque here */
-	void *chunk;                 /* pooled medium buffer owned by this envelope, or NULL */
+	void *chunk;                 /* pooled buffer owned by this envelope, or NULL */
 	/* The receiver reads `fbox` when it takes the envelope from its inbox; only later may a
 	 * matched probe set `probed_on`. */
 	union {
@@ -104,8 +115,7 @@ _Static_assert(sizeof(struct shl_envelope) == 384, "an envelope is six cache lin
  * takes whole, by one exchange, when its free list runs dry. A stack that is only pushed
  * and emptied whole has no ABA problem: a push succeeds only onto the current top. */
 struct shl_pool {
-	struct shl_envelope *free_small;
-	struct shl_envelope *free_medium;
+	struct shl_envelope *free[SHL_Q_CHUNK_KINDS];  /* by the chunk they own */
 	size_t chunk_bytes;          /* size of a medium chunk (SHL_Q_MEDIUM_MAX by default) */
 	unsigned adopted;            /* envelopes of other pools taken in by shl_pool_keep and
 				      * not handed out again: at most SHL_Q_KEEP_MAX */
@@ -262,12 +272,12 @@ void shl_inbox_init(struct shl_inbox *inbox, int lanes);
  * messages. Returns 0 or -1 (no memory). */
 int shl_pool_prefill(struct shl_pool *pool, unsigned n);
 
-/* Owner: an envelope, with a medium chunk of the pool's chunk size if `medium`; NULL only
- * when memory is exhausted. The envelope's fields other than pool/chunk are garbage.
- * Inline (queues_inline.h), like shl_pool_keep: one of each per message through an inbox. */
-static inline struct shl_envelope *shl_pool_get(struct shl_pool *pool, bool medium);
+/* Owner: an envelope that owns a chunk of `kind`; NULL only when memory is exhausted. The
+ * envelope's fields other than pool/chunk/chunk_kind are garbage. Inline
+ * (queues_inline.h), like shl_pool_keep: one of each per message through an inbox. */
+static inline struct shl_envelope *shl_pool_get(struct shl_pool *pool, enum shl_q_chunk kind);
 /* shl_pool_get's slow path, for an empty list: the envelopes given back, or new ones. */
-struct shl_envelope *shl_pool_refill(struct shl_pool *pool, bool medium);
+struct shl_envelope *shl_pool_refill(struct shl_pool *pool, enum shl_q_chunk kind);
 
 /* Any thread: give `env` back to its pool. Lock-free. */
 void shl_pool_put(struct shl_envelope *env);
@@ -281,7 +291,7 @@ void shl_pool_flush(struct shl_pool *pool);
 /* Owner: make `env`, one of `pool`'s small envelopes, a medium one that goes back to the
  * medium list: it takes the chunk of an envelope on that list (which becomes small), or a
  * new one only when the list is empty, so chunks are reused rather than piling up on it.
- * Returns 0 or -1 (no memory). Of `env`, writes only `chunk` and `medium`. */
+ * Returns 0 or -1 (no memory). Of `env`, writes only `chunk` and `chunk_kind`. */
 int shl_pool_give_chunk(struct shl_pool *pool, struct shl_envelope *env);
 
 /* Envelopes a pool takes in from other pools (shl_pool_keep) before it gives them back

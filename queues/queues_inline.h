@@ -75,13 +75,13 @@ static inline bool shl_inbox_empty(struct shl_inbox *inbox)
 	return true;
 }
 
-static inline struct shl_envelope *shl_pool_get(struct shl_pool *pool, bool medium)
+static inline struct shl_envelope *shl_pool_get(struct shl_pool *pool, enum shl_q_chunk kind)
 {
-	struct shl_envelope **list = medium ? &pool->free_medium : &pool->free_small;
+	struct shl_envelope **list = &pool->free[kind];
 	struct shl_envelope *env = *list;
 
 	if (__builtin_expect(env == NULL, 0))
-		return shl_pool_refill(pool, medium);
+		return shl_pool_refill(pool, kind);
 	*list = env->next;
 	if (env->pool != pool) {  /* one shl_pool_keep took in */
 		env->pool = pool;
@@ -103,7 +103,8 @@ static inline void shl_pool_keep(struct shl_pool *pool, struct shl_envelope *env
 		shl_pool_put(env);
 		return;
 	}
-	if (env->pool != pool && (env->medium || pool->adopted >= SHL_Q_KEEP_MAX)) {
+	if (env->pool != pool &&
+	    (env->chunk_kind != SHL_Q_CHUNK_NONE || pool->adopted >= SHL_Q_KEEP_MAX)) {
 		if (pool->back != NULL && pool->back->pool != env->pool)
 			shl_pool_flush(pool);
 		if (pool->back == NULL)
@@ -116,7 +117,7 @@ static inline void shl_pool_keep(struct shl_pool *pool, struct shl_envelope *env
 	}
 	if (env->pool != pool)
 		pool->adopted++;
-	list = env->medium ? &pool->free_medium : &pool->free_small;
+	list = &pool->free[env->chunk_kind];
 	env->next = *list;
 	*list = env;
 }

@@ -480,7 +480,7 @@ static SHL_HOT_INLINE bool cell_to_posted(struct shl_rank *r, struct shl_fbox *f
 static void keep_cell_unexpected(struct shl_rank *r, struct shl_fbox *fb,
 				 const struct shl_fbox_cell *cell)
 {
-	struct shl_envelope *env = shl_pool_get(&r->pool, false);
+	struct shl_envelope *env = shl_pool_get(&r->pool, SHL_Q_CHUNK_NONE);
 
 	if (env == NULL)
 		shl_panic("shl_p2p_progress", ENOMEM, "no envelope for an unexpected message");
@@ -834,7 +834,7 @@ static SHL_HOT_INLINE int send_inline(struct shl_rank *r, struct shl_comm *c, co
 		type = NULL;
 		how = SHL_Q_DIRECT;
 	}
-	env = shl_pool_get(&r->pool, how == SHL_Q_POOLED);
+	env = shl_pool_get(&r->pool, how == SHL_Q_POOLED ? SHL_Q_CHUNK_PACKED : SHL_Q_CHUNK_NONE);
 	if (env == NULL)
 		return -ENOMEM;
 	env->context = c->context;
@@ -1135,7 +1135,7 @@ static bool turn_eager(struct shl_rank *r, struct shl_req *q)
 		return false;
 	if (shl_poll(r, send_done, q))
 		return false;
-	/* The receiver reads `chunk` and `medium` only after it sees SHL_Q_EAGER; if it
+	/* The receiver reads `chunk` and `chunk_kind` only after it sees SHL_Q_EAGER; if it
 	 * matched the envelope first, the chunk simply stays with it. */
 	if (shl_pool_give_chunk(&r->pool, env) < 0)
 		shl_panic("MPI_Send", ENOMEM, "no buffer to send a message eagerly");

@@ -11,8 +11,9 @@
 void shl_p2p_progress(struct shl_rank *r);
 
 /* Whether a standard or ready send of (count, type), over inline_max, is packed by its
- * sender into a pooled chunk and completes at once: a sparse layout (more gap than data
- * in its span) too small to share its copy with the sender (under split_min_typed). The
+ * sender into a pooled chunk (SHL_Q_PACKED_MAX) and completes at once: a sparse layout
+ * (more gap than data in its span) too small to share its copy with the sender (under
+ * split_min_typed). The
  * sender gathers, the receiver scatters, each on its own core, as Open MPI's pack and
  * unpack do; copied straight from layout to layout, the receiver walked both alone. A
  * denser layout copies directly: packing it added a copy (docs/performance.md, "Small
@@ -22,7 +23,7 @@ static inline bool shl_p2p_packs(MPI_Count count, const struct shl_datatype *typ
 	size_t bytes = (size_t)count * type->size;
 	ptrdiff_t extent = type->extent < 0 ? -type->extent : type->extent;
 
-	if (type->contig || bytes >= shl_job.split_min_typed || bytes > shl_job.medium_max ||
+	if (type->contig || bytes >= shl_job.split_min_typed || bytes > SHL_Q_PACKED_MAX ||
 	    count == 0)
 		return false;
 	return (size_t)((count - 1) * extent + type->true_extent) > 2 * bytes;
