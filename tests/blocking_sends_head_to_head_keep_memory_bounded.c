@@ -7,21 +7,6 @@
 
 enum { ROUNDS = 5000, BYTES = 4000 };
 
-/* Resident memory of the node process (all its ranks), in KiB. */
-static long rss_kib(void)
-{
-	char line[256];
-	long kib = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	CHECK(f != NULL);
-	while (fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "VmRSS: %ld", &kib) == 1)
-			break;
-	fclose(f);
-	return kib;
-}
-
 int main(int argc, char **argv)
 {
 	int rank;
@@ -31,7 +16,7 @@ int main(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	int peer = rank ^ 1;
 	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
-	long before = rss_kib();
+	long before = check_rss_kib();
 	for (int round = 0; round < ROUNDS; round++) {
 		for (int i = 0; i < BYTES; i++)
 			out[i] = (unsigned char)(rank + round + i);
@@ -44,7 +29,7 @@ int main(int argc, char **argv)
 	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
 	/* One 16 KiB buffer per message would be 5000 x 16 KiB = 78 MiB per rank. */
 	if (rank == 0)
-		CHECK_CMP(rss_kib() - before, <, 32 * 1024);
+		CHECK_CMP(check_rss_kib() - before, <, 32 * 1024);
 	CHECK_MPI(MPI_Finalize());
 	return 0;
 }

@@ -155,6 +155,21 @@ static inline void check_barrier(MPI_Comm comm, int tag)
 	}
 }
 
+/* Resident memory of the node process (all its ranks, one process per node), in KiB. */
+static inline long check_rss_kib(void)
+{
+	char line[256];
+	long kib = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	CHECK(f != NULL);
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "VmRSS: %ld", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
 /* An error handler that records its calls, for MPI_Comm_create_errhandler: how many, and
  * the communicator and error class of the last. */
 static int check_handler_calls, check_handler_class;

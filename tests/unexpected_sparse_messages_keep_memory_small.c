@@ -8,21 +8,6 @@
 
 enum { MSGS = 20000, ROWS = 64, COLS = 16 };
 
-/* Resident memory of the node process (all its ranks), in KiB. */
-static long rss_kib(void)
-{
-	char line[256];
-	long kib = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	CHECK(f != NULL);
-	while (fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "VmRSS: %ld", &kib) == 1)
-			break;
-	fclose(f);
-	return kib;
-}
-
 int main(int argc, char **argv)
 {
 	int rank;
@@ -48,14 +33,14 @@ int main(int argc, char **argv)
 	for (int k = 0; k < MSGS; k++)
 		for (int i = 0; i < ROWS * COLS; i++)
 			cols[(size_t)k * ROWS * COLS + i] = k + (i / COLS) * 0.001;
-	long before = rss_kib();
+	long before = check_rss_kib();
 	if (rank == 0)
 		for (int k = 0; k < MSGS; k++)
 			CHECK_MPI(MPI_Isend(&cols[(size_t)k * ROWS * COLS], 1, column, 1, 1,
 					    MPI_COMM_WORLD, &req[k]));
 	/* Every message is sent (and waits unexpected) before rank 1 receives any. */
 	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
-	long grown = rss_kib() - before;
+	long grown = check_rss_kib() - before;
 	if (rank == 0)
 		CHECK_MPI(MPI_Waitall(MSGS, req, MPI_STATUSES_IGNORE));
 	if (rank == 1) {
