@@ -48,7 +48,6 @@ enum shl_q_state {
 	SHL_Q_PENDING = 0,
 	SHL_Q_MATCHED,    /* a receive (or Mprobe) claimed it: the send can no longer be cancelled */
 	SHL_Q_CANCELLED,  /* the sender cancelled it: the receiver discards it */
-	SHL_Q_SPLIT,      /* matched, and its copy is cut in chunks the sender may take too */
 	SHL_Q_EAGER,      /* its blocking sender copied the payload into `chunk` and returned:
 			   * the receiver takes it from there and completes nothing */
 };
@@ -57,7 +56,7 @@ struct shl_pool;
 
 /* A direct payload's copy cut in chunks that the receiver and its waiting sender share,
  * kept in the inline area a direct payload leaves unused. Written by the receiver before
- * its release stores of `state` = SHL_Q_SPLIT and of the sender's request's `shared`. */
+ * its release store of the sender's request's `shared` (runtime/p2p.c, split_copy). */
 struct shl_q_split {
 	void *dst;                   /* the receiver's buffer */
 	const void *type;            /* its datatype, opaque here (NULL: both sides dense) */
@@ -92,7 +91,7 @@ struct shl_envelope {
 	uint8_t chunk_kind;          /* enum shl_q_chunk: what `chunk` is, the list it goes to */
 	union {
 		unsigned char inline_data[SHL_Q_INLINE_MAX];  /* 16-aligned: offset 48 */
-		struct shl_q_split split;  /* SHL_Q_DIRECT in state SHL_Q_SPLIT */
+		struct shl_q_split split;  /* SHL_Q_DIRECT, once its receiver shares the copy */
 	};
 	/* Cold: pooled and direct payloads, and the owner's list link. */
 	const void *data;            /* SHL_Q_POOLED, SHL_Q_DIRECT: where the payload is */

@@ -157,9 +157,9 @@ static void split_copy(struct shl_envelope *env, void *dst, const struct shl_dat
 	sp->bytes = n;
 	atomic_store_explicit(&sp->claim, (uint64_t)nchunks << 32, memory_order_relaxed);
 	atomic_store_explicit(&sp->done, 0, memory_order_relaxed);
-	atomic_store_explicit(&env->state, SHL_Q_SPLIT, memory_order_release);
 	/* Pairs with the acquire load in shl_p2p_help: the fields above are visible. The
-	 * sender polls its request's line, which it waits on anyway, not the envelope's. */
+	 * sender polls its request's line, which it waits on anyway, not the envelope's
+	 * (whose `state` stays SHL_Q_MATCHED, from claim). */
 	atomic_store_explicit(&((struct shl_req *)env->cookie)->shared, true, memory_order_release);
 	take_chunks(env, false);
 	/* The sender is finishing its last chunk; if it was preempted mid-chunk (ranks
@@ -780,8 +780,8 @@ static inline enum shl_q_payload payload_of(enum shl_send_mode mode, MPI_Count c
  * envelope, a small sparse one is packed (payload_of), and the send completes at once; a
  * larger one is copied once, by the receiver, straight from `buf` when it matches (a
  * blocking send may turn it eager meanwhile: turn_eager). Synchronous sends complete when
- * matched. Returns 0, -ENOBUFS (buffered
- * send without room in the attached buffer) or -ENOMEM. */
+ * matched. Returns 0, -ENOBUFS (buffered send without room in the attached buffer) or
+ * -ENOMEM. */
 static SHL_HOT_INLINE int send_inline(struct shl_rank *r, struct shl_comm *c, const void *buf,
 				      MPI_Count count, struct shl_datatype *type, int dest, int tag,
 				      enum shl_send_mode mode, struct shl_req *req)

@@ -13,11 +13,11 @@ void shl_p2p_progress(struct shl_rank *r);
 /* Whether a standard or ready send of (count, type), over inline_max, is packed by its
  * sender into a pooled chunk (SHL_Q_PACKED_MAX) and completes at once: a sparse layout
  * (more gap than data in its span) too small to share its copy with the sender (under
- * split_min_typed). The
- * sender gathers, the receiver scatters, each on its own core, as Open MPI's pack and
- * unpack do; copied straight from layout to layout, the receiver walked both alone. A
- * denser layout copies directly: packing it added a copy (docs/performance.md, "Small
- * non-contiguous copies shared": 512 B, vector bandwidth 1.48x, struct latency 1.34x). */
+ * split_min_typed). The sender gathers, the receiver scatters, each on its own core, as
+ * Open MPI's pack and unpack do; copied straight from layout to layout, the receiver
+ * walked both alone. A denser layout copies directly: packing it added a copy
+ * (docs/performance.md, "Small non-contiguous copies shared": 512 B, vector bandwidth
+ * 1.48x, struct latency 1.34x). */
 static inline bool shl_p2p_packs(MPI_Count count, const struct shl_datatype *type)
 {
 	size_t bytes = (size_t)count * type->size;
