@@ -36,11 +36,7 @@ go=$TEST_TMP/go
 "$MPIEXEC" --launcher-agent "$TEST_TMP/agent" --control-addr 127.0.0.1 -H a,b \
 	"$TEST_TMP/wait_go" "$go" >"$OUT" 2>"$ERR" </dev/null &
 job=$!
-for i in $(seq 100); do
-	[ "$(grep -c up "$OUT")" = 2 ] && break
-	sleep 0.1
-done
-[ "$(grep -c up "$OUT")" = 2 ] || { touch "$go"; show; fail "job did not start"; }
+await_out_count up 2 || { touch "$go"; show; fail "job did not start"; }
 args=$(ps -o args= --ppid $job; for p in $(pgrep -P $job); do ps -o args= --ppid "$p"; done)
 port=$(echo "$args" | sed -n 's/.*--connect 127\.0\.0\.1:\([0-9]*\).*/\1/p' | head -n 1)
 [ -n "$port" ] || { touch "$go"; fail "no --connect in the node's command line: $args"; }

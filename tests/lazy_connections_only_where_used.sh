@@ -47,10 +47,7 @@ for mode in lazy all; do
 	SHOAL_CONNECT=$mode "${NETNS_MPIEXEC[@]}" -H "$(netns_hosts)" "$TEST_TMP/talk" "$go" \
 		>"$OUT" 2>"$ERR" </dev/null &
 	job=$!
-	for i in $(seq 200); do
-		[ "$(grep -c ready "$OUT")" = 4 ] && break
-		sleep 0.1
-	done
+	await_out_count ready 4 20 || true
 	# Connections made at start may still be coming up when a rank prints: with "all",
 	# give them a few seconds.
 	for i in $(seq 50); do

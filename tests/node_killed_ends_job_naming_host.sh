@@ -28,10 +28,7 @@ start_job() {
 	: >"$OUT"  # not the last job's lines: the redirection below may come after the first look
 	"${NETNS_MPIEXEC[@]}" -H "$(netns_hosts)" -ppn 2 "$TEST_TMP/forever" >"$OUT" 2>"$ERR" </dev/null &
 	job=$!
-	for i in $(seq 100); do
-		[ "$(grep -c waiting "$OUT")" = 4 ] && return 0
-		sleep 0.1
-	done
+	await_out_count waiting 4 && return 0
 	kill -KILL $job
 	show
 	fail "job did not start"

@@ -20,10 +20,7 @@ SRC
 
 "$MPIEXEC" -n 2 "$TEST_TMP/talker" >"$OUT" 2>"$ERR" </dev/null &
 mpx=$!
-for _ in $(seq 100); do
-	[ "$(grep -c started "$OUT")" = 2 ] && break
-	sleep 0.1
-done
+await_out_count started 2 || true
 kill -0 "$mpx" 2>/dev/null || fail "the job ended early"
 lines=$(grep -c started "$OUT")
 kill -KILL "$mpx"

@@ -37,11 +37,7 @@ alive() {
 
 "$MPIEXEC" -n 8 "$TEST_TMP/forever" >"$OUT" 2>"$ERR" </dev/null &
 pid=$!
-for i in $(seq 100); do
-	[ "$(grep -c waiting "$OUT")" = 8 ] && break
-	sleep 0.1
-done
-[ "$(grep -c waiting "$OUT")" = 8 ] || { kill -KILL $pid; show; fail "job did not start"; }
+await_out_count waiting 8 || { kill -KILL $pid; show; fail "job did not start"; }
 # The job's processes: mpiexec's descendants, and anything running our program's path.
 job=$(descendants $pid; pgrep -f "$TEST_TMP/forever")
 

@@ -54,6 +54,17 @@ expect_out_count() {
 	[ "$n" = "$2" ] || { show; fail "expected $2 stdout lines matching /$1/, got $n"; }
 }
 
+# await_out_count REGEX N [SECONDS]: wait (10 s unless SECONDS) until exactly N stdout
+# lines match REGEX, as a job in the background prints them; false if they never do.
+await_out_count() {
+	local tenths=$((${3:-10} * 10))
+	for _ in $(seq "$tenths"); do
+		[ "$(grep -Ec -- "$1" "$OUT")" = "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # need_fibers: ranks switched in user space whatever the number of cores (SHOAL_FIBERS=1),
 # or skip where the CPU cannot switch them (no FSGSBASE).
 need_fibers() {
