@@ -7,7 +7,7 @@ PREFIX  ?= /usr/local
 CC      ?= cc
 CXX     ?= c++
 
-DEB_PACKAGES := build-essential liburcu-dev libelf-dev gdb procps time clang iproute2 \
+DEB_PACKAGES := build-essential liburcu-dev libelf-dev gdb procps time clang iproute2 python3 \
                 libssl-dev slurmd slurmctld slurm-client munge
 
 WARN    := -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes -Wstrict-prototypes
