@@ -29,8 +29,10 @@ SRC
 
 root=$(cd "$SHOAL_TESTS/.." && pwd)
 cat >"$TEST_TMP/table.py" <<'PY'
-import importlib.machinery, os, sys, time
-m = importlib.machinery.SourceFileLoader("bench_run", sys.argv[1]).load_module()
+import importlib.machinery, importlib.util, os, sys, time
+loader = importlib.machinery.SourceFileLoader("bench_run", sys.argv[1])
+m = importlib.util.module_from_spec(importlib.util.spec_from_loader("bench_run", loader))
+loader.exec_module(m)
 tmp = sys.argv[2]
 exe = os.path.join(tmp, "late")
 m.settle = lambda: None  # no earlier launches of ours to wait for
