@@ -128,7 +128,8 @@ int main(int argc, char **argv)
 	CHECK_MPI(MPI_Type_indexed(4, bl, dp, MPI_INT, &idx));
 	CHECK_MPI(MPI_Type_create_resized(idx, 0, 30 * 4, &t));
 	CHECK_MPI(MPI_Type_free(&idx));
-	/* 30 elements of 52 bytes: 1560 bytes in 448-byte chunks, which end mid-element. */
+	/* 30 elements of 52 bytes: 1560 bytes in 512-byte chunks (a quarter, 448, is under
+	 * the 512-byte least), which end mid-element. */
 	struct lay irr30 = lay_of(t, 30);
 	struct lay ints30 = lay_of(MPI_INT, 30 * 13);
 	transfer(&irr30, &irr30, 18, "small indexed to indexed");
