@@ -29,10 +29,10 @@ LOADER_PROGRAMS := $(wildcard loader/mpiexec*.c) loader/shoal_node.c loader/rank
 # mpiexec's own files, and the pure parts of io/ and loader/ it shares with the node process.
 MPIEXEC_SRCS := $(wildcard loader/mpiexec*.c) loader/report.c loader/jobdir.c io/ctl.c io/auth.c
 # io/fuzz_*.c are libFuzzer targets (make fuzz), not library code.
-LIB_SRCS := $(wildcard runtime/*.c queues/*.c) $(filter-out io/fuzz_%,$(wildcard io/*.c)) \
+LIB_SRCS := $(wildcard runtime/*/*.c queues/*.c) $(filter-out io/fuzz_%,$(wildcard io/*.c)) \
             $(filter-out $(LOADER_PROGRAMS),$(wildcard loader/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
-HEADERS  := $(wildcard */*.h)
+HEADERS  := $(wildcard */*.h */*/*.h)
 
 LIBMPI   := $(BUILD)/lib/libmpi.so
 MPIH     := $(BUILD)/include/mpi.h
@@ -56,10 +56,10 @@ $(BUILD)/obj/%.o: %.c $(HEADERS) $(MPIH)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-# The reduction kernels (op.c) vectorize only at -O3: GCC 12's -O2 cost model refuses loops
+# The reduction kernels (datatype/op.c) vectorize only at -O3: GCC 12's -O2 cost model refuses loops
 # that need a run-time check that their two buffers do not overlap (2-rank MPI_Allreduce of
 # 2 KiB of floats: a quarter of the call was the scalar sum loop).
-$(BUILD)/obj/runtime/op.o: ALL_CFLAGS += -O3
+$(BUILD)/obj/runtime/datatype/op.o: ALL_CFLAGS += -O3
 
 $(LIBMPI): $(LIB_OBJS)
 	@mkdir -p $(@D)

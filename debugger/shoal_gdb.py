@@ -6,7 +6,7 @@
 # Commands (docs/debugging.md): info ranks, rank [SPEC [COMMAND]], mpi queues [SPEC],
 # mpi load [SPEC], shoal-start (used by mpiexec --gdb).
 #
-# Ranks switched in user space (runtime/fiber.h): a rank that waits may be parked (its
+# Ranks switched in user space (runtime/core/fiber.h): a rank that waits may be parked (its
 # registers saved on its own stack) or running on a thread named "carrier N", while its own
 # thread "rank N" idles in home_main. FiberUnwinder continues a parked rank's home stack
 # into the rank's frames, and rank_threads() maps a rank that runs on a carrier to that
@@ -109,7 +109,7 @@ def ranks_of(spec):
 def rank_threads():
     """{rank: gdb.InferiorThread} for every live rank; a rank's own threads inherit its
     name, so the rank is its lowest-numbered thread of that name. A rank that runs on a
-    carrier (a fiber, runtime/fiber.h) maps to that carrier thread."""
+    carrier (a fiber, runtime/core/fiber.h) maps to that carrier thread."""
     found = {}
     inf = gdb.selected_inferior()
     threads = sorted(inf.threads(), key=lambda t: t.num)
@@ -145,7 +145,7 @@ def thread_rank(thread):
     return None
 
 
-# ---- ranks switched in user space (runtime/fiber.h, runtime/fiber.c) -----------------
+# ---- ranks switched in user space (runtime/core/fiber.h, runtime/core/fiber.c) -----------------
 # A rank's own thread keeps the rank's thread pointer (%fs base, which is its pthread_t, the
 # thread's handle), and a carrier that runs the rank loads it: a carrier runs the rank
 # whose own thread's handle equals the carrier's $fs_base. (A carrier's own handle is no
@@ -191,7 +191,7 @@ def carried(threads):
 
 
 FIBER_RUNNING = 0
-# The registers shl_fiber_switch saves at a parked fiber's sp, by offset (fiber.c); the
+# The registers shl_fiber_switch saves at a parked fiber's sp, by offset (core/fiber.c); the
 # rank's stack pointer there was sp + SAVED_SIZE.
 SAVED_REGS = (("r15", 16), ("r14", 24), ("r13", 32), ("r12", 40), ("rbx", 48),
               ("rbp", 56), ("rip", 64))
@@ -216,7 +216,7 @@ gdb.events.clear_objfiles.connect(forget_program)
 
 
 def in_home_main(pc):
-    """Whether `pc` is in fiber.c's home_main (or a function inlined there). Needs no
+    """Whether `pc` is in core/fiber.c's home_main (or a function inlined there). Needs no
     frame, which matters inside an unwinder; cached per pc."""
     hit = _home_pcs.get(pc)
     if hit is None:
@@ -282,7 +282,7 @@ class FrameId:
 
 
 class FiberUnwinder(gdb.unwinder.Unwinder):
-    """While a rank is away from its own thread ("rank N"), that thread idles in fiber.c's
+    """While a rank is away from its own thread ("rank N"), that thread idles in core/fiber.c's
     home_main on a stack of its own. If the rank is parked or queued, home_main's caller is
     shown as the rank's context saved at fiber->sp, so bt goes on into the rank's frames
     (shl_fiber_park, sleep_once, shl_wait, MPI_Recv, main). A rank running on a carrier is
@@ -437,7 +437,7 @@ def pending_requests(frame, args):
             except (gdb.error, ValueError):
                 continue
         arr = None
-        for name in ("array_of_requests", "reqs"):  # reqs: request.c's all(), some()
+        for name in ("array_of_requests", "reqs"):  # reqs: core/request.c's all(), some()
             try:
                 arr = frame.read_var(name)
                 break
@@ -807,7 +807,7 @@ def walk(head, field="next"):
 def matching(r, kind):
     """Rank r's posted receives (kind "posted") or unexpected messages ("unexpected"),
     oldest first: they wait in bins by source, and MPI_ANY_SOURCE receives on a list of
-    their own (runtime/rt.h, "matching"); each took the next of its rank's numbers."""
+    their own (runtime/core/rt.h, "matching"); each took the next of its rank's numbers."""
     bins = r["bins"]
     lo, hi = bins.type.range()
     heads = [bins[b][kind]["head"] for b in range(lo, hi + 1)]

@@ -468,7 +468,7 @@ static int deliver(struct conn *c, uint64_t bytes)
 	env->src = c->f.src;
 	env->tag = c->f.tag;
 	env->bytes = bytes;
-	/* An RTS is claimed like an on-node send that waits (p2p.c's claim): a CANCEL from
+	/* An RTS is claimed like an on-node send that waits (p2p/p2p.c's claim): a CANCEL from
 	 * its sender races with the receive for its state. The cookie is only a mark. */
 	env->cookie = env->payload == SHL_Q_REMOTE ? env : NULL;
 	env->via_fbox = false;
@@ -535,7 +535,7 @@ static void got_cancel(struct conn *c)
 	uint8_t expected = SHL_Q_PENDING;
 	struct shl_io_send *e;
 
-	/* Pairs with the receiver's CAS in p2p.c's claim: exactly one of them wins. */
+	/* Pairs with the receiver's CAS in p2p/p2p.c's claim: exactly one of them wins. */
 	if (link == NULL || !atomic_compare_exchange_strong(&(*link)->env->state, &expected,
 							    SHL_Q_CANCELLED))
 		return;

@@ -23,7 +23,7 @@
 #define SHL_Q_INLINE_MAX 296
 /* Payload bytes of a pooled medium buffer; tunable down by SHOAL_MEDIUM_MAX. */
 #define SHL_Q_MEDIUM_MAX (16 * 1024)
-/* Payload bytes of a packed buffer: a sparse layout its sender packs (runtime/p2p_internal.h,
+/* Payload bytes of a packed buffer: a sparse layout its sender packs (runtime/p2p/internal.h,
  * shl_p2p_packs) is under SHOAL_SPLIT_MIN_TYPED, 1 KiB; a medium buffer for it kept a
  * 16 KiB allocation, at least a page of it resident, per message waiting unexpected. */
 #define SHL_Q_PACKED_MAX 1024
@@ -56,7 +56,7 @@ struct shl_pool;
 
 /* A direct payload's copy cut in chunks that the receiver and its waiting sender share,
  * kept in the inline area a direct payload leaves unused. Written by the receiver before
- * its release store of the sender's request's `shared` (runtime/p2p.c, split_copy). */
+ * its release store of the sender's request's `shared` (runtime/p2p/p2p.c, split_copy). */
 struct shl_q_split {
 	void *dst;                   /* the receiver's buffer */
 	const void *type;            /* its datatype, opaque here (NULL: both sides dense) */
@@ -125,7 +125,7 @@ struct shl_pool {
 	alignas(64) struct shl_envelope *_Atomic returned;  /* linked by `next` */
 };
 
-/* Lanes of an inbox: one per carrier of ranks switched in user space (runtime/fiber.h), up to
+/* Lanes of an inbox: one per carrier of ranks switched in user space (runtime/core/fiber.h), up to
  * this many. A sender pushes into the lane of the carrier it belongs to, so that the
  * lane's tail and the link in the envelope before its own stay in that core's cache while
  * the carrier's ranks push, instead of moving between cores at every push. A sender always

@@ -42,11 +42,11 @@ void *shl_job_signal_stack(void);
 
 /* Any thread: whether ranks are held for a debugger before main (SHOAL_DEBUG_STOP set and
  * not "0": mpiexec --gdb, the MPIR gate); the runtime then keeps each rank on its own
- * thread (fiber.h). */
+ * thread (core/fiber.h). */
 bool shl_job_debug_stop(void);
 
 /* A rank's main thread, before the rank's thread ends: make sure the rank runs on its own
- * thread again, if waits moved it onto a carrier (runtime/fiber.h). */
+ * thread again, if waits moved it onto a carrier (runtime/core/fiber.h). */
 void shl_job_rank_home(void);
 
 /* Any thread: the phase of rank `rank` (acquire load; pairs with the release store in

@@ -4,7 +4,7 @@
 
 #include "check.h"
 
-#define BIG 3000  /* ints: above the ring paths' size (coll_small.c), a meeting folds them */
+#define BIG 3000  /* ints: above the ring paths' size (coll/ring.c), a meeting folds them */
 
 static void mix(void *in, void *inout, int *len, MPI_Datatype *t)
 {

@@ -1,0 +1,455 @@
+/* Communicators, groups, attributes, info and error handlers as the runtime sees them: one
+ * object per rank per communicator (what differs between ranks), one shared object per
+ * communicator (what its members agree on), and the meeting where members create them.
+ * Entered by rank threads. Must not touch another rank's communicator objects. */
+#ifndef SHL_RUNTIME_COMM_H
+#define SHL_RUNTIME_COMM_H
+
+#include <pthread.h>
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mpi.h"
+#include "runtime/core/handle.h"
+
+#define SHL_COMM_MAGIC 0x636f6d6du
+#define SHL_ERRH_MAGIC 0x65727268u
+#define SHL_GROUP_MAGIC 0x67727570u
+#define SHL_INFO_MAGIC 0x696e666fu
+
+/* Context ids of the predefined communicators. Every other communicator's id comes from
+ * shl_ctx_agree; ids are below SHL_CTX_MAX, so `context | SHL_CTX_INTERNAL` is free for a
+ * communicator's internal point-to-point traffic (collectives that must go through
+ * messages, e.g. off-node) and never matches a user's message. */
+#define SHL_CTX_WORLD 0
+#define SHL_CTX_SELF 1
+#define SHL_CTX_INTERNAL 0x80000000u
+/* Context ids live in a bitmap of this many bits (128 KiB): a million communicators alive
+ * at once on a node; MPICH allows 2048–16384. */
+#define SHL_CTX_MAX (1u << 20)
+
+struct shl_rank;
+struct shl_req;
+struct shl_coll_net;
+
+/* ---- error handlers ---- */
+enum shl_errh_kind { SHL_ERRH_FATAL, SHL_ERRH_RETURN, SHL_ERRH_ABORT, SHL_ERRH_USER };
+
+/* Predefined handlers are immutable; a user handler is created by one rank and lives while
+ * `refs` (its handle plus each communicator using it) is above zero. */
+struct shl_errhandler {
+	uint32_t magic;
+	enum shl_errh_kind kind;
+	MPI_Comm_errhandler_function *fn;  /* SHL_ERRH_USER */
+	_Atomic int refs;                  /* SHL_ERRH_USER only */
+	_Atomic int handles;               /* SHL_ERRH_USER: handles the user holds (from
+					    * MPI_Comm_create_errhandler and each
+					    * MPI_Comm_get_errhandler), each freed once */
+};
+
+/* Any rank thread: take / drop a reference on `e` (no-ops on predefined handlers). */
+void shl_errh_hold(struct shl_errhandler *e);
+void shl_errh_drop(struct shl_errhandler *e);
+
+/* ---- groups (comm/group.c) ---- */
+/* An ordered set of world ranks; immutable once built, owned by the rank that built it. */
+struct shl_group {
+	uint32_t magic;
+	bool predefined;              /* MPI_GROUP_EMPTY: never freed */
+	int size;
+	int world[];                  /* world rank of each member */
+};
+
+/* A new group of `size` members (world[] to be filled by the caller), or NULL. */
+struct shl_group *shl_group_new(int size);
+static inline bool shl_group_ok(MPI_Group g)
+{
+	return shl_handle_plausible(g) && g->magic == SHL_GROUP_MAGIC;
+}
+/* The member index of world rank `w` in `g`, or MPI_UNDEFINED. */
+int shl_group_find(const struct shl_group *g, int w);
+
+/* ---- info (comm/info.c) ---- */
+struct shl_info_entry {
+	char *key;
+	char *value;
+};
+
+/* A rank's info object: keys in insertion order (MPI_Info_get_nthkey is stable). */
+struct shl_info {
+	uint32_t magic;
+	bool predefined;              /* MPI_INFO_ENV's sentinel: resolved per rank */
+	int n, cap;
+	struct shl_info_entry *e;
+};
+
+/* The rank's object for info handle `h` (MPI_INFO_ENV resolved), or NULL if invalid. */
+struct shl_info *shl_info_get(struct shl_rank *r, MPI_Info h);
+/* A copy of `src` (NULL: an empty info), or NULL when out of memory. */
+struct shl_info *shl_info_dup(const struct shl_info *src);
+void shl_info_free(struct shl_info *info);
+
+/* ---- attributes (comm/attr.c) ---- */
+struct shl_attr {
+	struct shl_keyval *kv;
+	void *val;
+	struct shl_attr *next;
+};
+
+/* ---- the shared part of a communicator ---- */
+
+/* One member's part in a meeting. It lives in the member's own memory (its stack for a
+ * blocking call) until `req` completes; the meeting's compute reads `in` and writes only
+ * `out` and `err`, then completes `req` (release: the member reads out/err after). */
+struct shl_arrival {
+	struct shl_req *req;
+	const void *in;
+	void *out;
+	int err;                      /* MPI error class compute reports to this member, or 0 */
+	bool heap;                    /* malloc'ed by a nonblocking call: the meeting frees it */
+	/* Heap arrivals, or NULL: let go of what the member held for the meeting (types, op).
+	 * Called by the last arriver once the meeting has run or failed as a mismatch, before
+	 * `req` completes; a mismatch runs no `fn`, so no `fn` may do this itself. */
+	void (*drop)(struct shl_arrival *a);
+};
+
+struct shl_meeting;
+/* A meeting's work, run once by the last member to arrive, in its thread, holding no lock. */
+typedef void shl_meet_fn(struct shl_meeting *m);
+
+/* A collective operation some members have joined: created by the first, run and freed by
+ * the last. Fields other than `arrival[member]` are guarded by the shared object's lock. */
+struct shl_coll_share;
+struct shl_meeting {
+	uint64_t key;
+	shl_meet_fn *fn;
+	bool mismatch;                /* members arrived with different operations */
+	int n, arrived;
+	struct shl_comm_shared *sh;
+	struct shl_coll_share *share; /* copies the run left to share (coll/share.c), or NULL */
+	struct shl_meeting *next;
+	struct shl_arrival *arrival[];   /* by member index */
+};
+
+/* Rings of cells for the small blocking collectives of an intracommunicator (coll/ring.c),
+ * allocated by the first member that needs one; shared_free frees them. */
+enum shl_ring_kind { SHL_RING_BCAST, SHL_RING_REDUCE, SHL_RING_KINDS };
+struct shl_coll_ring;
+void shl_coll_ring_free(struct shl_coll_ring *g);
+
+/* What the members of a communicator share: fixed at creation except the lock-guarded
+ * meetings, the atomic counter and the rings. Members are indexed 0..nmembers-1: group 0
+ * (the intracommunicator's group, or an intercommunicator's first group) then group 1;
+ * member j is rank shl_job.ranks[world[j]], which is whom to shl_rank_wake.
+ *
+ * How a collective uses it. Every collective call on a communicator, creation included,
+ * takes the next number k (shl_coll_next, which also notes the call in the member's row
+ * of `hist`); MPI orders collectives per communicator, so all members agree on k even
+ * with nonblocking ones outstanding. A member blocked in any path looks at the others'
+ * rows now and then (shl_coll_check): calls at one number on different paths can never
+ * complete.
+ *  - General path (any operation, blocking or not, overlapping allowed): each member joins
+ *    meeting k with shl_comm_meet (its buffers as `in`/`out`); the last arriver's `fn` does
+ *    the data movement for everyone (it may read and write every member's buffers: they
+ *    share the address space), then every member's request completes. Blocking calls use
+ *    shl_comm_meet_wait; an MPI_I* call keeps a heap arrival and returns its request.
+ *  - Flag path (blocking barrier): atomic_fetch_add(&arrived, 1); the member that brings
+ *    it to m * nmembers (its m-th barrier) wakes every member; the others shl_wait for
+ *    arrived >= m * nmembers. Each flag protocol keeps its own count m per rank object,
+ *    since blocking and nonblocking calls may interleave on one communicator.
+ *  - Ring path (small blocking Bcast, Reduce, Allreduce on an intracommunicator): the
+ *    members copy through cells of ring[kind] (coll/ring.c), numbered by their own count
+ *    per kind; a root does not wait for readers unless the ring is full. */
+struct shl_comm_shared {
+	uint32_t context;
+	bool inter;
+	int nmembers;
+	int gsize[2];                 /* group sizes; gsize[1] is 0 on an intracommunicator */
+	int *world;                   /* nmembers world ranks, group 0 then group 1 */
+	/* Some member is a rank of another node: collectives go through coll/net.c
+	 * (MPI_COMM_WORLD of a multi-node job, what dup/split/create(_group) make from such a
+	 * communicator, intercommunicators of Intercomm_create whose groups or leaders are on
+	 * different nodes, and what merge/dup/split/create make from those). */
+	bool offnode;
+	/* What each member called at its last SHL_COLL_HIST collectives, a row of entries
+	 * per member that only it writes (shl_coll_next), read by a member blocked too long
+	 * (shl_coll_check); and whether two members' calls at one number took different
+	 * paths, which leaves the paths' counters out of step: then every collective on the
+	 * communicator fails at entry. Set once under `lock`, after `bad` (release). */
+	_Atomic uint64_t *hist;
+	_Atomic bool broken;
+	struct shl_coll_net *_Atomic net;  /* offnode: coll/net.c's state, made on first use */
+	_Atomic int refs;             /* per-rank objects still referring to this one */
+	pthread_mutex_t lock;         /* guards `meetings` and each meeting's bookkeeping */
+	struct shl_meeting *meetings; /* meetings not everyone has joined yet */
+	/* For the collectives: the flag barrier's counter; the rings, NULL until first used. */
+	alignas(64) _Atomic uint64_t arrived;
+	struct shl_coll_ring *_Atomic ring[SHL_RING_KINDS];
+	/* A run's copies offered to the members blocked in its meeting, and how many of them
+	 * are looking at the offer (coll/share.c). */
+	alignas(64) struct shl_coll_share *_Atomic share;
+	_Atomic int share_users;
+	/* The two calls found not to match when `broken` was set (under `lock`). */
+	struct shl_coll_bad {
+		uint64_t k;
+		int member[2];
+		const char *fn[2];    /* fn[1] NULL: member[1]'s call at k is not known */
+		uint64_t their_k;     /* stray: the number member[1]'s data came with, or 0 */
+	} bad;
+};
+
+/* How a collective call runs, as the mismatch check compares members' calls: paths that
+ * cannot see each other's members must not meet at one collective number. */
+enum shl_coll_path { SHL_COLL_MEET, SHL_COLL_FLAG, SHL_COLL_RING_BCAST, SHL_COLL_RING_REDUCE };
+
+/* Collectives kept in each member's history: a member blocked in collective k finds what
+ * the others called at k while none is this many calls ahead (a small Bcast's root runs up
+ * to 64 rounds ahead of its readers: coll/ring.c). */
+#define SHL_COLL_HIST 128
+
+/* A history entry: the number's low 15 bits, the path, and the name's address (user space
+ * addresses fit in 47 bits on x86-64). */
+static inline uint64_t shl_coll_entry(uint64_t k, enum shl_coll_path path, const char *fn)
+{
+	return (k & 0x7fff) << 49 | (uint64_t)path << 47 | (uint64_t)(uintptr_t)fn;
+}
+
+/* Owner thread, blocked in its collective `k` on `c` for a while (or woken): whether that
+ * call cannot complete because some member's call `k` took another path, or `c` is broken
+ * already. The first member to find it marks `c` broken, fails the meetings still waiting
+ * for members and wakes every member. Returns 0 or MPI_ERR_NOT_SAME. (coll/mismatch.c) */
+struct shl_comm;
+int shl_coll_check(struct shl_comm *c, uint64_t k);
+
+/* Owner thread, at the entry of every collective and creation call on `c`: MPI_SUCCESS,
+ * or (c broken) MPI_ERR_NOT_SAME reported through c's handler, naming the two calls. */
+int shl_coll_usable(struct shl_comm *c, const char *fn);
+
+/* Owner thread: write into `buf` which calls did not match, when `c` is broken or its
+ * history shows the rank's last collective differed from another member's. Returns
+ * whether it could. */
+bool shl_coll_describe(struct shl_comm *c, char *buf, size_t len);
+
+/* Owner thread: what error `err` of a collective (or creation call) on `c` means for the
+ * user, in `buf` (shl_coll_describe's text for MPI_ERR_NOT_SAME). Returns `buf`. Used for
+ * the call's own report and for the wait that completes a nonblocking one. */
+const char *shl_coll_why(struct shl_comm *c, int err, char *buf, size_t len);
+
+/* How long a member blocked in a collective sleeps before it runs shl_coll_check: a
+ * mismatch is reported within about this long; a blocked rank wakes 10 times a second
+ * (with its poll of SHOAL_SPIN_US, 200 us: 0.2 % of a core). */
+#define SHL_COLL_CHECK_NS 100000000u
+
+/* Owner thread, rank unlocked, after joining meeting `k` of `c` with an arrival whose
+ * request is `q`: wait until `q` completes, running shl_coll_check every SHL_COLL_CHECK_NS
+ * (a mismatch fails the meeting too, so this always ends) and taking a share of the copies
+ * a large run offers meanwhile (coll/share.c). (coll/coll.c) */
+struct shl_req;
+void shl_coll_wait_checked(struct shl_rank *r, struct shl_comm *c, uint64_t k,
+			   struct shl_req *q);
+
+/* Any rank thread: join the meeting `key` of `sh` as member `member` of `n`, running `fn`
+ * when everyone has joined (in the last arriver's thread). Keys 1..2^63-1 are collective
+ * operations numbered by each member's c->seq (all members number them alike: MPI orders
+ * collectives per communicator); keys with bit 63 set are rendezvous of a subset
+ * (MPI_Comm_create_group). Never blocks; `a` must stay valid until a->req completes.
+ * Returns 0 or -ENOMEM. Members arriving with different `fn` all get MPI_ERR_NOT_SAME,
+ * and so does a numbered meeting on a broken communicator, at once. */
+int shl_comm_meet(struct shl_comm_shared *sh, uint64_t key, int n, int member, shl_meet_fn *fn,
+		  struct shl_arrival *a);
+
+/* Last arriver of meeting `m`, after its `fn`: make the copies `fn` left to share with the
+ * members blocked in the meeting (coll/share.c); nothing left: returns at once. */
+void shl_coll_share_run(struct shl_meeting *m);
+
+/* Owner thread, rank unlocked: join like shl_comm_meet and wait (sleeping) until the
+ * meeting has run. Returns the arrival's error class, or MPI_ERR_NO_MEM. */
+int shl_comm_meet_wait(struct shl_rank *r, struct shl_comm_shared *sh, uint64_t key, int n,
+		       int member, shl_meet_fn *fn, const void *in, void *out);
+
+/* Last arriver of a meeting: agree on a fresh context id for a new communicator of the
+ * node's ranks. Returns 0 and *ctx, or -ENOSPC. Ids of communicators spanning nodes are
+ * agreed by the node leaders instead (coll/net.c, with shl_ctx_reserve below). */
+int shl_ctx_agree(uint32_t *ctx);
+
+/* For communicator creation across nodes (coll/net.c), process-wide, any rank thread:
+ * the lowest context id not in use on this node; mark in use every id of
+ * [base, base + 256) that is free, setting its bit in mask (4 words); mark id `id` free;
+ * a shared object of `n` members (world[] unfilled) with context `ctx` and `refs`
+ * references, or NULL. */
+uint32_t shl_ctx_lowest_free(void);
+/* Whether context id `id` is marked in use (a hint: read without the lock). */
+bool shl_ctx_in_use(uint32_t id);
+void shl_ctx_reserve(uint32_t base, uint64_t mask[4]);
+void shl_ctx_unmark(uint32_t id);
+struct shl_comm_shared *shl_comm_shared_for(int n, uint32_t ctx, int refs);
+
+/* ---- communicators ---- */
+struct shl_comm;
+
+/* Owner thread: make `c` the rank's view of member `member` of `sh` (creation). */
+void shl_comm_view(struct shl_comm *c, struct shl_comm_shared *sh, int member);
+
+enum shl_predef_comm { SHL_COMM_NOT_PREDEF = 0, SHL_COMM_IS_WORLD, SHL_COMM_IS_SELF };
+
+/* One rank's view of a communicator: what differs between ranks (rank, error handler,
+ * attributes, name) is here, so each rank has its own object; `sh` is what members share.
+ * The predefined handles are sentinels that shl_comm_get maps to the rank's own object.
+ * Touched only by the owning rank's threads (attributes and name under the rank lock). */
+struct shl_comm {
+	uint32_t magic;
+	enum shl_predef_comm predef;
+	uint32_t context;
+	int rank;
+	int size;
+	const int *world;             /* local group: comm rank -> world rank; NULL: identity */
+	bool inter;
+	int remote_size;              /* intercommunicator: size of the remote group */
+	const int *remote_world;      /* intercommunicator: remote rank -> world rank */
+	struct shl_errhandler *errh;
+	const char *name;             /* NULL, a literal, or name_buf */
+	struct shl_comm_shared *sh;
+	int member;                   /* this rank's index in sh */
+	uint64_t seq;                 /* collective operations this rank started on it */
+	/* The user's handle (until MPI_Comm_free) plus each request that uses the object
+	 * (shl_comm_hold): the object outlives MPI_Comm_free while operations are pending
+	 * (MPI 4.1, 7.4.3). Not counted on the predefined communicators. */
+	_Atomic int refs;
+	uint64_t barriers;            /* flag-path barriers this rank entered on it (coll/coll.c) */
+	uint64_t rounds[SHL_RING_KINDS];  /* ring-path collectives it entered, by ring */
+	uint64_t ring_free[SHL_RING_KINDS];  /* rounds every member was seen through with */
+	struct shl_attr *attrs;
+	struct shl_info *info;        /* hints set by the user, or NULL */
+	char name_buf[MPI_MAX_OBJECT_NAME];
+};
+
+static inline int shl_comm_world_rank(const struct shl_comm *c, int rank)
+{
+	return c->world ? c->world[rank] : rank;
+}
+
+/* Ranks a send may name as `dest` and a receive as `source`: the remote group on an
+ * intercommunicator, the group itself otherwise. */
+static inline int shl_comm_remote_size(const struct shl_comm *c)
+{
+	return c->inter ? c->remote_size : c->size;
+}
+
+static inline int shl_comm_remote_world(const struct shl_comm *c, int rank)
+{
+	return c->inter ? c->remote_world[rank] : shl_comm_world_rank(c, rank);
+}
+
+/* The handle the user knows for the rank's object `c` (the sentinel for WORLD and SELF). */
+static inline MPI_Comm shl_comm_handle(struct shl_comm *c)
+{
+	if (c->predef == SHL_COMM_IS_WORLD)
+		return MPI_COMM_WORLD;
+	if (c->predef == SHL_COMM_IS_SELF)
+		return MPI_COMM_SELF;
+	return c;
+}
+
+/* Owner thread: take the number of the rank's next collective on `c` (MPI orders them per
+ * communicator, so every member numbers a call alike) and note it as `fn` on `path` in the
+ * rank's own row of the history: one store to a line no other member writes. */
+static inline uint64_t shl_coll_next(struct shl_comm *c, const char *fn, enum shl_coll_path path)
+{
+	uint64_t k = ++c->seq;
+	_Atomic uint64_t *row = c->sh->hist + (size_t)c->member * SHL_COLL_HIST;
+
+	/* Relaxed: a checker reads it long after, and looks again if it missed it. */
+	atomic_store_explicit(&row[k % SHL_COLL_HIST], shl_coll_entry(k, path, fn),
+			      memory_order_relaxed);
+	return k;
+}
+
+/* Any thread of the owning rank: take a reference on `c` for a request that uses it, and
+ * return `c`; drop it when the request is released. The last drop after MPI_Comm_free
+ * frees the object. No-ops on MPI_COMM_WORLD and MPI_COMM_SELF. */
+static inline struct shl_comm *shl_comm_hold(struct shl_comm *c)
+{
+	if (c->predef == SHL_COMM_NOT_PREDEF)
+		atomic_fetch_add_explicit(&c->refs, 1, memory_order_relaxed);
+	return c;
+}
+
+/* The last drop's work, out of line (shl_comm_drop). */
+void shl_comm_free_dropped(struct shl_comm *c);
+
+/* Inline: every request of a nonblocking receive holds and drops its communicator
+ * (measured with callgrind on bench/msgrate: two calls were ~15 instructions a message). */
+static inline void shl_comm_drop(struct shl_comm *c)
+{
+	if (c->predef != SHL_COMM_NOT_PREDEF)
+		return;
+	/* acq_rel: the last drop sees every use by the requests dropped before. */
+	if (atomic_fetch_sub_explicit(&c->refs, 1, memory_order_acq_rel) == 1)
+		shl_comm_free_dropped(c);
+}
+
+/* ---- per-rank object tables (comm/comm.c, comm/attr.c, core/errors.c) ---- */
+struct shl_user_error {
+	int cls;                      /* the code's class (itself for a class) */
+	char *str;                    /* MPI_Add_error_string, or NULL */
+};
+
+/* The attributes this rank set on one predefined datatype: the type itself is shared by
+ * every rank and immutable. */
+struct shl_type_attrs {
+	const struct shl_datatype *type;
+	struct shl_attr *attrs;
+};
+
+/* What MPI makes local to a process: keyvals, user error codes, MPI_INFO_ENV. Touched by
+ * the rank's own threads under its rank lock. */
+struct shl_rank_objs {
+	struct shl_keyval **keyvals;  /* by keyval - SHL_KEYVAL_FIRST */
+	int nkeyvals;
+	struct shl_user_error *errors;   /* by code - (MPI_ERR_LASTCODE + 1) */
+	int nerrors;
+	int last_used_code;           /* MPI_LASTUSEDCODE's value */
+	int universe_size;            /* MPI_UNIVERSE_SIZE's value */
+	struct shl_info *env;         /* MPI_INFO_ENV, built on first use */
+	struct shl_type_attrs *type_attrs;  /* attributes of predefined datatypes, as used */
+	int ntype_attrs;
+};
+
+/* Node process, main thread, before ranks run (shl_job_create): the shared objects of
+ * MPI_COMM_WORLD and each local rank's MPI_COMM_SELF and object tables (ranks of other
+ * nodes have no entry in shl_job.ranks).
+ * Returns 0 or -ENOMEM. */
+int shl_comm_job_init(int size);
+
+/* Owner thread, rank unlocked, at MPI_Finalize: delete MPI_COMM_SELF's attributes (MPI 4.1,
+ * 11.2.3: their delete callbacks run first), then MPI_COMM_WORLD's, then the rank's
+ * attributes on predefined datatypes. */
+void shl_comm_finalize(struct shl_rank *r);
+
+/* Owner thread, rank unlocked: copy `from`'s attributes onto `to` through the copy
+ * callbacks (MPI_Comm_dup). Returns MPI_SUCCESS or the failing callback's code. */
+int shl_attr_copy(struct shl_rank *r, struct shl_comm *from, struct shl_comm *to);
+/* Owner thread, rank unlocked: delete every attribute of `c` through the delete callbacks.
+ * Returns MPI_SUCCESS or the failing callback's code (the rest stay attached). */
+int shl_attr_delete_all(struct shl_rank *r, struct shl_comm *c);
+
+/* Owner thread, rank unlocked (MPI_Type_dup): copy `from`'s attributes onto the new derived
+ * type `to` through the copy callbacks. Returns MPI_SUCCESS or the failing callback's code
+ * (attributes copied so far stay on `to`). */
+int shl_attr_copy_type(MPI_Datatype from, MPI_Datatype to);
+/* Owner thread, rank unlocked (the last MPI_Type_free of a derived type): delete every
+ * attribute of `t` through the delete callbacks. Returns MPI_SUCCESS or the failing
+ * callback's code (the rest stay attached). */
+int shl_attr_delete_type(MPI_Datatype t);
+/* Owner thread, rank unlocked (MPI_Finalize, after the communicators'): delete the rank's
+ * attributes on predefined datatypes through the delete callbacks, then free their table.
+ * A failing callback leaves its type's remaining attributes unreported (finalize goes on). */
+void shl_attr_finalize_types(struct shl_rank *r);
+
+/* Owner thread: the class of error code `code`, or -1 if it is not a valid code. */
+int shl_err_class_of(struct shl_rank *r, int code);
+
+#endif
