@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "io/auth.h"
+#include "io/clock.h"
 #include "io/mesh.h"
 
 /* Frames gathered into one sendmsg: 64 small frames make one system call when a rank
@@ -251,14 +252,6 @@ static struct conn *conn_new(int fd, const struct sockaddr_in *sa)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	return c;
-}
-
-static time_t now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
 }
 
 /* Take `c` off the list of connections still to greet, if it is on it. */
@@ -938,7 +931,7 @@ static int start_greeting(struct conn *c, uint32_t n)
 	c->claimed = n;
 	c->in = IN_CHALLENGE;
 	c->got = 0;
-	c->deadline = now_s() + SHL_IO_GREET_S;
+	c->deadline = shl_mono_s() + SHL_IO_GREET_S;
 	c->greeting = io.greeting;
 	io.greeting = c;
 	return 0;
@@ -964,7 +957,7 @@ static void call(uint32_t n)
 	c->dialed = true;
 	c->claimed = n;
 	c->in = IN_CONNECTING;
-	c->deadline = now_s() + SHL_IO_CONNECT_S;
+	c->deadline = shl_mono_s() + SHL_IO_CONNECT_S;
 	c->greeting = io.greeting;
 	io.greeting = c;
 }
@@ -1096,7 +1089,7 @@ static void take_connections(void)
 			free(c);
 			continue;
 		}
-		c->deadline = now_s() + SHL_IO_GREET_S;
+		c->deadline = shl_mono_s() + SHL_IO_GREET_S;
 		c->greeting = io.greeting;
 		io.greeting = c;
 	}
@@ -1105,7 +1098,7 @@ static void take_connections(void)
 /* Drop the accepted connections that have not greeted in time. */
 static void expire_greetings(void)
 {
-	time_t now = now_s();
+	time_t now = shl_mono_s();
 	struct conn *c = io.greeting, *next;
 
 	for (; c != NULL; c = next) {
@@ -1117,24 +1110,16 @@ static void expire_greetings(void)
 	}
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static int handle(struct epoll_event *ev, int n);
 
 static void *run(void *arg)
 {
 	struct epoll_event ev[SHL_IO_EVENTS];
-	uint64_t last = now_ns();    /* of the last event or post */
+	uint64_t last = shl_mono_ns();    /* of the last event or post */
 
 	pthread_mutex_lock(&io.lock);
 	for (;;) {
-		bool poll = io.poll_ns != 0 && now_ns() - last < io.poll_ns;
+		bool poll = io.poll_ns != 0 && shl_mono_ns() - last < io.poll_ns;
 		int n = 0;
 
 		pthread_mutex_unlock(&io.lock);
@@ -1148,14 +1133,14 @@ static void *run(void *arg)
 				/* Wake once a second while a connection has still to greet. */
 				n = epoll_wait(io.ep, ev, SHL_IO_EVENTS, io.greeting ? 1000 : -1);
 			atomic_store_explicit(&io.polling, io.poll_ns != 0, memory_order_relaxed);
-			last = now_ns();
+			last = shl_mono_ns();
 		}
 		if (n < 0 && errno != EINTR)
 			die("epoll_wait: %s", strerror(errno));
 		pthread_mutex_lock(&io.lock);
 		n = handle(ev, n);
 		if (n > 0) {
-			last = now_ns();
+			last = shl_mono_ns();
 		} else if (poll) {
 			pthread_mutex_unlock(&io.lock);
 			sched_yield();  /* a rank, or another node's thread, may need this core */

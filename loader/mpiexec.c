@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "io/clock.h"
 #include "loader/jobdir.h"
 #include "loader/mpiexec.h"
 #include "loader/report.h"
@@ -520,7 +521,7 @@ static int supervise(const struct job *job, const sigset_t *set, bool *timed_out
 {
 	struct timespec tick = { .tv_sec = 0, .tv_nsec = 200 * 1000 * 1000 };
 	const long grace_ms = 1000 * SHL_MPIEXEC_KILL_GRACE_S;
-	long kill_at = 0, end_at = job->timeout ? shl_launch_now_ms() + 1000 * job->timeout : 0;
+	long kill_at = 0, end_at = job->timeout ? shl_mono_ms() + 1000 * job->timeout : 0;
 	pid_t node = job->node;
 	int status;
 
@@ -541,15 +542,15 @@ static int supervise(const struct job *job, const sigset_t *set, bool *timed_out
 			*deadlocked = true;
 			report(job, "likely deadlock");
 			kill(node, SIGTERM);
-			kill_at = shl_launch_now_ms() + grace_ms;
+			kill_at = shl_mono_ms() + grace_ms;
 		}
 		/* Under gdb the terminal's Ctrl-C belongs to gdb (it interrupts the ranks). */
 		if ((sig == SIGINT && !job->gdb) || sig == SIGTERM || sig == SIGHUP) {
 			kill(node, sig);
 			if (!kill_at)
-				kill_at = shl_launch_now_ms() + grace_ms;
+				kill_at = shl_mono_ms() + grace_ms;
 		}
-		if (end_at && shl_launch_now_ms() >= end_at && !*timed_out) {
+		if (end_at && shl_mono_ms() >= end_at && !*timed_out) {
 			char why[64];
 
 			*timed_out = true;
@@ -557,9 +558,9 @@ static int supervise(const struct job *job, const sigset_t *set, bool *timed_out
 			if (!job->gdb)
 				report(job, why);
 			kill(node, SIGTERM);
-			kill_at = shl_launch_now_ms() + grace_ms;
+			kill_at = shl_mono_ms() + grace_ms;
 		}
-		if (kill_at && shl_launch_now_ms() >= kill_at)
+		if (kill_at && shl_mono_ms() >= kill_at)
 			kill(node, SIGKILL);
 	}
 }

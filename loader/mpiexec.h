@@ -52,8 +52,4 @@ int shl_slurm_hosts(struct shl_place *p, char *why, size_t len);
  * first failing node's code, 128 + signal, 124 for --timeout). Prints its own errors. */
 int shl_launch_run(struct shl_launch *l);
 
-/* Milliseconds of CLOCK_MONOTONIC: what mpiexec times its limits by (--timeout in whole
- * seconds of time(NULL) ended jobs up to a second early). */
-long shl_launch_now_ms(void);
-
 #endif

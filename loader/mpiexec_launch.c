@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "io/auth.h"
+#include "io/clock.h"
 #include "io/ctl.h"
 
 extern char **environ;
@@ -114,22 +115,6 @@ struct run {
 	int report_then;        /* once the report is in, end the job with this; -1: go on */
 	char report_end[96];    /* and this message */
 };
-
-static time_t now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
-}
-
-long shl_launch_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* The IPv4 address to listen on: --control-addr, SHOAL_CONTROL_ADDR, loopback for the
  * local launcher, else the first non-loopback interface that is up. */
@@ -386,7 +371,7 @@ static void end_job(struct run *run, int status, int sig, const char *fmt, ...)
 		fputc('\n', stderr);
 	}
 	send_end(run, sig);
-	run->kill_at = now() + SHL_LAUNCH_KILL_GRACE_S;
+	run->kill_at = shl_mono_s() + SHL_LAUNCH_KILL_GRACE_S;
 }
 
 static void close_node(struct node *n)
@@ -428,7 +413,7 @@ static void accept_all(struct run *run)
 		c = &run->pending[run->npending++];
 		memset(c, 0, sizeof(*c));
 		c->fd = fd;
-		c->deadline = now() + SHL_LAUNCH_HELLO_S;
+		c->deadline = shl_mono_s() + SHL_LAUNCH_HELLO_S;
 		inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof(ip));
 		snprintf(c->peer, sizeof(c->peer), "%s:%u", ip, ntohs(sa.sin_port));
 	}
@@ -656,7 +641,7 @@ static void on_record(struct run *run, struct node *n, uint8_t type, const unsig
 		n->blocked = shl_io_ctl_get32(b) != 0;
 		n->sent = shl_io_ctl_get32(b + 4) | (uint64_t)shl_io_ctl_get32(b + 8) << 32;
 		n->retired = shl_io_ctl_get32(b + 12) | (uint64_t)shl_io_ctl_get32(b + 16) << 32;
-		run->changed_ms = shl_launch_now_ms();
+		run->changed_ms = shl_mono_ms();
 		return;
 	case SHL_IO_CTL_REPORTED:
 		if (len != 0)
@@ -817,14 +802,14 @@ static bool start_report(struct run *run, const char *why, uint32_t what, int th
 		return false;
 	}
 	run->reporting = true;
-	run->report_by = now() + SHL_LAUNCH_REPORT_S;
+	run->report_by = shl_mono_s() + SHL_LAUNCH_REPORT_S;
 	return true;
 }
 
 /* The report under way is complete once every node asked has answered, ended or gone. */
 static void check_report(struct run *run)
 {
-	bool late = now() >= run->report_by;
+	bool late = shl_mono_s() >= run->report_by;
 
 	if (!run->reporting)
 		return;
@@ -861,7 +846,7 @@ static void check_deadlock(struct run *run)
 	bool live = false;
 
 	if (!run->deadlock_ms || run->ending || run->reporting || !run->peers_sent ||
-	    shl_launch_now_ms() - run->changed_ms < run->deadlock_ms)
+	    shl_mono_ms() - run->changed_ms < run->deadlock_ms)
 		return;
 	for (int k = 0; k < run->nnodes; k++) {
 		struct node *n = &run->nodes[k];
@@ -911,7 +896,7 @@ static void on_signal(struct run *run)
 
 static void check_clocks(struct run *run)
 {
-	time_t t = now();
+	time_t t = shl_mono_s();
 
 	if (!run->ending && t >= run->connect_by)
 		for (int k = 0; k < run->nnodes; k++)
@@ -921,7 +906,7 @@ static void check_clocks(struct run *run)
 					run->nodes[k].ranks, run->addr, run->connect_s);
 				break;
 			}
-	if (run->timeout_at_ms && shl_launch_now_ms() >= run->timeout_at_ms) {
+	if (run->timeout_at_ms && shl_mono_ms() >= run->timeout_at_ms) {
 		char why[64], end[64];
 
 		run->timeout_at_ms = 0;
@@ -1037,11 +1022,11 @@ int shl_launch_run(struct shl_launch *l)
 	if (open_listener(&run) < 0)
 		return 1;
 	run.connect_s = shl_report_env_seconds("SHOAL_LAUNCH_TIMEOUT", SHL_LAUNCH_CONNECT_S, 1);
-	run.connect_by = now() + run.connect_s;
-	run.timeout_at_ms = l->timeout ? shl_launch_now_ms() + 1000 * l->timeout : 0;
+	run.connect_by = shl_mono_s() + run.connect_s;
+	run.timeout_at_ms = l->timeout ? shl_mono_ms() + 1000 * l->timeout : 0;
 	run.deadlock_ms = 1000 * shl_report_env_seconds("SHOAL_DEADLOCK_S",
 							  SHL_REPORT_DEADLOCK_S, 0);
-	run.changed_ms = shl_launch_now_ms();
+	run.changed_ms = shl_mono_ms();
 	run.report_then = -1;
 	run.stdin_node = (int)pl->node_of[0];
 	run.stdin_open = true;

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "io/auth.h"
+#include "io/clock.h"
 #include "io/ctl.h"
 #include "io/mesh.h"
 #include "loader/jobdir.h"
@@ -102,7 +103,7 @@ struct proxy {
 	size_t textlen;
 	pid_t gdb;
 	int gdbout;                 /* read end of gdb's output, or -1 */
-	long report_by;             /* now_ms() deadline of the current phase */
+	long report_by;             /* shl_mono_ms() deadline of the current phase */
 };
 
 static int fail(const struct proxy *p, const char *what, int err)
@@ -557,14 +558,6 @@ static int feed_stdin(struct proxy *p)
 	return ack_stdin(p, done);
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* The local world ranks as ranges ("0-3,8"), into `buf`. */
 static void rank_ranges(const struct proxy *p, char *buf, size_t len)
 {
@@ -633,7 +626,7 @@ static int start_gdb(struct proxy *p)
 	fcntl(fds[0], F_SETFL, O_NONBLOCK);
 	p->gdbout = fds[0];
 	p->report = REPORT_GDB;
-	p->report_by = now_ms() + SHL_PROXY_GDB_MS;
+	p->report_by = shl_mono_ms() + SHL_PROXY_GDB_MS;
 	return 0;
 }
 
@@ -658,7 +651,7 @@ static int start_report(struct proxy *p, uint32_t what)
 	if (what == SHL_IO_CTL_REPORT_DEADLOCK && p->watch >= 0 &&
 	    send(p->watch, &m, 1, MSG_NOSIGNAL | MSG_DONTWAIT) == 1) {
 		p->report = REPORT_DESCRIBE;
-		p->report_by = now_ms() + SHL_PROXY_DESCRIBE_MS;
+		p->report_by = shl_mono_ms() + SHL_PROXY_DESCRIBE_MS;
 		return 0;
 	}
 	return start_gdb(p);
@@ -717,7 +710,7 @@ static int report_late(struct proxy *p)
 	}
 	fprintf(p->text, "shoal: gdb took more than %d s; stopped\n", SHL_PROXY_GDB_MS / 1000);
 	kill(p->gdb, SIGKILL);  /* its output ends: take_gdb sends the report */
-	p->report_by = now_ms() + SHL_PROXY_GDB_MS;
+	p->report_by = shl_mono_ms() + SHL_PROXY_GDB_MS;
 	return 0;
 }
 
@@ -777,7 +770,7 @@ static int supervise(struct proxy *p)
 	if (err)
 		goto lost;
 	while (!p->ended || p->report != REPORT_NONE ||
-	       ((p->out.fd >= 0 || p->err.fd >= 0) && now_ms() < drain_until)) {
+	       ((p->out.fd >= 0 || p->err.fd >= 0) && shl_mono_ms() < drain_until)) {
 		struct pollfd fds[7] = {
 			{ .fd = p->ctl, .events = POLLIN },
 			{ .fd = p->out.fd, .events = POLLIN },
@@ -814,12 +807,12 @@ static int supervise(struct proxy *p)
 			goto lost;
 		if (fds[6].revents && p->gdbout >= 0 && (err = take_gdb(p)) != 0)
 			goto lost;
-		if (p->report != REPORT_NONE && now_ms() >= p->report_by &&
+		if (p->report != REPORT_NONE && shl_mono_ms() >= p->report_by &&
 		    (err = report_late(p)) != 0)
 			goto lost;
 		if ((fds[3].revents || pidfd < 0) && waitpid(p->child, &status, WNOHANG) == p->child) {
 			p->ended = true;
-			drain_until = now_ms() + SHL_PROXY_DRAIN_MS;
+			drain_until = shl_mono_ms() + SHL_PROXY_DRAIN_MS;
 		}
 	}
 	if (pidfd >= 0)

@@ -25,11 +25,6 @@
 
 /* ---- the call path ---- */
 
-static bool req_done(void *arg)
-{
-	return atomic_load_explicit(&((struct shl_req *)arg)->done, memory_order_acquire);
-}
-
 /* Apply `f` to every datatype a member's call made significant. */
 static void each_type(const struct shl_cargs *x, void (*f)(struct shl_datatype *))
 {
@@ -94,7 +89,7 @@ bool shl_coll_blocked_done(void *arg)
 	struct shl_coll_blocked *w = arg;
 
 	shl_coll_share_help(w->sh);
-	return req_done(w->req);
+	return shl_req_done(w->req);
 }
 
 void shl_coll_wait_checked(struct shl_rank *r, struct shl_comm *c, uint64_t k,

@@ -379,14 +379,14 @@ static bool spin(const struct shl_comm *c, struct until *u, int producer)
 	if (atomic_load_explicit(&shl_job.ranks[c->sh->world[producer]]->sleepers,
 				 memory_order_relaxed) > 0)
 		return false;
-	uint64_t end = shl_now_ns() + shl_job.coll_spin_ns;
+	uint64_t end = shl_mono_ns() + shl_job.coll_spin_ns;
 	for (;;) {
 		for (int i = 0; i < 64; i++) {
 			if (reached(u))
 				return true;
 			__builtin_ia32_pause();
 		}
-		if (shl_now_ns() > end)
+		if (shl_mono_ns() > end)
 			return false;
 	}
 }

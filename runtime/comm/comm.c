@@ -300,11 +300,6 @@ int shl_comm_meet(struct shl_comm_shared *sh, uint64_t key, int n, int member, s
 	return 0;
 }
 
-static bool req_done(void *arg)
-{
-	return atomic_load_explicit(&((struct shl_req *)arg)->done, memory_order_acquire);
-}
-
 int shl_comm_meet_wait(struct shl_rank *r, struct shl_comm_shared *sh, uint64_t key, int n,
 		       int member, shl_meet_fn *fn, const void *in, void *out)
 {
@@ -314,7 +309,7 @@ int shl_comm_meet_wait(struct shl_rank *r, struct shl_comm_shared *sh, uint64_t 
 	if (shl_comm_meet(sh, key, n, member, fn, &a) < 0)
 		return MPI_ERR_NO_MEM;
 	shl_rank_lock(r);
-	shl_wait(r, req_done, &q);
+	shl_wait(r, shl_req_done, &q);
 	shl_rank_unlock(r);
 	return a.err;
 }

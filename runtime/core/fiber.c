@@ -461,7 +461,7 @@ static void *ticker_main(void *arg)
 		uint64_t now, pops = 0;
 
 		futex_wait(&never, 0, busy ? SHL_FIBER_TICK_BUSY_NS : SHL_FIBER_TICK_IDLE_NS);
-		now = shl_now_ns();
+		now = shl_mono_ns();
 		uint64_t coarse = shl_coarse_ns();
 		for (int i = 0; i < fs.nfibers; i++) {
 			struct shl_fiber *f = &fs.fibers[i];

@@ -26,14 +26,6 @@ SHL_API struct shl_comm shl_mpi_comm_self = {
 struct shl_job shl_job;
 __thread struct shl_rank *shl_self __attribute__((tls_model("initial-exec")));
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void rank_init(struct shl_rank *r, int world_rank, int size)
 {
 	r->world_rank = world_rank;
@@ -101,7 +93,7 @@ int shl_job_create_part(int size, int nlocal, const int *local)
 	if (shl_comm_job_init(size) < 0)
 		return -ENOMEM;
 	shl_job.size = size;
-	shl_job.wtime_base = now();
+	shl_job.wtime_base = (double)shl_mono_ns() * 1e-9;
 	shl_job.inline_max = shl_env_size("SHOAL_INLINE_MAX", SHL_Q_INLINE_MAX, SHL_Q_INLINE_MAX);
 	shl_job.medium_max = shl_env_size("SHOAL_MEDIUM_MAX", SHL_Q_MEDIUM_MAX, SHL_Q_MEDIUM_MAX);
 	shl_job.split_min = shl_env_size("SHOAL_SPLIT_MIN", SHL_P2P_SPLIT_MIN, SIZE_MAX);
@@ -367,7 +359,7 @@ SHL_WEAK_ALIAS(Comm_size);
 
 double PMPI_Wtime(void)
 {
-	return now() - shl_job.wtime_base;
+	return (double)shl_mono_ns() * 1e-9 - shl_job.wtime_base;
 }
 SHL_WEAK_ALIAS(Wtime);
 

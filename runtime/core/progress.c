@@ -79,24 +79,6 @@ void shl_poll_missed(void)
 		shl_fiber_yield(f);
 }
 
-static inline uint64_t clock_ns(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-uint64_t shl_now_ns(void)
-{
-	return clock_ns(CLOCK_MONOTONIC);
-}
-
-uint64_t shl_coarse_ns(void)
-{
-	return clock_ns(CLOCK_MONOTONIC_COARSE);
-}
-
 bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 {
 	struct shl_spin spin = { 0, 0 };

@@ -143,16 +143,13 @@ static void single_status(MPI_Status *status, const MPI_Status *st)
 }
 
 /* Whether a request being waited for is done; a large send helps its receiver copy. */
-static bool wait_done(struct shl_req *q)
+static bool wait_done(void *arg)
 {
+	struct shl_req *q = arg;
+
 	if (q->kind == SHL_REQ_SEND && q->env != NULL)
 		shl_p2p_help(q);
 	return is_done(q);
-}
-
-static bool req_done(void *arg)
-{
-	return wait_done(arg);
 }
 
 /* Wait for (flag NULL) or test one request. */
@@ -180,10 +177,10 @@ static int one(const char *fn, MPI_Request *request, int *flag, MPI_Status *stat
 	kind = (*request)->kind;
 	shl_rank_lock(r);
 	if (flag == NULL) {
-		shl_wait(r, req_done, *request);
+		shl_wait(r, wait_done, *request);
 	} else {
 		shl_progress(r);
-		*flag = req_done(*request);
+		*flag = wait_done(*request);
 	}
 	err = flag == NULL || *flag ? finish(r, request, &st) : MPI_SUCCESS;
 	shl_rank_unlock(r);

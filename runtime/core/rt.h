@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "mpi.h"
+#include "io/clock.h"
 #include "queues/queues.h"
 #include "runtime/job.h"
 #include "runtime/datatype/datatype.h"
@@ -263,14 +264,6 @@ static inline void shl_rank_unlock(struct shl_rank *r)
 		pthread_mutex_unlock(&r->lock);
 }
 
-/* Any thread: CLOCK_MONOTONIC in nanoseconds. */
-uint64_t shl_now_ns(void);
-
-/* Any thread: CLOCK_MONOTONIC_COARSE in nanoseconds, behind shl_now_ns by up to a kernel
- * tick (4 ms here): for deadlines of tens of milliseconds. It costs 5 ns a read on this
- * VM against 23 for shl_now_ns, and every timed park of a rank reads it. */
-uint64_t shl_coarse_ns(void);
-
 /* Node process, before ranks run: let sleepers fence for fastbox senders (membarrier).
  * Returns 0 or a negative errno (then senders must keep their barrier). */
 int shl_wait_register_fences(void);
@@ -290,7 +283,7 @@ struct shl_spin {
 static inline bool shl_spin_on(struct shl_spin *s)
 {
 	if (++s->polls % SHL_SPIN_CLOCK_EVERY == 0) {
-		uint64_t t = shl_now_ns();
+		uint64_t t = shl_mono_ns();
 		if (s->deadline == 0)
 			s->deadline = t + shl_job.spin_ns;
 		else if (t >= s->deadline)
@@ -335,6 +328,13 @@ bool shl_wait_once(struct shl_rank *r, bool (*done)(void *arg), void *arg, uint6
  * in user space keeps its core until it waits, so a program polling in a loop lets the
  * node's other runnable ranks go first (core/fiber.h). */
 void shl_poll_missed(void);
+
+/* Any thread: whether request `arg` (a struct shl_req) is complete; acquire, pairing with
+ * the release that completes it. The `done` of waits on one request (shl_wait). */
+static inline bool shl_req_done(void *arg)
+{
+	return atomic_load_explicit(&((struct shl_req *)arg)->done, memory_order_acquire);
+}
 
 /* Any thread: mark `req` complete and wake its owner if it sleeps. */
 void shl_req_complete(struct shl_req *req);

@@ -31,16 +31,11 @@ void shl_status_empty(MPI_Status *status, int source)
 	status->shl_sent_bytes = 0;
 }
 
-static bool req_done(void *arg)
-{
-	return atomic_load_explicit(&((struct shl_req *)arg)->done, memory_order_acquire);
-}
-
 /* A blocking send's wait: help the receiver copy a large message while waiting. */
 static bool send_done(void *arg)
 {
 	shl_p2p_help(arg);
-	return req_done(arg);
+	return shl_req_done(arg);
 }
 
 /* Claim an envelope for a receive. Fails only if its sender cancelled it first. */
@@ -919,7 +914,7 @@ bool shl_p2p_is_posted(struct shl_rank *r, const struct shl_req *q)
 
 void shl_p2p_cancel(struct shl_rank *r, struct shl_req *req)
 {
-	if (req_done(req))
+	if (shl_req_done(req))
 		return;
 	if (req->kind == SHL_REQ_RECV) {
 		struct shl_req_list *list = posted_list(r, req);
@@ -1190,7 +1185,7 @@ static int send_checked(const char *fn, enum shl_send_mode mode, const void *buf
 		shl_req_init(&q, r, SHL_REQ_SEND);
 		fill_request(&q, c, buf, count, type, dest, tag, mode);
 		rc = send(r, c, buf, count, type, dest, tag, mode, &q);
-		if (rc == 0 && !req_done(&q) && !turn_eager(r, &q))
+		if (rc == 0 && !shl_req_done(&q) && !turn_eager(r, &q))
 			shl_wait(r, send_done, &q);
 	}
 	shl_rank_unlock(r);
@@ -1566,8 +1561,8 @@ static int recv_checked(const char *fn, void *buf, MPI_Count count, MPI_Datatype
 	shl_rank_lock(r);
 	begin(r, &q);
 	/* After a whole spin of watching, sleep at once (progress looks first). */
-	if (w != WATCH_SPUN || !shl_wait_once(r, req_done, &q, 0, false))
-		shl_wait(r, req_done, &q);
+	if (w != WATCH_SPUN || !shl_wait_once(r, shl_req_done, &q, 0, false))
+		shl_wait(r, shl_req_done, &q);
 	shl_rank_unlock(r);
 	copy_status(status, &q.status);
 	if (q.status.MPI_ERROR == MPI_ERR_TRUNCATE)
@@ -1630,8 +1625,8 @@ static int sendrecv(const char *fn, const void *sendbuf, MPI_Count sendcount,
 	begin(r, &rq);
 	rc = begin(r, &sq);
 	if (rc == 0)
-		shl_wait(r, req_done, &sq);
-	shl_wait(r, req_done, &rq);
+		shl_wait(r, shl_req_done, &sq);
+	shl_wait(r, shl_req_done, &rq);
 	shl_rank_unlock(r);
 	if (rc != 0)
 		return shl_p2p_start_error(fn, c, rc, 0);
