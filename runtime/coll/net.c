@@ -1,8 +1,8 @@
 /* Collectives and communicator creation (dup, split, create, create_group) on one whose
  * members live on several nodes: a node-local meeting, exchanges between node leaders over
  * the mesh, then the on-node run function (or the new communicators, with context ids the
- * leaders agreed). Entered by rank threads (arrivals), each node leader's progress engine
- * (network phase, run, completion) and the completion thread (shl_coll_net_deliver).
+ * leaders agreed). Entered by rank threads (arrivals) and each node leader's progress
+ * engine (network phase, run, completion).
  * Never touches another node's memory; messages go through the internal context
  * (context | SHL_CTX_INTERNAL), which no user receive can match.
  *
@@ -26,12 +26,10 @@
 
 #include "runtime/coll/internal.h"
 #include "runtime/coll/net.h"
+#include "runtime/comm/route.h"
 #include "runtime/p2p/internal.h"
 
 bool shl_coll_net_on;
-
-struct ctxmap;
-struct parked;
 
 /* Process-wide; written by shl_coll_net_init before ranks run unless said otherwise. */
 static struct {
@@ -39,13 +37,7 @@ static struct {
 	uint32_t *node_of;
 	struct duty *duty;            /* by world rank: the network phases it leads */
 	pthread_mutex_t lock;         /* creation of communicators' network state */
-	/* By context id: the communicators of this node that span nodes (creation, below);
-	 * entries stored under park_lock, read by the completion thread. */
-	struct ctxmap *_Atomic *maps;
-	pthread_mutex_t park_lock;    /* guards the parked list and the maps' stores */
-	struct parked *park, **park_tail;
-} net = { .lock = PTHREAD_MUTEX_INITIALIZER, .park_lock = PTHREAD_MUTEX_INITIALIZER,
-	  .park_tail = &net.park };
+} net = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* The collectives a rank leads: queued by the last local arriver (any thread, under
  * `lock`), then advanced by the leader's own threads under its rank lock (`active`). */
@@ -104,9 +96,6 @@ int shl_coll_net_init(int size, const uint32_t *node_of)
 	if (net.node_of == NULL || net.duty == NULL)
 		return -ENOMEM;
 	memcpy(net.node_of, node_of, (size_t)size * sizeof(*net.node_of));
-	/* 8 MiB of address space, touched only where a context spans nodes. */
-	if ((net.maps = calloc(SHL_CTX_MAX, sizeof(*net.maps))) == NULL)
-		return -ENOMEM;
 	for (int i = 0; i < size; i++) {
 		pthread_mutex_init(&net.duty[i].lock, NULL);
 		net.duty[i].tail = &net.duty[i].queue;
@@ -124,14 +113,9 @@ void shl_coll_net_free(struct shl_comm_shared *sh)
 {
 	struct shl_coll_net *n = sh->net;
 
-	/* Unlinked, never freed: the completion thread may be reading it (see ctxmap). A
-	 * create_group stand-in has its parent's context, which stays. */
-	if (sh->offnode && net.maps != NULL && sh->context != SHL_CTX_WORLD &&
-	    (n == NULL || n->subset_tag < 0)) {
-		pthread_mutex_lock(&net.park_lock);
-		atomic_store_explicit(&net.maps[sh->context], NULL, memory_order_release);
-		pthread_mutex_unlock(&net.park_lock);
-	}
+	/* A create_group stand-in has its parent's context, which stays. */
+	if (sh->offnode && sh->context != SHL_CTX_WORLD && (n == NULL || n->subset_tag < 0))
+		shl_route_drop(sh->context);
 	if (n == NULL)
 		return;
 	pthread_mutex_destroy(&n->lock);
@@ -1179,90 +1163,6 @@ void shl_coll_net_finalize(struct shl_rank *r)
 
 /* ---- communicator creation ---- */
 
-/* Process-wide: for each context id of a communicator of this node that spans nodes, the
- * comm rank of each world rank (-1: not a member). Written by creation, read by the
- * completion thread for arriving frames; a map is never freed (a frame may still be
- * reading it when its communicator goes), only unlinked. */
-struct ctxmap {
-	int rank_of[1];               /* by world rank */
-};
-
-/* Frames that arrived for a context this node reserved but has not built yet: another
- * node finished the creation first. Guarded by net.park_lock. */
-struct parked {
-	struct shl_rank *to;
-	struct shl_envelope *env;
-	struct parked *next;
-};
-
-/* Hand `env` to `to` with its source as a rank of the communicator of map `m`. */
-static int push(struct shl_rank *to, struct shl_envelope *env, const struct ctxmap *m)
-{
-	if (env->src < 0 || env->src >= net.size || m->rank_of[env->src] < 0 ||
-	    m->rank_of[to->world_rank] < 0)
-		return -EPROTO;
-	if (!(env->context & SHL_CTX_INTERNAL))
-		env->src = m->rank_of[env->src];
-	shl_inbox_push(&to->inbox, SHL_LANE_OFFNODE, env);
-	shl_rank_wake(to);
-	return 0;
-}
-
-int shl_coll_net_deliver(struct shl_rank *to, struct shl_envelope *env)
-{
-	uint32_t ctx = env->context & ~SHL_CTX_INTERNAL;
-	struct ctxmap *m;
-	struct parked *p;
-
-	if (ctx >= SHL_CTX_MAX || net.maps == NULL)
-		return -EPROTO;
-	pthread_mutex_lock(&net.park_lock);
-	m = atomic_load_explicit(&net.maps[ctx], memory_order_acquire);
-	if (m == NULL) {
-		/* Only an id this node offered (reserved) can have been agreed. */
-		if (!shl_ctx_in_use(ctx) || (p = malloc(sizeof(*p))) == NULL) {
-			pthread_mutex_unlock(&net.park_lock);
-			return -EPROTO;
-		}
-		*p = (struct parked){ to, env, NULL };
-		*net.park_tail = p;
-		net.park_tail = &p->next;
-		pthread_mutex_unlock(&net.park_lock);
-		return 0;
-	}
-	pthread_mutex_unlock(&net.park_lock);
-	return push(to, env, m);
-}
-
-static void map_add(const struct shl_comm_shared *sh)
-{
-	struct ctxmap *m = malloc((size_t)net.size * sizeof(int));
-
-	if (net.maps == NULL || m == NULL)
-		shl_panic("MPI_Comm_split", ENOMEM, "no memory for a communicator across nodes");
-	for (int w = 0; w < net.size; w++)
-		m->rank_of[w] = -1;
-	/* An intercommunicator's frames name a rank of the sender's group. */
-	for (int j = 0; j < sh->nmembers; j++)
-		m->rank_of[sh->world[j]] = sh->inter && j >= sh->gsize[0] ? j - sh->gsize[0] : j;
-	pthread_mutex_lock(&net.park_lock);
-	atomic_store_explicit(&net.maps[sh->context], m, memory_order_release);
-	for (struct parked **link = &net.park, *p; (p = *link) != NULL;) {
-		if ((p->env->context & ~SHL_CTX_INTERNAL) != sh->context) {
-			link = &p->next;
-			continue;
-		}
-		if (push(p->to, p->env, m) < 0)
-			shl_panic("MPI_Comm_split", EPROTO, "a frame from another node names a "
-				  "rank that is not a member of its communicator");
-		*link = p->next;
-		if (net.park_tail == &p->next)
-			net.park_tail = link;
-		free(p);
-	}
-	pthread_mutex_unlock(&net.park_lock);
-}
-
 /* What the rounds of one creation agreed. */
 struct cre {
 	int *color, *key;             /* by member */
@@ -1347,7 +1247,7 @@ static void create_build(struct netop *op, const uint32_t *ids)
 			break;
 		}
 		if (off)
-			map_add(sh);
+			shl_route_add(sh);
 		for (int j = i; j < e; j++) {
 			struct cre_arg *a = (struct cre_arg *)op->arg[order[j]];
 			if (a == NULL)

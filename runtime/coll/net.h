@@ -94,16 +94,8 @@ int shl_comm_net_split(struct shl_rank *r, struct shl_comm *p, int color, int ke
 int shl_comm_net_create_group(struct shl_rank *r, struct shl_comm *p, const struct shl_group *g,
 			      int tag, int at, struct shl_net_made *md);
 
-/* Completion thread: an arriving message (EAGER or RTS envelope, env->src a world rank)
- * for local rank `to` on a context other than MPI_COMM_WORLD's: into `to`'s inbox with its
- * source as a rank of that communicator (internal contexts keep world ranks), or parked
- * until this node has built the communicator when its id is reserved here but not built
- * yet. Returns 0, or -EPROTO when no communicator of this node spanning nodes has that
- * context or either rank is not a member (the caller drops the connection). */
-int shl_coll_net_deliver(struct shl_rank *to, struct shl_envelope *env);
-
 /* Any rank thread, when `sh` is freed (comm/comm.c): free its network state and forget its
- * context for arriving frames. */
+ * context for arriving frames (comm/route.c). */
 void shl_coll_net_free(struct shl_comm_shared *sh);
 
 #endif

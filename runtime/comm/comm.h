@@ -338,11 +338,6 @@ static inline int shl_comm_remote_size(const struct shl_comm *c)
 	return c->inter ? c->remote_size : c->size;
 }
 
-static inline int shl_comm_remote_world(const struct shl_comm *c, int rank)
-{
-	return c->inter ? c->remote_world[rank] : shl_comm_world_rank(c, rank);
-}
-
 /* The handle the user knows for the rank's object `c` (the sentinel for WORLD and SELF). */
 static inline MPI_Comm shl_comm_handle(struct shl_comm *c)
 {
@@ -451,5 +446,8 @@ void shl_attr_finalize_types(struct shl_rank *r);
 
 /* Owner thread: the class of error code `code`, or -1 if it is not a valid code. */
 int shl_err_class_of(struct shl_rank *r, int code);
+
+/* shl_comm_remote_world: the sender's rank translation, with the arrivals' (comm/route.c). */
+#include "runtime/comm/route.h"
 
 #endif

@@ -13,22 +13,16 @@
 #include "runtime/p2p/internal.h"
 #include "runtime/coll/net.h"
 
-/* Completion thread: an EAGER message (or RTS) for local world rank `dst`. The frame names
- * world ranks: on MPI_COMM_WORLD and on internal contexts (collectives across nodes,
- * coll/net.c) they are the ranks matched; on another communicator spanning nodes the
- * source becomes its rank there. A context no communicator of this node spanning nodes
- * has is refused. */
+/* Completion thread: an EAGER message (or RTS) for local world rank `dst`, into its inbox
+ * with its source translated (comm/route.c). A context no communicator of this node
+ * spanning nodes has is refused. */
 static int deliver(int32_t dst, struct shl_envelope *env)
 {
 	struct shl_rank *to = shl_job.ranks[dst];  /* io/frame.c checked dst is one of ours */
 
 	if (to == NULL)
 		return -EPROTO;
-	if ((env->context & ~SHL_CTX_INTERNAL) != SHL_CTX_WORLD)
-		return shl_coll_net_deliver(to, env);
-	shl_inbox_push(&to->inbox, SHL_LANE_OFFNODE, env);
-	shl_rank_wake(to);
-	return 0;
+	return shl_route_deliver(to, env);
 }
 
 /* Completion thread: the frame of send request `req` (NULL: one that completed when
@@ -72,7 +66,7 @@ static void received(struct shl_io_recv *rv)
 int shl_job_connect(const struct shl_io_config *cfg)
 {
 	static const struct shl_io_hooks hooks = { deliver, sent, received, cancelled };
-	int err = shl_coll_net_init(cfg->world_size, cfg->node_of);
+	int err = shl_route_init(cfg->world_size);
 	long nlocal = 0;
 
 	for (int32_t w = 0; w < cfg->world_size; w++)
@@ -99,6 +93,8 @@ int shl_job_connect(const struct shl_io_config *cfg)
 					1000000);
 	const char *connect = getenv("SHOAL_CONNECT");
 	c.lazy = connect != NULL && strcmp(connect, "lazy") == 0;
+	if (err == 0)
+		err = shl_coll_net_init(cfg->world_size, cfg->node_of);
 	return err < 0 ? err : shl_io_start(&c, &hooks);
 }
 
@@ -115,8 +111,7 @@ void shl_p2p_recv_remote(struct shl_rank *r, struct shl_req *q, struct shl_envel
 	if (!q->type->contig && n > 0 && (x->tmp = malloc(n)) == NULL)
 		shl_panic("MPI_Recv", ENOMEM, "no memory for a receive from another node");
 	/* The sender's world rank, which the frames name (env->src is its comm rank). */
-	int wsrc = (env->context & SHL_CTX_INTERNAL) ? env->src
-						     : shl_comm_remote_world(q->comm, env->src);
+	int wsrc = shl_route_sender_world(q->comm, env->context, env->src);
 	x->io = (struct shl_io_recv){ .buf = x->tmp ? x->tmp : q->buf, .keep = n,
 				      .total = env->bytes, .src = wsrc,
 				      .dst = r->world_rank };

@@ -1,0 +1,139 @@
+/* Arriving messages from other nodes into ranks' inboxes, with their source translated from
+ * the world rank the frame named to a rank of the communicator (comm/route.h): a table by
+ * context id of the communicators of this node that span nodes, and the frames parked for
+ * a context reserved here whose communicator is not built yet.
+ * Entered by whoever reads a mesh connection (shl_route_deliver: the completion thread, or
+ * a rank polling the connections, one at a time) and by rank threads creating or freeing
+ * such communicators. Must not block an arrival on a lock but to park it, nor free a map
+ * (an arrival may still be reading it). */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "runtime/comm/route.h"
+#include "runtime/core/rt.h"
+
+/* The communicator rank of each world rank (-1: not a member) for one context id; an
+ * intercommunicator's frames name a rank of the sender's group. Written once before it is
+ * published, never freed: only unlinked when its communicator goes. */
+struct map {
+	int rank_of[1];               /* by world rank */
+};
+
+/* A frame that arrived for a context this node reserved but has not built yet: another
+ * node finished the creation first. */
+struct parked {
+	struct shl_rank *to;
+	struct shl_envelope *env;
+	struct parked *next;
+};
+
+/* Process-wide. `size` and the `maps` array are set by shl_route_init before ranks run;
+ * each map pointer is stored under `lock` with release, and loaded by arrivals with
+ * acquire without it. */
+static struct {
+	int size;
+	struct map *_Atomic *maps;    /* by context id (SHL_CTX_MAX entries) */
+	pthread_mutex_t lock;         /* guards the parked list and the maps' stores */
+	struct parked *park, **park_tail;
+} route = { .lock = PTHREAD_MUTEX_INITIALIZER, .park_tail = &route.park };
+
+int shl_route_init(int size)
+{
+	route.size = size;
+	/* 8 MiB of address space, touched only where a context spans nodes. */
+	route.maps = calloc(SHL_CTX_MAX, sizeof(*route.maps));
+	return route.maps != NULL ? 0 : -ENOMEM;
+}
+
+/* Into `to`'s inbox, and wake it. */
+static int push(struct shl_rank *to, struct shl_envelope *env)
+{
+	shl_inbox_push(&to->inbox, SHL_LANE_OFFNODE, env);
+	shl_rank_wake(to);
+	return 0;
+}
+
+/* Hand `env` to `to` with its source as a rank of the communicator of map `m`. */
+static int translate(struct shl_rank *to, struct shl_envelope *env, const struct map *m)
+{
+	if (env->src < 0 || env->src >= route.size || m->rank_of[env->src] < 0 ||
+	    m->rank_of[to->world_rank] < 0)
+		return -EPROTO;
+	if (!(env->context & SHL_CTX_INTERNAL))
+		env->src = m->rank_of[env->src];
+	return push(to, env);
+}
+
+int shl_route_deliver(struct shl_rank *to, struct shl_envelope *env)
+{
+	uint32_t ctx = env->context & ~SHL_CTX_INTERNAL;
+	struct map *m;
+	struct parked *p;
+	int err;
+
+	/* The frames name world ranks, which are MPI_COMM_WORLD's. */
+	if (ctx == SHL_CTX_WORLD)
+		return push(to, env);
+	if (ctx >= SHL_CTX_MAX || route.maps == NULL)
+		return -EPROTO;
+	/* Pairs with the release store in shl_route_add, which pushed the frames parked for
+	 * this context before it: a frame that sees the map comes after them. */
+	m = atomic_load_explicit(&route.maps[ctx], memory_order_acquire);
+	if (m != NULL)
+		return translate(to, env, m);
+	pthread_mutex_lock(&route.lock);
+	m = atomic_load_explicit(&route.maps[ctx], memory_order_relaxed);
+	if (m != NULL) {
+		err = translate(to, env, m);
+	} else if (!shl_ctx_in_use(ctx) || (p = malloc(sizeof(*p))) == NULL) {
+		/* Only an id this node offered (reserved) can have been agreed. */
+		err = -EPROTO;
+	} else {
+		*p = (struct parked){ to, env, NULL };
+		*route.park_tail = p;
+		route.park_tail = &p->next;
+		err = 0;
+	}
+	pthread_mutex_unlock(&route.lock);
+	return err;
+}
+
+void shl_route_add(const struct shl_comm_shared *sh)
+{
+	struct map *m = malloc((size_t)route.size * sizeof(int));
+
+	if (route.maps == NULL || m == NULL)
+		shl_panic("MPI_Comm_split", ENOMEM, "no memory for a communicator across nodes");
+	for (int w = 0; w < route.size; w++)
+		m->rank_of[w] = -1;
+	for (int j = 0; j < sh->nmembers; j++)
+		m->rank_of[sh->world[j]] = sh->inter && j >= sh->gsize[0] ? j - sh->gsize[0] : j;
+	pthread_mutex_lock(&route.lock);
+	/* The parked frames first, in their order: an arrival that sees the map (without the
+	 * lock) comes after every one of them. */
+	for (struct parked **link = &route.park, *p; (p = *link) != NULL;) {
+		if ((p->env->context & ~SHL_CTX_INTERNAL) != sh->context) {
+			link = &p->next;
+			continue;
+		}
+		if (translate(p->to, p->env, m) < 0)
+			shl_panic("MPI_Comm_split", EPROTO, "a frame from another node names a "
+				  "rank that is not a member of its communicator");
+		*link = p->next;
+		if (route.park_tail == &p->next)
+			route.park_tail = link;
+		free(p);
+	}
+	atomic_store_explicit(&route.maps[sh->context], m, memory_order_release);
+	pthread_mutex_unlock(&route.lock);
+}
+
+void shl_route_drop(uint32_t context)
+{
+	if (route.maps == NULL)
+		return;
+	pthread_mutex_lock(&route.lock);
+	atomic_store_explicit(&route.maps[context], NULL, memory_order_release);
+	pthread_mutex_unlock(&route.lock);
+}
