@@ -37,7 +37,7 @@ enum shl_io_ctl_type {
 				 * on the node's host and send it as OUT records, then REPORTED */
 	SHL_IO_CTL_REPORTED = 12, /* node: (empty) the REPORT asked for is all sent */
 	SHL_IO_CTL_STATE = 13,  /* node: u32 blocked (every rank blocked in MPI or ended),
-				 * u64 frames sent, u64 frames retired (io/mesh.h,
+				 * u64 frames sent, u64 frames retired (io/transport.h,
 				 * shl_io_count_frames); sent whenever any of them or a blocked
 				 * rank's wake count changes */
 	SHL_IO_CTL_PID = 14,    /* node: u32 pid of the node process on its host, once, right

@@ -118,6 +118,11 @@ int shl_io_frame_decode(const unsigned char *buf, size_t len,
 	return 0;
 }
 
+void shl_io_frame_encode_size(uint64_t value, unsigned char *out)
+{
+	put64(out, value);
+}
+
 int shl_io_frame_decode_size(const struct shl_io_frame *f, const unsigned char *payload,
 			     uint64_t *value)
 {

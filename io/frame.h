@@ -68,6 +68,10 @@ void shl_io_frame_encode(const struct shl_io_frame *f, unsigned char *out);
 int shl_io_frame_decode(const unsigned char *buf, size_t len,
 			const struct shl_io_frame_rules *rules, struct shl_io_frame *f);
 
+/* Any thread: write `value` as the 8-byte payload of an RTS (message size) or CTS
+ * (receiver's id) at `out`. */
+void shl_io_frame_encode_size(uint64_t value, unsigned char *out);
+
 /* Any thread: the 8-byte payload of an RTS (message size) or CTS (receiver's id), read
  * from `payload` into `*value`. Returns 0, or -EMSGSIZE for an RTS size over
  * SHL_IO_MESSAGE_MAX. */

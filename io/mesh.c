@@ -1,9 +1,9 @@
-/* The completion thread: owns every mesh socket, the listener, the wake-up eventfd, the
- * output queues and the envelope pool of arriving messages. Entered by the main thread
- * (shl_io_start, before the thread exists), rank threads (shl_io_post_send: the submission
- * queue and the eventfd, or, holding io.lock, one eager frame written at once) and the
- * completion thread. Must not block on a socket (all
- * are non-blocking once the thread runs) nor touch a rank's state except through hooks. */
+/* The completion thread: owns every mesh socket, the listener, the wake-up eventfd and the
+ * output queues. Entered by the main thread (start, before the thread exists), rank
+ * threads (post: the submission queue and the eventfd, or, holding io.lock, the posts
+ * taken at once; poll) and the completion thread. Must not block on a socket (all are
+ * non-blocking once the thread runs), nor keep protocol state: frames go to and come from
+ * io/proto.c (io/transport.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/tcp.h>
@@ -65,9 +65,7 @@ enum in_state {
 	IN_CHALLENGE,                /* the accepting node's challenge (connections we made) */
 	IN_CONNECTING,               /* a lazy connection's connect() in progress (EPOLLOUT) */
 	IN_HEADER,                   /* a frame header */
-	IN_EAGER,                    /* an EAGER payload, into `env` at `dst` */
-	IN_SIZE,                     /* the 8-byte payload of an RTS or CTS, into `small` */
-	IN_DATA,                     /* a DATA payload, for `rv` */
+	IN_PAYLOAD,                  /* a frame's payload, into `sink` */
 };
 
 /* One TCP connection to another node. */
@@ -84,10 +82,7 @@ struct conn {
 	size_t got;                  /* bytes of the current part read */
 	unsigned char hdr[SHL_IO_CHALLENGE_BYTES];  /* greetings and frame headers */
 	struct shl_io_frame f;
-	struct shl_envelope *env;
-	unsigned char *dst;
-	unsigned char small[8];
-	struct shl_io_recv *rv;
+	struct shl_io_sink sink;     /* where the payload of `f` goes (io/proto.c) */
 	struct conn *dead;           /* closed during this batch of events: freed after it */
 	struct conn *next_authed;    /* io.authed */
 	/* Accepted connections still to greet: a list with their deadlines. */
@@ -107,22 +102,11 @@ struct peer {
 	bool dialed;                 /* lazy: we have called that node */
 	struct shl_io_send *head, **tail;
 	size_t off;                  /* bytes of `head` (header + payload) already written */
-	struct shl_io_send *rts;     /* RTS written, waiting for their CTS */
 };
 
-/* An RTS delivered to a rank of this node, until its CTS is posted or it is cancelled:
- * the envelope stays ours (a CANCEL claims it by its state), so it goes back to the pool
- * only then. */
-struct rts_in {
-	int32_t src, dst;
-	uint64_t cookie;             /* the sender's id for the send */
-	struct shl_envelope *env;
-	struct rts_in *next;
-};
-
-/* The process-wide state. Fixed by shl_io_start before the thread starts: the config
- * copies, hooks, ep, wake. Submission queue: any thread enqueues, the thread dequeues.
- * Everything else: the completion thread's alone. */
+/* The process-wide state. Fixed by start before the thread starts: the config copies, ep,
+ * wake. Submission queue: any thread enqueues, the lock holder dequeues. Everything else:
+ * the lock holder's alone. */
 static struct {
 	uint32_t node, nnodes;
 	int32_t world_size;
@@ -131,7 +115,6 @@ static struct {
 	struct sockaddr_in *addr;    /* every node's listener, for lazy connections */
 	unsigned char secret[SHL_IO_CTL_SECRET];
 	char host[64];
-	struct shl_io_hooks hooks;
 	int ep, wake, listen;
 	struct peer *peers;
 	struct conn *dead;
@@ -143,29 +126,17 @@ static struct {
 	int pollers;
 	bool disarmed;
 	uint64_t reads;              /* read() calls that returned bytes */
-	struct shl_pool pool;
-	struct shl_io_recv *recvs;   /* rendezvous receives waiting for DATA */
-	struct rts_in *rts_in;       /* RTS delivered here, not yet answered */
-	uint64_t next_id;            /* RTS cookies and receive ids */
 	unsigned char scratch[SHL_IO_EAGER_MAX];  /* DATA bytes beyond a truncated receive */
 	uint64_t poll_ns;            /* fixed at start (shl_io_config) */
 	/* Held by the thread whenever it is not waiting in epoll_wait or yielding; a rank
-	 * that gets it with trylock may write an eager frame itself (shl_io_post_send). It
-	 * guards everything the thread owns. */
+	 * that gets it with trylock may take the posts itself (post) or read the connections
+	 * (poll). It guards everything the thread owns, and io/proto.c's state. */
 	pthread_mutex_t lock;
 	/* The thread polls (is not asleep in epoll_wait): posters need not write `wake`.
-	 * Written by the thread, read by posters; seq_cst both ways (shl_io_post_send). */
+	 * Written by the thread, read by posters; seq_cst both ways (post). */
 	alignas(64) _Atomic bool polling;
 	alignas(64) struct __cds_wfcq_head sub_head;
 	alignas(64) struct cds_wfcq_tail sub_tail;
-	_Atomic uint64_t posted;     /* sends posted: any thread, relaxed increments */
-	alignas(64) _Atomic uint64_t written;  /* sends written: the thread, release stores */
-	/* For the deadlock check (shl_io_count_frames), both written holding io.lock, with
-	 * release stores, read by the watchdog: frames this node made itself (DATA after a
-	 * CTS, CANCELLED, a CANCEL behind its RTS; a rank's post counts in `posted`), and
-	 * frames retired here (read whole and handed over, or posted and dropped unwritten). */
-	_Atomic uint64_t generated;
-	_Atomic uint64_t retired;
 } io;
 
 /* epoll tags of the two non-connection descriptors. */
@@ -320,12 +291,12 @@ static void conn_close(struct conn *c)
 			die_peer_gone("lost the connection to node %u (%s) before it answered our "
 				      "greeting, with messages still to send", c->claimed, c->name);
 	}
-	if (c->in == IN_DATA)
+	if (c->in == IN_PAYLOAD && c->f.type == SHL_IO_DATA)
 		die_peer_gone("lost the connection to node %u (%s) in the middle of a message",
 			      c->node, c->name);
-	if (c->env != NULL)
-		shl_pool_put(c->env);
-	c->env = NULL;
+	if (c->in == IN_PAYLOAD)
+		shl_proto_abort(&c->f, &c->sink);
+	c->in = IN_HEADER;
 	if (c->authed && io.peers[c->node].out == c) {
 		struct peer *p = &io.peers[c->node];
 		p->out = NULL;
@@ -423,56 +394,10 @@ static int check_proof(struct conn *c)
 	return 0;
 }
 
-static void put64(unsigned char *p, uint64_t v)
-{
-	shl_io_ctl_put32(p, (uint32_t)v);
-	shl_io_ctl_put32(p + 4, (uint32_t)(v >> 32));
-}
-
 static void next_header(struct conn *c)
 {
 	c->in = IN_HEADER;
 	c->got = 0;
-	c->env = NULL;
-	c->rv = NULL;
-}
-
-/* Holding io.lock: `n` more frames made by this node (before the frame that caused them
- * is retired: see shl_io_count_frames), or one more retired. Release stores pair with the
- * acquire loads in shl_io_count_frames. */
-static void count_generated(uint64_t n)
-{
-	atomic_store_explicit(&io.generated, atomic_load_explicit(&io.generated,
-		memory_order_relaxed) + n, memory_order_release);
-}
-
-static void count_retired(void)
-{
-	atomic_store_explicit(&io.retired, atomic_load_explicit(&io.retired,
-		memory_order_relaxed) + 1, memory_order_release);
-}
-
-/* A whole EAGER payload, or an RTS, has arrived in c->env: hand it over. */
-static int deliver(struct conn *c, uint64_t bytes)
-{
-	struct shl_envelope *env = c->env;
-
-	env->context = c->f.context;
-	env->src = c->f.src;
-	env->tag = c->f.tag;
-	env->bytes = bytes;
-	/* An RTS is claimed like an on-node send that waits (p2p/p2p.c's claim): a CANCEL from
-	 * its sender races with the receive for its state. The cookie is only a mark. */
-	env->cookie = env->payload == SHL_Q_REMOTE ? env : NULL;
-	env->via_fbox = false;
-	atomic_store_explicit(&env->state, SHL_Q_PENDING, memory_order_relaxed);
-	if (io.hooks.deliver(c->f.dst, env) < 0) {
-		report(c, "dropped: frame for context %u, which spans no nodes", c->f.context);
-		return -EPROTO;
-	}
-	count_retired();
-	next_header(c);
-	return 0;
 }
 
 static void queue(uint32_t n, struct shl_io_send *d)
@@ -485,172 +410,15 @@ static void queue(uint32_t n, struct shl_io_send *d)
 	p->tail = &d->next;
 }
 
-/* A send was retired without its frames being written (a cancelled RTS, a CANCEL that
- * found nothing to cancel): it counts as written for shl_io_finish. */
-static void count_written(void)
+/* Every payload byte of c->f is in: hand the frame to the protocol. */
+static int got_frame(struct conn *c)
 {
-	/* Pairs with the acquire load in shl_io_finish. */
-	atomic_store_explicit(&io.written, atomic_load_explicit(&io.written,
-		memory_order_relaxed) + 1, memory_order_release);
-}
-
-/* Where the RTS (src, dst, cookie) delivered here is linked; NULL if answered. */
-static struct rts_in **find_rts_in(int32_t src, int32_t dst, uint64_t cookie)
-{
-	struct rts_in **link = &io.rts_in;
-
-	for (; *link != NULL; link = &(*link)->next)
-		if ((*link)->cookie == cookie && (*link)->src == src && (*link)->dst == dst)
-			return link;
-	return NULL;
-}
-
-/* Where the RTS written to node `n` for `req` (or, with req NULL, for (src, dst, cookie))
- * waits for its CTS is linked; NULL if it does not. */
-static struct shl_io_send **find_rts_out(uint32_t n, void *req, int32_t src, int32_t dst,
-					 uint64_t cookie)
-{
-	struct shl_io_send **link = &io.peers[n].rts, *d;
-
-	for (; (d = *link) != NULL; link = &d->next)
-		if (req != NULL ? d->req == req : d->frame.cookie == cookie &&
-		    d->frame.src == src && d->frame.dst == dst)
-			return link;
-	return NULL;
-}
-
-/* A CANCEL from the sender of an RTS delivered here: drop it if no receive has claimed it
- * (the rank finds it cancelled and gives it back) and say so; otherwise say nothing, its
- * CTS is on its way. */
-static void got_cancel(struct conn *c)
-{
-	struct rts_in **link = find_rts_in(c->f.src, c->f.dst, c->f.cookie), *x;
-	uint8_t expected = SHL_Q_PENDING;
-	struct shl_io_send *e;
-
-	/* Pairs with the receiver's CAS in p2p/p2p.c's claim: exactly one of them wins. */
-	if (link == NULL || !atomic_compare_exchange_strong(&(*link)->env->state, &expected,
-							    SHL_Q_CANCELLED))
-		return;
-	x = *link;
-	*link = x->next;
-	free(x);
-	e = calloc(1, sizeof(*e));
-	if (e == NULL)
-		die("out of memory for the answer to a cancel");
-	e->frame = (struct shl_io_frame){ .type = SHL_IO_CANCELLED, .src = c->f.dst,
-					  .dst = c->f.src, .context = c->f.context,
-					  .cookie = c->f.cookie };
-	count_generated(1);
-	queue(c->node, e);
-	flush(c->node);
-}
-
-/* The answer to our CANCEL: the send is cancelled, its RTS will get no CTS. */
-static int got_cancelled(struct conn *c)
-{
-	struct shl_io_send **link = find_rts_out(c->node, NULL, c->f.dst, c->f.src, c->f.cookie);
-	struct shl_io_send *d;
-
-	if (link == NULL) {
-		report(c, "dropped: CANCELLED for no send waiting for a CTS");
-		return -EPROTO;
-	}
-	d = *link;
-	*link = d->next;
-	count_written();
-	io.hooks.cancelled(d->req);
-	free(d->owned);
-	free(d);
-	count_retired();
-	return 0;
-}
-
-/* An RTS's size or a CTS's receiver id has arrived in c->small. */
-static int got_size(struct conn *c)
-{
-	uint64_t v;
-	int err = shl_io_frame_decode_size(&c->f, c->small, &v);
+	int err = shl_proto_frame(c->node, &c->f, &c->sink);
 
 	if (err < 0) {
-		report(c, "dropped: RTS announcing an impossible size");
+		report(c, "dropped: %s", c->sink.why);
 		return err;
 	}
-	if (c->f.type == SHL_IO_RTS) {
-		c->env = shl_pool_get(&io.pool, SHL_Q_CHUNK_NONE);
-		if (c->env == NULL)
-			die("out of memory for an arriving message");
-		struct shl_envelope *env = c->env;
-		struct rts_in *x = malloc(sizeof(*x));
-		if (x == NULL)
-			die("out of memory for an arriving message");
-		env->payload = SHL_Q_REMOTE;
-		memcpy(env->inline_data, &c->f.cookie, 8);
-		*x = (struct rts_in){ .src = c->f.src, .dst = c->f.dst, .cookie = c->f.cookie,
-				      .env = env, .next = io.rts_in };
-		io.rts_in = x;  /* before the rank can post its CTS, which only we take */
-		int err = deliver(c, v);
-		if (err < 0) {
-			io.rts_in = x->next;
-			free(x);
-		}
-		return err;
-	}
-	/* CTS: the receiver is ready; its id goes into every DATA frame. */
-	struct peer *p = &io.peers[c->node];
-	struct shl_io_send **link = &p->rts, *d;
-	while ((d = *link) != NULL && (d->frame.cookie != c->f.cookie ||
-				       d->frame.dst != c->f.src || d->frame.src != c->f.dst))
-		link = &d->next;
-	if (d == NULL) {
-		report(c, "dropped: CTS for no send waiting for one");
-		return -EPROTO;
-	}
-	*link = d->next;
-	uint64_t chunks = d->bytes ? (d->bytes + SHL_IO_CHUNK_MAX - 1) / SHL_IO_CHUNK_MAX : 1;
-	/* Counted before the CTS is retired (below): the counts never read level while
-	 * these DATA frames are still to be sent. */
-	count_generated(chunks);
-	for (uint64_t i = 0; i < chunks; i++) {
-		bool last = i + 1 == chunks;
-		struct shl_io_send *e = last ? d : calloc(1, sizeof(*e));
-		uint64_t off = i * SHL_IO_CHUNK_MAX;
-		if (e == NULL)
-			die("out of memory for a rendezvous send");
-		e->frame = (struct shl_io_frame){ .type = SHL_IO_DATA, .src = d->frame.src,
-						  .dst = d->frame.dst, .context = d->frame.context,
-						  .length = last ? d->bytes - off : SHL_IO_CHUNK_MAX,
-						  .cookie = v };
-		e->payload = (const char *)d->data + off;
-		e->counted = last;
-		if (!last) {
-			e->req = NULL;
-			e->owned = NULL;
-		}
-		queue(c->node, e);
-	}
-	flush(c->node);
-	count_retired();
-	next_header(c);
-	return 0;
-}
-
-/* Some DATA bytes of c->rv have arrived. */
-static int got_data(struct conn *c, size_t n)
-{
-	struct shl_io_recv *rv = c->rv;
-
-	rv->got += n;
-	if (c->got < c->f.length)
-		return 0;
-	if (rv->got == rv->total) {
-		struct shl_io_recv **link = &io.recvs;
-		while (*link != rv)
-			link = &(*link)->next;
-		*link = rv->next;
-		io.hooks.received(rv);
-	}
-	count_retired();
 	next_header(c);
 	return 0;
 }
@@ -666,52 +434,14 @@ static int start_frame(struct conn *c)
 		       (unsigned long long)c->f.length);
 		return err;
 	}
-	c->got = 0;
-	switch (c->f.type) {
-	case SHL_IO_EAGER:
-		c->in = IN_EAGER;
-		c->env = shl_pool_get(&io.pool, c->f.length > SHL_Q_INLINE_MAX ? SHL_Q_CHUNK_MEDIUM
-									      : SHL_Q_CHUNK_NONE);
-		if (c->env == NULL)
-			die("out of memory for an arriving message");
-		if (c->f.length > SHL_Q_INLINE_MAX) {
-			c->env->payload = SHL_Q_POOLED;
-			c->env->data = c->env->chunk;
-			c->dst = c->env->chunk;
-		} else {
-			c->env->payload = SHL_Q_INLINE;
-			c->dst = c->env->inline_data;
-		}
-		return c->f.length == 0 ? deliver(c, 0) : 0;
-	case SHL_IO_RTS:
-	case SHL_IO_CTS:
-		c->in = IN_SIZE;
-		return 0;
-	case SHL_IO_CANCEL:
-		got_cancel(c);  /* its CANCELLED, if any, is counted first */
-		count_retired();
-		next_header(c);
-		return 0;
-	case SHL_IO_CANCELLED: {
-		int err = got_cancelled(c);
-		next_header(c);
+	err = shl_proto_header(c->node, &c->f, &c->sink);
+	if (err < 0) {
+		report(c, "dropped: %s", c->sink.why);
 		return err;
 	}
-	default: {  /* DATA: for a receive we are waiting for, within its size */
-		struct shl_io_recv *rv = io.recvs;
-		while (rv != NULL && rv->id != c->f.cookie)
-			rv = rv->next;
-		if (rv == NULL || rv->src != c->f.src || rv->dst != c->f.dst ||
-		    c->f.length > rv->total - rv->got) {
-			report(c, "dropped: DATA frame for no receive waiting for it (or beyond "
-			       "its size)");
-			return -EPROTO;
-		}
-		c->in = IN_DATA;
-		c->rv = rv;
-		return c->f.length == 0 ? got_data(c, 0) : 0;
-	}
-	}
+	c->in = IN_PAYLOAD;
+	c->got = 0;
+	return c->f.length == 0 ? got_frame(c) : 0;
 }
 
 /* Read what `c` has: the hello, headers and payloads, until the socket is empty (a read
@@ -743,20 +473,11 @@ static void drain_conn(struct conn *c)
 			to = c->hdr + c->got;
 			want = SHL_IO_FRAME_HEADER - c->got;
 			break;
-		case IN_EAGER:
-			to = c->dst + c->got;
-			want = c->f.length - c->got;
-			break;
-		case IN_SIZE:
-			to = c->small + c->got;
-			want = 8 - c->got;
-			break;
-		default: {  /* IN_DATA: into the buffer while it has room, then discarded */
-			struct shl_io_recv *rv = c->rv;
+		default: {  /* IN_PAYLOAD: into the sink while it has room, then discarded */
 			uint64_t left = c->f.length - c->got;
-			if (rv->got < rv->keep) {
-				to = (unsigned char *)rv->buf + rv->got;
-				want = rv->keep - rv->got < left ? rv->keep - rv->got : left;
+			if (c->got < c->sink.keep) {
+				to = c->sink.buf + c->got;
+				want = c->sink.keep - c->got;
 			} else {
 				to = io.scratch;
 				want = left < sizeof(io.scratch) ? left : sizeof(io.scratch);
@@ -793,8 +514,8 @@ static void drain_conn(struct conn *c)
 			}
 		}
 		c->got += (size_t)n;
-		if (c->in == IN_DATA)
-			err = got_data(c, (size_t)n);
+		if (c->in == IN_PAYLOAD)
+			err = c->got < c->f.length ? 0 : got_frame(c);
 		else if ((size_t)n < want)
 			continue;
 		else if (c->in == IN_HELLO)
@@ -803,12 +524,8 @@ static void drain_conn(struct conn *c)
 			err = check_proof(c);
 		else if (c->in == IN_CHALLENGE)
 			err = check_challenge(c);
-		else if (c->in == IN_HEADER)
-			err = start_frame(c);
-		else if (c->in == IN_EAGER)
-			err = deliver(c, c->f.length);
 		else
-			err = got_size(c);
+			err = start_frame(c);
 		if (err < 0) {
 			conn_close(c);
 			return;
@@ -863,9 +580,11 @@ static void flush(uint32_t n)
 				      strerror(errno));
 		if (w < 0)
 			die("cannot send to node %u (%s): %s", n, p->out->name, strerror(errno));
-		/* Retire the frames written whole; remember how far into the next one. */
+		/* Take the frames written whole off the queue; remember how far into the next
+		 * one. Then hand them to the protocol, which may queue more (a CANCEL behind
+		 * an RTS cancelled half written): the queue is in order before it is called. */
 		size_t done = p->off + (size_t)w;
-		struct shl_io_send *later = NULL;  /* CANCELs of RTS cancelled half written */
+		struct shl_io_send *out = NULL, **out_tail = &out;
 		while (p->head != NULL) {
 			struct shl_io_send *d = p->head;
 			size_t whole = SHL_IO_FRAME_HEADER + (size_t)d->frame.length;
@@ -873,36 +592,17 @@ static void flush(uint32_t n)
 				break;
 			done -= whole;
 			p->head = d->next;
-			if (d->counted)
-				count_written();
-			if (d->frame.type == SHL_IO_RTS) {  /* wait for the CTS */
-				d->next = p->rts;
-				p->rts = d;
-				if (d->cancel) {
-					struct shl_io_send *e = calloc(1, sizeof(*e));
-					if (e == NULL)
-						die("out of memory for a cancel");
-					e->frame = (struct shl_io_frame){
-						.type = SHL_IO_CANCEL, .src = d->frame.src,
-						.dst = d->frame.dst, .context = d->frame.context,
-						.cookie = d->frame.cookie };
-					count_generated(1);
-					e->next = later;
-					later = e;
-				}
-				continue;
-			}
-			io.hooks.sent(d->req);
-			free(d->owned);
-			free(d);
+			*out_tail = d;
+			out_tail = &d->next;
 		}
+		*out_tail = NULL;
 		if (p->head == NULL)
 			p->tail = &p->head;
 		p->off = done;
-		while (later != NULL) {
-			struct shl_io_send *e = later;
-			later = e->next;
-			queue(n, e);
+		while (out != NULL) {
+			struct shl_io_send *d = out;
+			out = d->next;
+			shl_proto_written(d);
 		}
 	}
 	if (p->pollout && p->out != NULL) {
@@ -982,91 +682,48 @@ static void connected(struct conn *c, uint32_t events)
 	}
 }
 
-/* A CANCEL for the send of `req` to node `n` found no RTS waiting for its CTS: if that RTS
- * is still in the output queue, drop it (not started) or mark it (half written: its
- * CANCEL follows it, flush). MPI_Wait on a cancelled send must return whatever the
- * receiver does (MPI 4.1 §3.8.4). */
-static void cancel_queued(uint32_t n, void *req)
-{
-	struct peer *p = &io.peers[n];
-	struct shl_io_send **link = &p->head, *d;
-
-	while ((d = *link) != NULL && !(d->frame.type == SHL_IO_RTS && d->req == req))
-		link = &d->next;
-	if (d == NULL)
-		return;
-	if (d == p->head && p->off > 0) {
-		d->cancel = true;
-		return;
-	}
-	*link = d->next;
-	if (p->tail == &d->next)
-		p->tail = link;
-	count_written();  /* counted by the last DATA frame it will never have */
-	count_retired();  /* posted, never to be written */
-	io.hooks.cancelled(d->req);
-	free(d->owned);
-	free(d);
-}
-
-/* Move every posted send to its node's queue and write what can be written. */
+/* Holding io.lock: hand every posted send to the protocol, which gives what is to be
+ * written to write(). */
 static void take_posts(void)
 {
 	struct cds_wfcq_node *node;
 
-	while ((node = __cds_wfcq_dequeue_blocking(&io.sub_head, &io.sub_tail)) != NULL) {
-		struct shl_io_send *d = caa_container_of(node, struct shl_io_send, link);
-		uint32_t n = io.node_of[d->frame.dst];
-		struct peer *p = &io.peers[n];
+	while ((node = __cds_wfcq_dequeue_blocking(&io.sub_head, &io.sub_tail)) != NULL)
+		shl_proto_take(caa_container_of(node, struct shl_io_send, link));
+}
 
-		if (p->lost)
-			die_peer_gone("rank %d sends to rank %d, but the connection to its node %u "
-				      "is closed (has that node ended?)", d->frame.src, d->frame.dst,
-				      n);
-		/* An RTS is counted by its last DATA frame, which reuses the descriptor. */
-		d->counted = d->frame.type != SHL_IO_RTS;
-		if (d->frame.type == SHL_IO_RTS)
-			d->frame.cookie = ++io.next_id;
-		if (d->frame.type == SHL_IO_CANCEL) {
-			/* An RTS written and waiting for its CTS: ask its receiver. One not
-			 * written yet (no connection yet, or back-pressure): drop it here. One
-			 * answered already: the cancel fails, the send completes. */
-			struct shl_io_send **link = find_rts_out(n, d->req, 0, 0, 0);
-			if (link == NULL) {
-				cancel_queued(n, d->req);
-				count_written();
-				count_retired();  /* this CANCEL: posted, never written */
-				free(d);
-				continue;
-			}
-			d->frame.cookie = (*link)->frame.cookie;
-			d->frame.length = 0;
-			d->req = NULL;
-		}
-		if (d->frame.type == SHL_IO_CTS) {
-			/* The RTS it answers is ours no more: its envelope goes back now. */
-			struct rts_in **link = find_rts_in(d->frame.dst, d->frame.src,
-							   d->frame.cookie), *x;
-			if (link == NULL)
-				die("rank %d answers a message from rank %d that never came",
-				    d->frame.src, d->frame.dst);
-			x = *link;
-			*link = x->next;
-			shl_pool_put(x->env);
-			free(x);
-			/* Known before the CTS leaves, so its DATA always finds it. */
-			d->recv->id = ++io.next_id;
-			d->recv->got = 0;
-			d->recv->next = io.recvs;
-			io.recvs = d->recv;
-			put64(d->packed, d->recv->id);
-		}
-		queue(n, d);
-		if (io.lazy && p->out == NULL && !p->dialed)
-			call(n);
-		if (p->head == d)
-			flush(n);
-	}
+/* tp->write: holding io.lock, queue `d` for its destination's node and write what the
+ * socket takes; lazily, call that node on its first frame. */
+static void write_frame(struct shl_io_send *d)
+{
+	uint32_t n = io.node_of[d->frame.dst];
+	struct peer *p = &io.peers[n];
+
+	if (p->lost)
+		die_peer_gone("rank %d sends to rank %d, but the connection to its node %u "
+			      "is closed (has that node ended?)", d->frame.src, d->frame.dst, n);
+	queue(n, d);
+	if (io.lazy && p->out == NULL && !p->dialed)
+		call(n);
+	if (p->head == d)
+		flush(n);
+}
+
+/* tp->unwrite: holding io.lock, take `d` off its node's queue unless part of it is written
+ * (or all: then it is being handed back to the protocol). */
+static bool unwrite(struct shl_io_send *d)
+{
+	struct peer *p = &io.peers[io.node_of[d->frame.dst]];
+	struct shl_io_send **link = &p->head;
+
+	while (*link != NULL && *link != d)
+		link = &(*link)->next;
+	if (*link == NULL || (d == p->head && p->off > 0))
+		return false;
+	*link = d->next;
+	if (p->tail == &d->next)
+		p->tail = link;
+	return true;
 }
 
 static void take_connections(void)
@@ -1225,7 +882,15 @@ static int dial(uint32_t n, const struct sockaddr_in *sa)
 	return start_greeting(c, n);
 }
 
-int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hooks)
+static void limits(struct shl_io_limits *out)
+{
+	*out = (struct shl_io_limits){ .eager_max = SHL_IO_EAGER_MAX,
+				       .inline_max = SHL_IO_EAGER_MAX,
+				       .frame_max = SHL_IO_CHUNK_MAX };
+}
+
+/* tp->start. */
+static int start(const struct shl_io_config *cfg)
 {
 	struct epoll_event ev;
 	pthread_t t;
@@ -1234,7 +899,6 @@ int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hoo
 	io.node = cfg->node;
 	io.nnodes = cfg->nnodes;
 	io.world_size = cfg->world_size;
-	io.hooks = *hooks;
 	io.listen = cfg->listen;
 	memcpy(io.secret, cfg->secret, SHL_IO_CTL_SECRET);
 	snprintf(io.host, sizeof(io.host), "%s", cfg->host ? cfg->host : "?");
@@ -1245,7 +909,6 @@ int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hoo
 	memcpy(io.node_of, cfg->node_of, (size_t)cfg->world_size * sizeof(*io.node_of));
 	for (uint32_t n = 0; n < cfg->nnodes; n++)
 		io.peers[n].tail = &io.peers[n].head;
-	shl_pool_init_sized(&io.pool, SHL_IO_EAGER_MAX);
 	pthread_mutex_init(&io.lock, NULL);
 	io.poll_ns = cfg->poll_ns;
 	__cds_wfcq_init(&io.sub_head, &io.sub_tail);
@@ -1291,11 +954,13 @@ int shl_io_start(const struct shl_io_config *cfg, const struct shl_io_hooks *hoo
 	return 0;
 }
 
-void shl_io_post_send(struct shl_io_send *d)
+/* tp->post: any thread. Wait-free but for the wake-up, one eventfd write when the queue was
+ * empty and the thread not polling; when the thread is idle (a trylock), the caller takes
+ * the posts itself: one thread hand-off less per message. */
+static void post(struct shl_io_send *d)
 {
 	uint64_t one = 1;
 
-	atomic_fetch_add_explicit(&io.posted, 1, memory_order_relaxed);
 	cds_wfcq_node_init(&d->link);
 	/* The enqueue's full barrier publishes *d before the node is visible. */
 	bool queued = cds_wfcq_enqueue(&io.sub_head, &io.sub_tail, &d->link);
@@ -1320,31 +985,6 @@ void shl_io_post_send(struct shl_io_send *d)
 		;
 }
 
-void shl_io_count_frames(uint64_t *sent, uint64_t *retired)
-{
-	/* Retired first: a frame retired here after making others (a CTS and its DATA) made
-	 * them before (release store, holding io.lock), so `generated`, loaded after with
-	 * acquire, has them. A rank's post counts in `posted` before it is queued. */
-	*retired = atomic_load_explicit(&io.retired, memory_order_acquire);
-	*sent = atomic_load_explicit(&io.generated, memory_order_acquire) +
-		atomic_load_explicit(&io.posted, memory_order_acquire);
-}
-
-int shl_io_finish(unsigned timeout_ms)
-{
-	/* Every poster has returned (the caller's contract), so `posted` is final. */
-	uint64_t posted = atomic_load_explicit(&io.posted, memory_order_relaxed);
-
-	if (io.peers == NULL)
-		return 0;
-	for (unsigned ms = 0; ms < timeout_ms; ms++) {
-		if (atomic_load_explicit(&io.written, memory_order_acquire) >= posted)
-			return 0;
-		usleep(1000);
-	}
-	return -ETIMEDOUT;
-}
-
 /* Holding io.lock: every authed connection's events as io.disarmed says. */
 static void arm_all(void)
 {
@@ -1352,7 +992,8 @@ static void arm_all(void)
 		arm(c);
 }
 
-bool shl_io_poll(bool *joined)
+/* tp->poll: shl_io_poll for TCP. */
+static bool rank_poll(bool *joined)
 {
 	bool got = false;
 
@@ -1381,7 +1022,8 @@ bool shl_io_poll(bool *joined)
 	return got;
 }
 
-void shl_io_poll_end(void)
+/* tp->poll_end: shl_io_poll_end for TCP. */
+static void rank_poll_end(void)
 {
 	pthread_mutex_lock(&io.lock);
 	if (--io.pollers == 0) {
@@ -1390,3 +1032,8 @@ void shl_io_poll_end(void)
 	}
 	pthread_mutex_unlock(&io.lock);
 }
+
+const struct shl_tp_ops shl_io_tcp = {
+	.name = "tcp", .limits = limits, .start = start, .post = post, .write = write_frame,
+	.unwrite = unwrite, .poll = rank_poll, .poll_end = rank_poll_end, .fail = die,
+};

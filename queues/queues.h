@@ -39,7 +39,7 @@ enum shl_q_payload {
 	SHL_Q_INLINE,  /* in env->inline_data, packed */
 	SHL_Q_POOLED,  /* in env->chunk, packed */
 	SHL_Q_DIRECT,  /* in the sender's buffer, in the sender's layout (env->layout) */
-	SHL_Q_REMOTE,  /* on another node: a rendezvous (io/mesh.h); the sender's id in the
+	SHL_Q_REMOTE,  /* on another node: a rendezvous (io/transport.h); the sender's id in the
 			* first 8 bytes of inline_data */
 };
 

@@ -1,14 +1,17 @@
-/* Point-to-point with ranks of other nodes: sends handed to the completion thread
- * (io/mesh.h) and the two hooks it calls back (an arriving message into a rank's inbox, a
- * written send's completion). Entered by rank threads (shl_p2p_send_remote, rank locked)
- * and by the completion thread (the hooks). Must not touch a rank's private lists: arriving
- * messages take the inbox, like a local sender's, so matching is one code path. */
+/* Point-to-point with ranks of other nodes: the choice of protocol for each message from
+ * the transport's limits (eager or rendezvous; cancel), its posting to the off-node I/O
+ * (io/transport.h), and the hooks it calls back (an arriving message into a rank's inbox,
+ * a written send's completion, a rendezvous receive's data in, a cancelled send). Entered
+ * by rank threads (rank locked) and by whoever holds the transport's lock (the hooks).
+ * Must not touch a rank's private lists: arriving messages take the inbox, like a local
+ * sender's, so matching is one code path. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "io/mesh.h"
+#include "io/transport.h"
 #include "runtime/core/rt.h"
 #include "runtime/p2p/internal.h"
 #include "runtime/coll/net.h"
@@ -25,12 +28,10 @@ static int deliver(int32_t dst, struct shl_envelope *env)
 	return shl_route_deliver(to, env);
 }
 
-/* Completion thread: the frame of send request `req` (NULL: one that completed when
- * posted) is written. */
+/* Completion thread: the frames of send request `req` are written. */
 static void sent(void *req)
 {
-	if (req != NULL)
-		shl_req_complete(req);
+	shl_req_complete(req);
 }
 
 /* Completion thread: the rendezvous send of request `req` was cancelled before its
@@ -43,24 +44,17 @@ static void cancelled(void *req)
 	shl_req_complete(q);
 }
 
-/* A rendezvous receive: what the completion thread fills, and what the rank asked for. */
-struct remote_recv {
-	struct shl_io_recv io;
-	struct shl_req *q;
-	void *tmp;                   /* dense bytes to unpack into q's buffer, or NULL */
-};
-
-/* Completion thread: every byte of a rendezvous receive is in. */
+/* Completion thread: every byte of a rendezvous receive is in (`owned`: dense bytes to
+ * unpack into the receive's buffer). */
 static void received(struct shl_io_recv *rv)
 {
-	struct remote_recv *x = caa_container_of(rv, struct remote_recv, io);
+	struct shl_req *q = rv->req;
 
-	if (x->tmp != NULL) {
-		shl_dt_copy(x->q->buf, x->q->type, x->tmp, NULL, rv->keep);
-		free(x->tmp);
+	if (rv->owned != NULL) {
+		shl_dt_copy(q->buf, q->type, rv->owned, NULL, rv->keep);
+		free(rv->owned);
 	}
-	shl_req_complete(x->q);
-	free(x);
+	shl_req_complete(q);
 }
 
 int shl_job_connect(const struct shl_io_config *cfg)
@@ -95,51 +89,39 @@ int shl_job_connect(const struct shl_io_config *cfg)
 	c.lazy = connect != NULL && strcmp(connect, "lazy") == 0;
 	if (err == 0)
 		err = shl_coll_net_init(cfg->world_size, cfg->node_of);
-	return err < 0 ? err : shl_io_start(&c, &hooks);
+	return err < 0 ? err : shl_io_start(&shl_io_tcp, &c, &hooks);
 }
 
 void shl_p2p_recv_remote(struct shl_rank *r, struct shl_req *q, struct shl_envelope *env,
 			 size_t n)
 {
-	struct remote_recv *x = calloc(1, sizeof(*x));
-	struct shl_io_send *d = calloc(1, sizeof(*d) + 8);
-	uint64_t cookie;
+	struct shl_io_recv *rv = shl_io_recv_get(r->world_rank);
+	void *tmp = NULL;
 
-	if (x == NULL || d == NULL)
+	if (rv == NULL || (!q->type->contig && n > 0 && (tmp = malloc(n)) == NULL))
 		shl_panic("MPI_Recv", ENOMEM, "no memory for a receive from another node");
-	x->q = q;
-	if (!q->type->contig && n > 0 && (x->tmp = malloc(n)) == NULL)
-		shl_panic("MPI_Recv", ENOMEM, "no memory for a receive from another node");
+	rv->buf = tmp ? tmp : q->buf;
+	rv->keep = n;
 	/* The sender's world rank, which the frames name (env->src is its comm rank). */
-	int wsrc = shl_route_sender_world(q->comm, env->context, env->src);
-	x->io = (struct shl_io_recv){ .buf = x->tmp ? x->tmp : q->buf, .keep = n,
-				      .total = env->bytes, .src = wsrc,
-				      .dst = r->world_rank };
-	memcpy(&cookie, env->inline_data, 8);
-	d->frame = (struct shl_io_frame){ .type = SHL_IO_CTS, .src = r->world_rank,
-					  .dst = wsrc, .context = env->context, .length = 8,
-					  .cookie = cookie };
-	d->payload = d->packed;
-	d->recv = &x->io;
-	/* `env` stays the completion thread's: it gives it back when it takes the CTS. */
-	shl_io_post_send(d);
+	rv->src = shl_route_sender_world(q->comm, env->context, env->src);
+	rv->dst = r->world_rank;
+	rv->req = q;
+	rv->owned = tmp;
+	/* `env` stays the protocol's: it gives it back when it takes the CTS. */
+	shl_io_post_cts(rv, env);
 }
 
 bool shl_p2p_cancel_remote(struct shl_rank *r, struct shl_req *req)
 {
-	struct shl_io_send *d;
+	int world;
 
-	if (req->kind != SHL_REQ_SEND || req->peer == MPI_PROC_NULL ||
-	    shl_job.ranks[shl_comm_remote_world(req->comm, req->peer)] != NULL)
+	if (req->kind != SHL_REQ_SEND || req->peer == MPI_PROC_NULL)
 		return false;
-	d = calloc(1, sizeof(*d));
-	if (d == NULL)
-		return true;  /* no memory to ask: the cancel fails, the send completes */
-	d->frame = (struct shl_io_frame){ .type = SHL_IO_CANCEL, .src = r->world_rank,
-					  .dst = shl_comm_remote_world(req->comm, req->peer),
-					  .context = req->comm->context };
-	d->req = req;
-	shl_io_post_send(d);
+	world = shl_comm_remote_world(req->comm, req->peer);
+	if (shl_job.ranks[world] != NULL)
+		return false;
+	/* No memory to ask: the cancel fails, the send completes. */
+	shl_io_post_cancel(r->world_rank, world, req->comm->context, req);
 	return true;
 }
 
@@ -148,59 +130,48 @@ int shl_p2p_send_remote(struct shl_rank *r, struct shl_comm *c, const void *buf,
 			enum shl_send_mode mode, struct shl_req *req)
 {
 	size_t bytes = (size_t)count * type->size;
-	int world = shl_comm_remote_world(c, dest);
+	struct shl_io_msg m = { .src = r->world_rank, .dst = shl_comm_remote_world(c, dest),
+				.context = c->context, .tag = tag };
 	/* As on the node, what shl_p2p_sends_at_once says completes at once (the caller may
 	 * even have passed the rank's shared completed request, make_request): those are
 	 * copied. Others are written straight from the user's buffer when it is dense, and
-	 * complete once written. Synchronous sends and messages over the eager limit go by
-	 * rendezvous (RTS, the receiver's match answers CTS, then DATA), so they complete
-	 * only once matched. */
+	 * complete once written. Synchronous sends and messages over the transport's eager
+	 * limit go by rendezvous (RTS, the receiver's match answers CTS, then DATA), so they
+	 * complete only once matched. */
 	bool at_once = shl_p2p_sends_at_once(mode, count, type);
 	bool packed = at_once || !type->contig;
-	bool rdv = mode == SHL_MODE_SYNC || bytes > SHL_IO_EAGER_MAX;
+	bool rdv = mode == SHL_MODE_SYNC || bytes > shl_io_limits()->eager_max;
 	struct shl_io_send *d;
 
 	if (!c->sh->offnode)
 		shl_panic("MPI_Send", EINVAL, "a send to another node on a communicator of this node");
-	if (!rdv) {
-		d = malloc(sizeof(*d) + (packed ? bytes : 0));
-		if (d == NULL)
-			return -ENOMEM;
-		memset(d, 0, sizeof(*d));
-		d->frame = (struct shl_io_frame){ .type = SHL_IO_EAGER, .src = r->world_rank,
-						  .dst = world, .context = c->context, .tag = tag,
-						  .length = bytes };
-		d->payload = buf;
-		if (packed) {
-			shl_dt_copy(d->packed, NULL, buf, type, bytes);
-			d->payload = d->packed;
-		}
-	} else {
-		d = calloc(1, sizeof(*d) + 8);
-		if (d == NULL)
-			return -ENOMEM;
-		d->frame = (struct shl_io_frame){ .type = SHL_IO_RTS, .src = r->world_rank,
-						  .dst = world, .context = c->context, .tag = tag,
-						  .length = 8 };
-		for (int i = 0; i < 8; i++)
-			d->packed[i] = (unsigned char)((uint64_t)bytes >> (8 * i));
-		d->payload = d->packed;
-		d->data = buf;
-		d->bytes = bytes;
-		if (packed && bytes > 0) {
-			d->owned = malloc(bytes);
-			if (d->owned == NULL) {
-				free(d);
-				return -ENOMEM;
-			}
-			shl_dt_copy(d->owned, NULL, buf, type, bytes);
-			d->data = d->owned;
-		}
-	}
-	d->req = at_once ? NULL : req;
+	d = shl_io_send_get(r->world_rank, packed && !rdv ? bytes : 0);
+	if (d == NULL)
+		return -ENOMEM;
 	req->env = NULL;
+	if (!rdv) {
+		const void *payload = buf;
+		if (packed) {
+			shl_dt_copy(d->space, NULL, buf, type, bytes);
+			payload = d->space;
+		}
+		if (at_once)
+			shl_req_complete_own(r, req);
+		shl_io_post_eager(d, &m, payload, bytes, at_once ? NULL : req);
+		return 0;
+	}
+	void *owned = NULL;
+	if (packed && bytes > 0) {
+		/* Packed once into a buffer of the send's own, written from there. */
+		owned = malloc(bytes);
+		if (owned == NULL) {
+			shl_io_send_put(d);
+			return -ENOMEM;
+		}
+		shl_dt_copy(owned, NULL, buf, type, bytes);
+	}
 	if (at_once)
 		shl_req_complete_own(r, req);
-	shl_io_post_send(d);
+	shl_io_post_rts(d, &m, owned ? owned : buf, bytes, owned, at_once ? NULL : req);
 	return 0;
 }
