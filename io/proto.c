@@ -18,10 +18,11 @@
 #include "io/transport.h"
 
 /* Payload space of a small send descriptor: a copied payload up to this rides in one; a
- * larger copy (up to the transport's inline_max) takes a large one. The bytes a send copies
- * at once are the inline ones (SHL_Q_INLINE_MAX) and small packed layouts (SHL_Q_PACKED_MAX). */
+ * larger copy (up to the transport's inline_max) takes a large one. The bytes a send
+ * copies at once are the inline ones (SHL_Q_INLINE_MAX) and small packed layouts
+ * (SHL_Q_PACKED_MAX). */
 #define SHL_IO_SPACE_SMALL SHL_Q_PACKED_MAX
-_Static_assert(SHL_Q_INLINE_MAX <= SHL_IO_SPACE_SMALL, "an inline payload fits a small descriptor");
+_Static_assert(SHL_Q_INLINE_MAX <= SHL_IO_SPACE_SMALL, "inline payloads fit a small one");
 /* Descriptors a pool keeps of each kind; one coming back to a pool that has more is freed.
  * Small ones: a window of 64 sends in flight per rank (the OSU message-rate window) and a
  * burst as much again, 1.2 KiB each. Large ones (the transport's inline_max of space, 64 KiB
