@@ -382,12 +382,18 @@ void shl_proto_take(struct shl_io_send *d)
 				    d->frame.src, d->frame.dst);
 		shl_pool_put((*link)->env);
 		rts_in_done(link);
-		/* Known before the CTS leaves, so its DATA always finds it. */
 		d->rv.id = ++pr.next_id;
 		d->rv.got = 0;
+		shl_io_frame_encode_size(d->rv.id, d->small);
+		if (d->rv.total == 0) {
+			/* An empty message has no DATA: matched, it is received. */
+			pr.hooks.received(&d->rv);
+			d->state |= CTS_FILLED;
+			break;
+		}
+		/* Known before the CTS leaves, so its DATA always finds it. */
 		d->rv.next = pr.recvs;
 		pr.recvs = &d->rv;
-		shl_io_frame_encode_size(d->rv.id, d->small);
 		break;
 	}
 	}
@@ -538,10 +544,17 @@ static int got_cts(uint32_t from, const struct shl_io_frame *f, struct shl_io_si
 	shl_io_frame_decode_size(f, s->small, &v);
 	d = *link;
 	*link = d->later;
-	chunks = d->bytes ? (d->bytes + pr.limits.frame_max - 1) / pr.limits.frame_max : 1;
+	chunks = (d->bytes + pr.limits.frame_max - 1) / pr.limits.frame_max;
 	/* Counted before the CTS is retired (below): the counts never read level while
 	 * these DATA frames are still to be sent. */
 	count_generated(chunks);
+	if (chunks == 0) {  /* an empty message: no DATA, the send is done once matched */
+		count_written();
+		if (d->req != NULL)
+			pr.hooks.sent(d->req);
+		free(d->owned);
+		give_back(d);
+	}
 	for (uint64_t i = 0; i < chunks; i++) {
 		bool last = i + 1 == chunks;
 		uint64_t off = i * pr.limits.frame_max;

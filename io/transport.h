@@ -107,7 +107,8 @@ struct shl_io_msg {
  *  - EAGER: frame.length payload bytes at `payload`; hooks->sent(req) once written.
  *  - RTS (a rendezvous send): the message is `bytes` dense bytes at `data`; the protocol
  *    keeps the descriptor from its posting until the CTS, then writes DATA frames from
- *    `data` (the last one reuses the descriptor) and calls hooks->sent(req) after the last.
+ *    `data` (the last one reuses the descriptor) and calls hooks->sent(req) after the last
+ *    (at the CTS for an empty message, which has no DATA).
  *  - CTS (a receive matched with an RTS): frame.cookie echoes the RTS's; `rv` says where
  *    the DATA goes. Back to its pool once written and every DATA byte is in.
  *  - CANCEL (MPI_Cancel of a rendezvous send): `req` is the send's request, frame.dst its
