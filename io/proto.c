@@ -676,6 +676,8 @@ int shl_io_start(const struct shl_tp_ops *tp, const struct shl_io_config *cfg,
 	size_t size = (size_t)cfg->world_size;
 
 	tp->limits(&pr.limits);
+	if (pr.limits.inline_max < pr.limits.eager_max || pr.limits.frame_max == 0)
+		return -EINVAL;
 	pr.hooks = *hooks;
 	pr.node_of = malloc(size * sizeof(*pr.node_of));
 	pr.pools = calloc(size, sizeof(*pr.pools));

@@ -26,7 +26,7 @@
 
 /* What a node process needs to join the job's transport: from the control channel's ASSIGN
  * and PEERS records (docs/offnode.md). The first four fields are every transport's; the
- * rest the TCP mesh's (io/mesh.c). shl_io_start copies what it keeps. */
+ * others the TCP mesh's (io/mesh.c). shl_io_start copies what it keeps. */
 struct shl_io_config {
 	uint32_t node;                   /* this node's index */
 	uint32_t nnodes;
@@ -45,13 +45,14 @@ struct shl_io_config {
 	bool lazy;
 };
 
-/* What a transport can do, published once by its start. */
+/* What a transport can do, published once by its limits op before it starts. */
 struct shl_io_limits {
 	/* Largest message sent eagerly (EAGER: the whole message in one frame); a larger one,
 	 * and every synchronous send, goes by rendezvous. */
 	uint64_t eager_max;
 	/* Largest payload a send descriptor holds copied (a send that completes at once,
-	 * before it is written): the space of its pool's large descriptors. */
+	 * before it is written): the space of its pool's large descriptors. At least
+	 * eager_max, since a packed or buffered eager message is copied whole. */
 	uint64_t inline_max;
 	/* Largest payload of one DATA frame: a rendezvous message is cut in frames of this. */
 	uint64_t frame_max;
@@ -87,7 +88,8 @@ struct shl_io_hooks {
 	int (*deliver)(int32_t dst, struct shl_envelope *env);
 	/* The send posted with request `req` (not NULL) has been written to its node. */
 	void (*sent)(void *req);
-	/* Every DATA byte of the rendezvous receive `rv` has arrived. */
+	/* Every DATA byte of the rendezvous receive `rv` has arrived (for an empty message:
+	 * its CTS is taken). */
 	void (*received)(struct shl_io_recv *rv);
 	/* The rendezvous send posted with `req` was cancelled (a CANCEL posted for it found
 	 * its receiver had not matched it): it will never be written. */
