@@ -9,23 +9,6 @@
 
 #include "runtime/core/rt.h"
 
-/* What a collective's run function does, as far as the network phase must know to ship a
- * member's arguments to the other nodes (coll/net.c). */
-enum shl_coll_kind {
-	SHL_KIND_UNKNOWN = 0,
-	SHL_KIND_BARRIER, SHL_KIND_BCAST, SHL_KIND_GATHER, SHL_KIND_SCATTER, SHL_KIND_ALLGATHER,
-	SHL_KIND_ALLTOALL,
-	/* Reductions: every member contributes one input vector. */
-	SHL_KIND_REDUCE, SHL_KIND_ALLREDUCE, SHL_KIND_SCAN, SHL_KIND_EXSCAN,
-	SHL_KIND_REDUCE_SCATTER,
-	SHL_KIND_CREATE,              /* communicator creation (comm split, dup) */
-};
-
-/* Which collective `run` is: coll/coll.c answers for those that move data, coll/reduce.c for
- * those that combine it; SHL_KIND_UNKNOWN for any other function. */
-enum shl_coll_kind shl_coll_kind_move(shl_meet_fn *run);
-enum shl_coll_kind shl_coll_kind_reduce(shl_meet_fn *run);
-
 /* Set once before ranks run when this node process is part of a job on several nodes:
  * shl_progress then calls shl_coll_net_progress. */
 extern bool shl_coll_net_on;
