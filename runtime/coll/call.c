@@ -18,7 +18,6 @@
 #include <stdlib.h>
 
 #include "runtime/coll/internal.h"
-#include "runtime/coll/net.h"
 #include "runtime/p2p/internal.h"
 
 /* ---- the call path ---- */

@@ -197,6 +197,20 @@ enum shl_coll_kind {
 enum shl_coll_kind shl_coll_kind_move(shl_meet_fn *run);
 enum shl_coll_kind shl_coll_kind_reduce(shl_meet_fn *run);
 
+/* ---- collectives on a communicator spanning nodes (coll/net.c) ---- */
+
+/* Owner thread, rank unlocked, c->sh->offnode: run collective `run` with arguments `x` as
+ * this rank's next collective on `c` and wait (sleeping) for it. Returns the class of the
+ * error its run reported for this rank, or 0. */
+int shl_coll_net_block(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
+		       const struct shl_cargs *x);
+
+/* Owner thread, rank unlocked, c->sh->offnode: join the next collective of `c` with a heap
+ * copy of `x` (types and op held until it is done) that completes request `q`, as
+ * shl_coll_start's nonblocking join does on one node. Returns 0 or MPI_ERR_NO_MEM. */
+int shl_coll_net_join(struct shl_comm *c, shl_meet_fn *run, const struct shl_cargs *x,
+		      struct shl_req *q);
+
 /* ---- the ring paths of small blocking collectives (coll/ring.c) ---- */
 
 /* Whether a blocking MPI_Bcast of `bytes` bytes on `c` takes the ring path. Every member

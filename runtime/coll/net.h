@@ -17,18 +17,6 @@ extern bool shl_coll_net_on;
  * each of the `size` world ranks (copied). Returns 0 or -ENOMEM. */
 int shl_coll_net_init(int size, const uint32_t *node_of);
 
-/* Owner thread, rank unlocked, c->sh->offnode: run collective `run` with arguments `x` as
- * this rank's next collective on `c` and wait (sleeping) for it. Returns the class of the
- * error its run reported for this rank, or 0. */
-int shl_coll_net_block(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
-		       const struct shl_cargs *x);
-
-/* Owner thread, rank unlocked, c->sh->offnode: join the next collective of `c` with a heap
- * copy of `x` (types and op held until it is done) that completes request `q`, as coll/coll.c's
- * nonblocking join does. Returns 0 or MPI_ERR_NO_MEM. */
-int shl_coll_net_join(struct shl_comm *c, shl_meet_fn *run, const struct shl_cargs *x,
-		      struct shl_req *q);
-
 /* Owner, rank locked (from shl_progress): advance the network phases this rank leads for
  * its node; runs the collectives whose data has all arrived and completes their members'
  * requests. Returns at once when there is nothing to do. */
