@@ -260,3 +260,10 @@ int shl_coll_root(struct shl_meeting *m, int *root, int *side)
 	}
 	return 0;
 }
+
+void shl_coll_shared_free(struct shl_comm_shared *sh)
+{
+	for (int k = 0; k < SHL_RING_KINDS; k++)
+		shl_coll_ring_free(sh->ring[k]);
+	shl_coll_net_free(sh);
+}

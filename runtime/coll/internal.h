@@ -6,6 +6,7 @@
 #ifndef SHL_RUNTIME_COLL_INTERNAL_H
 #define SHL_RUNTIME_COLL_INTERNAL_H
 
+#include "runtime/comm/hooks.h"
 #include "runtime/core/rt.h"
 #include "runtime/datatype/op.h"
 
@@ -211,7 +212,15 @@ int shl_coll_net_block(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
 int shl_coll_net_join(struct shl_comm *c, shl_meet_fn *run, const struct shl_cargs *x,
 		      struct shl_req *q);
 
+/* Any rank thread, when `sh` is freed (shl_coll_shared_free): free its network state and
+ * forget its context for arriving frames. */
+void shl_coll_net_free(struct shl_comm_shared *sh);
+
 /* ---- the ring paths of small blocking collectives (coll/ring.c) ---- */
+
+/* Any rank thread, when the shared object goes (shl_coll_shared_free): free ring `g`
+ * (NULL: none was made). */
+void shl_coll_ring_free(struct shl_coll_ring *g);
 
 /* Whether a blocking MPI_Bcast of `bytes` bytes on `c` takes the ring path. Every member
  * of a correct call gets the same answer. */
@@ -285,12 +294,30 @@ int shl_coll_share_add(struct shl_meeting *m, void *dst, const struct shl_dataty
 int shl_coll_share_fold(struct shl_meeting *m, shl_kern *k, size_t esize, size_t bytes,
 			const void *const *in, int nin, void *const *out, int nout);
 
-/* shl_coll_share_run (comm/comm.h) makes the recorded copies once the run returns; a run that
+/* shl_coll_share_run (comm/hooks.h) makes the recorded copies once the run returns; a run that
  * frees memory its copies read calls it first itself. */
 
 /* A member blocked in a collective on `sh`, from its wait: copy chunks of whatever run is
  * offered on `sh`. Returns at once when none is. */
 void shl_coll_share_help(struct shl_comm_shared *sh);
+
+/* ---- calls that do not match (coll/mismatch.c) ---- */
+
+/* How long a member blocked in a collective sleeps before it runs shl_coll_check: a
+ * mismatch is reported within about this long; a blocked rank wakes 10 times a second
+ * (with its poll of SHOAL_SPIN_US, 200 us: 0.2 % of a core). */
+#define SHL_COLL_CHECK_NS 100000000u
+
+/* Owner thread, blocked in its collective `k` on `c` for a while (or woken): whether that
+ * call cannot complete because some member's call `k` took another path, or `c` is broken
+ * already. The first member to find it marks `c` broken, fails the meetings still waiting
+ * for members and wakes every member. Returns 0 or MPI_ERR_NOT_SAME. */
+int shl_coll_check(struct shl_comm *c, uint64_t k);
+
+/* Owner thread: write into `buf` which calls did not match, when `c` is broken or its
+ * history shows the rank's last collective differed from another member's. Returns
+ * whether it could. */
+bool shl_coll_describe(struct shl_comm *c, char *buf, size_t len);
 
 /* Report `err` from shl_coll_start through c's error handler, explaining it. */
 int shl_coll_fail(struct shl_comm *c, const char *fn, int err);
