@@ -4,7 +4,7 @@
  * the flag barrier, or a meeting through shl_coll_start) and its run function. Entered by
  * rank threads, from the bindings (coll/move_bindings.c); run functions by the member that
  * arrives last at a meeting, or by a node's leader for the members of other nodes
- * (coll/net.c). Never sends a message: members meet (comm/comm.h) and the last arriver
+ * (coll/net.c). Never sends a message: members meet (comm/meet.c) and the last arriver
  * copies between their buffers directly, in the shared address space.
  *
  * Algorithm: the last to arrive moves every byte once, from each source buffer straight
