@@ -15,17 +15,16 @@
 
 /* Payload bytes carried inside an envelope: with the 48-byte header and 40 cold bytes this
  * makes the envelope 384 bytes, six cache lines, and a payload of up to 16 bytes shares
- * the header's line. 296 rather than 232 (five lines) so that a 256-byte message goes
- * eagerly, in fastbox cells (SHL_Q_FBOX_MAX), and waits unexpected in an envelope: through
- * the sender's buffer it took 0.216 µs one way against Open MPI's 0.212, in cells 0.145
- * (docs/performance.md, "Messages of several cells"). SHOAL_INLINE_MAX tunes the switch to
- * direct copies down from here. */
+ * the header's line. Six lines rather than five so that a 256-byte message goes eagerly,
+ * in fastbox cells (SHL_Q_FBOX_MAX), and can wait unexpected in an envelope: copied from
+ * the sender's buffer instead it took half as long again (docs/performance.md, "Messages of
+ * several cells"). SHOAL_INLINE_MAX tunes the switch to direct copies down from here. */
 #define SHL_Q_INLINE_MAX 296
 /* Payload bytes of a pooled medium buffer; tunable down by SHOAL_MEDIUM_MAX. */
 #define SHL_Q_MEDIUM_MAX (16 * 1024)
 /* Payload bytes of a packed buffer: a sparse layout its sender packs (runtime/p2p/internal.h,
- * shl_p2p_packs) is under SHOAL_SPLIT_MIN_TYPED, 1 KiB; a medium buffer for it kept a
- * 16 KiB allocation, at least a page of it resident, per message waiting unexpected. */
+ * shl_p2p_packs) is under SHOAL_SPLIT_MIN_TYPED, 1 KiB; a medium buffer for it would keep
+ * a 16 KiB allocation, at least a page of it resident, per message waiting unexpected. */
 #define SHL_Q_PACKED_MAX 1024
 /* Which buffer an envelope owns, if any; each kind has its own free list in a pool. */
 enum shl_q_chunk {
@@ -129,8 +128,8 @@ struct shl_pool {
  * this many. A sender pushes into the lane of the carrier it belongs to, so that the
  * lane's tail and the link in the envelope before its own stay in that core's cache while
  * the carrier's ranks push, instead of moving between cores at every push. A sender always
- * uses the same lane, so its messages keep their order. Measured on the 32-rank all-pairs
- * exchange, 2 carriers: 10-18 % less a round (docs/performance.md "Inbox lanes"). */
+ * uses the same lane, so its messages keep their order (figures: docs/performance.md,
+ * "Inbox lanes"). */
 #define SHL_Q_LANES 8
 /* A lane is a linked list, so the owner reading it waits for each envelope's first line
  * before it learns where the next one is: on the 32-rank exchange that read took half of
@@ -138,8 +137,7 @@ struct shl_pool {
  * also note each envelope's address in a ring of this many hints, by ticket, and the owner,
  * finding several envelopes queued, prefetches them all before it walks the list. A hint
  * is only a prefetch: one stale, overwritten or out of list order costs a wasted prefetch,
- * never a wrong message. Measured: the 32-rank exchange 0.0351 → 0.0323 ms a round
- * (docs/performance.md "Inbox lanes"). */
+ * never a wrong message (figures: docs/performance.md, "Inbox lanes"). */
 #define SHL_Q_LANE_HINTS 16
 
 struct shl_inbox_lane {
@@ -298,9 +296,8 @@ int shl_pool_give_chunk(struct shl_pool *pool, struct shl_envelope *env);
 #define SHL_Q_KEEP_MAX 64
 
 /* Envelopes of one other pool that shl_pool_keep gathers before it gives them back with
- * one compare-and-swap: a locked instruction waits for the giver's earlier stores, and on
- * bench/msgrate with both ranks on one core, one per message took 14 % of the time
- * (docs/performance.md, "Pause, and envelopes given back in chains"). */
+ * one compare-and-swap: a locked instruction waits for the giver's earlier stores, too
+ * costly once per message (docs/performance.md, "Envelopes given back in chains"). */
 #define SHL_Q_BACK_MAX 64
 
 /* Owner of `pool`, done with `env` from any pool: an envelope that no sender's request

@@ -11,8 +11,8 @@
  * lane: see SHL_Q_LANES). The ticket and hint (SHL_Q_LANE_HINTS) come first, so that the
  * owner seldom counts more envelopes taken than tickets given. The ticket is a plain load
  * and store, not an atomic add: two pushers on two cores may take the same one, which
- * costs a hint (shl_inbox_prefetch catches up), where the locked add cost every push a
- * wait for its earlier stores (32-rank exchange: 0.0259 → 0.0225 ms a round). Wait-free;
+ * costs a hint (shl_inbox_prefetch catches up), where a locked add would cost every push
+ * a wait for its earlier stores (docs/performance.md, "Inbox lanes"). Wait-free;
  * a full barrier orders every earlier write to `env` before the envelope becomes visible
  * (the xchg inside enqueue), which pairs with the owner's pop. The caller then wakes the
  * owner (runtime's job). */

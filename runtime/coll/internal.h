@@ -1,10 +1,12 @@
 /* What the collectives' files share: one member's arguments as the meeting sees them, the
- * call path (blocking or nonblocking), argument checks and the runner's helpers.
+ * call path (coll/call.c), the collectives' entries (coll/move.c, coll/reduce.c) that their
+ * bindings call, argument checks (coll/check.c) and the run functions' helpers.
  * Entered by rank threads; the run functions by the member thread that arrives last at a
- * meeting. Must not be included outside coll*.c. */
+ * meeting. Must not be included outside coll/. */
 #ifndef SHL_RUNTIME_COLL_INTERNAL_H
 #define SHL_RUNTIME_COLL_INTERNAL_H
 
+#include "runtime/comm/hooks.h"
 #include "runtime/core/rt.h"
 #include "runtime/datatype/op.h"
 
@@ -133,11 +135,92 @@ void shl_coll_drop_holds(struct shl_arrival *a);
 int shl_coll_start(struct shl_rank *r, struct shl_comm *c, const char *fn, shl_meet_fn *run,
 		   const struct shl_cargs *x, MPI_Request *request, enum shl_coll_mode mode);
 
-/* Check the info argument of an MPI_…_init call (MPI_INFO_NULL or valid; no hint is
- * used), reporting through comm's handler. */
-int shl_coll_info(struct shl_rank *r, MPI_Comm comm, const char *fn, MPI_Info info);
+/* ---- the collectives' entries, called by their bindings (coll/move_bindings.c,
+ * coll/reduce_bindings.c) ----
+ * Each: owner thread, rank unlocked: check the arguments of MPI call `fn` made in `mode`
+ * (`request`: MPI_I… and MPI_…_init calls only), choose the collective's path (a ring of
+ * coll/ring.c, the flag barrier, or a meeting through shl_coll_start) and run it. Returns
+ * MPI_SUCCESS or the error class, reported through the communicator's handler. `wide`: the
+ * count and displacement arrays are MPI_Count and MPI_Aint (the …_c forms); `vec`: the v
+ * forms. (coll/move.c, as are the five below) */
+int shl_coll_barrier(const char *fn, MPI_Comm comm, MPI_Request *request, enum shl_coll_mode mode);
+int shl_coll_bcast(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, int root,
+		   MPI_Comm comm, MPI_Request *request, enum shl_coll_mode mode);
+/* Gather(v) (scatter false) and Scatter(v). */
+int shl_coll_rooted(const char *fn, bool scatter, bool vec, bool wide, const void *sbuf,
+		    MPI_Count scount, MPI_Datatype stype, const void *scounts, const void *sdispls,
+		    void *rbuf, MPI_Count rcount, MPI_Datatype rtype, const void *rcounts,
+		    const void *rdispls, int root, MPI_Comm comm, MPI_Request *request,
+		    enum shl_coll_mode mode);
+int shl_coll_allgather(const char *fn, bool vec, bool wide, const void *sbuf, MPI_Count scount,
+		       MPI_Datatype stype, void *rbuf, MPI_Count rcount, const void *rcounts,
+		       const void *rdispls, MPI_Datatype rtype, MPI_Comm comm,
+		       MPI_Request *request, enum shl_coll_mode mode);
+/* Alltoall, Alltoallv (vec SHL_VEC_V), Alltoallw (SHL_VEC_W: the type arrays). */
+int shl_coll_alltoall(const char *fn, enum shl_coll_vec vec, bool wide, const void *sbuf,
+		      MPI_Count scount, const void *scounts, const void *sdispls,
+		      MPI_Datatype stype, const MPI_Datatype *stypes, void *rbuf, MPI_Count rcount,
+		      const void *rcounts, const void *rdispls, MPI_Datatype rtype,
+		      const MPI_Datatype *rtypes, MPI_Comm comm, MPI_Request *request,
+		      enum shl_coll_mode mode);
+/* MPI_Reduce. (coll/reduce.c, as are the three below) */
+int shl_coll_reduce(const char *fn, const void *sbuf, void *rbuf, MPI_Count count,
+		    MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request,
+		    enum shl_coll_mode mode);
+/* Allreduce, Scan and Exscan: `run` is the collective's run function, below; `intra_only`
+ * refuses an intercommunicator. */
+int shl_coll_symmetric(const char *fn, shl_meet_fn *run, bool intra_only, const void *sbuf,
+		       void *rbuf, MPI_Count count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+		       MPI_Request *request, enum shl_coll_mode mode);
+void shl_coll_allreduce_run(struct shl_meeting *m);
+void shl_coll_scan_run(struct shl_meeting *m);
+void shl_coll_exscan_run(struct shl_meeting *m);
+/* Reduce_scatter (`rcounts`, int or with `wide` MPI_Count) and Reduce_scatter_block
+ * (`rcounts` NULL, `rcount` for every member). */
+int shl_coll_reduce_scatter(const char *fn, bool wide, const void *sbuf, void *rbuf,
+			    MPI_Count rcount, const void *rcounts, MPI_Datatype type, MPI_Op op,
+			    MPI_Comm comm, MPI_Request *request, enum shl_coll_mode mode);
+
+/* What a collective's run function does, as far as the network phase must know to ship a
+ * member's arguments to the other nodes (coll/net.c). */
+enum shl_coll_kind {
+	SHL_KIND_UNKNOWN = 0,
+	SHL_KIND_BARRIER, SHL_KIND_BCAST, SHL_KIND_GATHER, SHL_KIND_SCATTER, SHL_KIND_ALLGATHER,
+	SHL_KIND_ALLTOALL,
+	/* Reductions: every member contributes one input vector. */
+	SHL_KIND_REDUCE, SHL_KIND_ALLREDUCE, SHL_KIND_SCAN, SHL_KIND_EXSCAN,
+	SHL_KIND_REDUCE_SCATTER,
+	SHL_KIND_CREATE,              /* communicator creation (comm split, dup) */
+};
+
+/* Which collective `run` is: coll/move.c answers for those that move data, coll/reduce.c for
+ * those that combine it; SHL_KIND_UNKNOWN for any other function. */
+enum shl_coll_kind shl_coll_kind_move(shl_meet_fn *run);
+enum shl_coll_kind shl_coll_kind_reduce(shl_meet_fn *run);
+
+/* ---- collectives on a communicator spanning nodes (coll/net.c) ---- */
+
+/* Owner thread, rank unlocked, c->sh->offnode: run collective `run` with arguments `x` as
+ * this rank's next collective on `c` and wait (sleeping) for it. Returns the class of the
+ * error its run reported for this rank, or 0. */
+int shl_coll_net_block(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
+		       const struct shl_cargs *x);
+
+/* Owner thread, rank unlocked, c->sh->offnode: join the next collective of `c` with a heap
+ * copy of `x` (types and op held until it is done) that completes request `q`, as
+ * shl_coll_start's nonblocking join does on one node. Returns 0 or MPI_ERR_NO_MEM. */
+int shl_coll_net_join(struct shl_comm *c, shl_meet_fn *run, const struct shl_cargs *x,
+		      struct shl_req *q);
+
+/* Any rank thread, when `sh` is freed (shl_coll_shared_free): free its network state and
+ * forget its context for arriving frames. */
+void shl_coll_net_free(struct shl_comm_shared *sh);
 
 /* ---- the ring paths of small blocking collectives (coll/ring.c) ---- */
+
+/* Any rank thread, when the shared object goes (shl_coll_shared_free): free ring `g`
+ * (NULL: none was made). */
+void shl_coll_ring_free(struct shl_coll_ring *g);
 
 /* Whether a blocking MPI_Bcast of `bytes` bytes on `c` takes the ring path. Every member
  * of a correct call gets the same answer. */
@@ -211,12 +294,30 @@ int shl_coll_share_add(struct shl_meeting *m, void *dst, const struct shl_dataty
 int shl_coll_share_fold(struct shl_meeting *m, shl_kern *k, size_t esize, size_t bytes,
 			const void *const *in, int nin, void *const *out, int nout);
 
-/* shl_coll_share_run (comm/comm.h) makes the recorded copies once the run returns; a run that
+/* shl_coll_share_run (comm/hooks.h) makes the recorded copies once the run returns; a run that
  * frees memory its copies read calls it first itself. */
 
 /* A member blocked in a collective on `sh`, from its wait: copy chunks of whatever run is
  * offered on `sh`. Returns at once when none is. */
 void shl_coll_share_help(struct shl_comm_shared *sh);
+
+/* ---- calls that do not match (coll/mismatch.c) ---- */
+
+/* How long a member blocked in a collective sleeps before it runs shl_coll_check: a
+ * mismatch is reported within about this long; a blocked rank wakes 10 times a second
+ * (with its poll of SHOAL_SPIN_US, 200 us: 0.2 % of a core). */
+#define SHL_COLL_CHECK_NS 100000000u
+
+/* Owner thread, blocked in its collective `k` on `c` for a while (or woken): whether that
+ * call cannot complete because some member's call `k` took another path, or `c` is broken
+ * already. The first member to find it marks `c` broken, fails the meetings still waiting
+ * for members and wakes every member. Returns 0 or MPI_ERR_NOT_SAME. */
+int shl_coll_check(struct shl_comm *c, uint64_t k);
+
+/* Owner thread: write into `buf` which calls did not match, when `c` is broken or its
+ * history shows the rank's last collective differed from another member's. Returns
+ * whether it could. */
+bool shl_coll_describe(struct shl_comm *c, char *buf, size_t len);
 
 /* Report `err` from shl_coll_start through c's error handler, explaining it. */
 int shl_coll_fail(struct shl_comm *c, const char *fn, int err);
@@ -250,7 +351,11 @@ static inline void shl_coll_bad(struct shl_meeting *m, int i, int err)
 		m->arrival[i]->err = err;
 }
 
-void shl_coll_bad_all(struct shl_meeting *m, int err);
+static inline void shl_coll_bad_all(struct shl_meeting *m, int err)
+{
+	for (int i = 0; i < m->n; i++)
+		shl_coll_bad(m, i, err);
+}
 
 /* The root's member index and the group that receives from it (or sends to it): on an
  * intracommunicator every member passes the same rank; on an intercommunicator one member
@@ -258,19 +363,34 @@ void shl_coll_bad_all(struct shl_meeting *m, int err);
  * Returns 0 or MPI_ERR_ROOT. */
 int shl_coll_root(struct shl_meeting *m, int *root, int *side);
 
-/* ---- argument checks at the MPI boundary (each reports through shl_err) ---- */
+/* ---- argument checks at the MPI boundary (coll/check.c; each reports through shl_err) ---- */
 /* The communicator (*c), and with `nb` (an MPI_I… or MPI_…_init call) the request pointer. */
 int shl_coll_comm(const char *fn, struct shl_rank *r, MPI_Comm comm, bool nb,
 		  MPI_Request *request, struct shl_comm **c);
 int shl_coll_rootarg(struct shl_comm *c, const char *fn, int root);
+/* A v or w array argument of `n` entries, `what` "send" or "recv": counts non-negative and
+ * within bytes, types usable (`types`, or `type` for every entry); `x` says whether the
+ * arrays are int or MPI_Count/MPI_Aint. */
+int shl_coll_check_vec(struct shl_comm *c, const char *fn, const char *what, int n,
+		       const struct shl_cargs *x, const void *counts, const void *displs,
+		       const MPI_Datatype *types, MPI_Datatype type);
+/* Check the info argument of an MPI_…_init call (MPI_INFO_NULL or valid; no hint is
+ * used), reporting through comm's handler. */
+int shl_coll_info(struct shl_rank *r, MPI_Comm comm, const char *fn, MPI_Info info);
 /* Buffer argument `what` ("buffer", "sendbuf", "recvbuf") of `count` elements of `type`
  * (both checked already; 0 where a v or w call's counts are an array): MPI_ERR_BUFFER if
- * it is MPI_IN_PLACE, where the caller does not take it, or else as shl_check_buf. */
-int shl_coll_check_buf(struct shl_comm *c, const char *fn, const char *what, const void *buf,
-		       MPI_Count count, MPI_Datatype type);
-/* Whether this rank is the one that receives (gather) or sends (scatter) at `root`. */
-/* Owner thread, at argument validation: the receive buffer of x, its blocks 0..n-1 (rblock
- * in coll/coll.c) with x's rbuf, counts (checked), displs and types (valid and usable), must not
+ * it is MPI_IN_PLACE, where the caller does not take it, or else as shl_check_buf. Inline:
+ * every entry's check of its buffers. */
+static inline int shl_coll_check_buf(struct shl_comm *c, const char *fn, const char *what,
+				     const void *buf, MPI_Count count, MPI_Datatype type)
+{
+	if (buf == MPI_IN_PLACE)
+		return shl_err(c, MPI_ERR_BUFFER, fn, "%s is MPI_IN_PLACE, which this call does "
+			       "not take there", what);
+	return shl_check_buf(c, fn, what, buf, count, type);
+}
+/* Owner thread, at argument validation: the receive buffer of x, its blocks 0..n-1
+ * (shl_coll_rblock) with x's rbuf, counts (checked), displs and types (valid and usable), must not
  * write any location twice (coll/layout.c). A block that overlaps itself: MPI_ERR_TYPE
  * (as a point-to-point receive); two blocks whose counts and displacements overlap:
  * MPI_ERR_ARG. Exact for predefined and dense types and for blocks sharing a whole element;
@@ -279,6 +399,8 @@ int shl_coll_check_buf(struct shl_comm *c, const char *fn, const char *what, con
  * type; O(n) without allocation for blocks in address order (a sort otherwise). */
 int shl_coll_check_rlayout(struct shl_comm *c, const char *fn, const struct shl_cargs *x, int n);
 
+/* Whether this rank is the root at `root`: the one that receives (gather) or sends
+ * (scatter). */
 static inline bool shl_coll_is_root(const struct shl_comm *c, int root)
 {
 	return c->inter ? root == MPI_ROOT : root == c->rank;

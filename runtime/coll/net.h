@@ -1,6 +1,9 @@
-/* Collectives on a communicator with members on other nodes (coll/net.c): the hooks the
- * on-node collective path, the progress engine and the mesh start-up call.
- * Entered by rank threads; shl_coll_net_init by the node's main thread before ranks run. */
+/* Collectives on a communicator with members on other nodes (coll/net.c): what the layers
+ * below coll/ call into it: the mesh start-up (shl_coll_net_init), the progress engine
+ * (shl_coll_net_progress) and MPI_Finalize (shl_coll_net_finalize); frames arriving from
+ * other nodes go to comm/route.c. Entered by rank threads; shl_coll_net_init by the node's
+ * main thread before ranks run.
+ * What comm/ calls is in comm/hooks.h, what coll/'s own files share in coll/internal.h. */
 #ifndef SHL_RUNTIME_COLL_NET_H
 #define SHL_RUNTIME_COLL_NET_H
 
@@ -9,23 +12,6 @@
 
 #include "runtime/core/rt.h"
 
-/* What a collective's run function does, as far as the network phase must know to ship a
- * member's arguments to the other nodes (coll/net.c). */
-enum shl_coll_kind {
-	SHL_KIND_UNKNOWN = 0,
-	SHL_KIND_BARRIER, SHL_KIND_BCAST, SHL_KIND_GATHER, SHL_KIND_SCATTER, SHL_KIND_ALLGATHER,
-	SHL_KIND_ALLTOALL,
-	/* Reductions: every member contributes one input vector. */
-	SHL_KIND_REDUCE, SHL_KIND_ALLREDUCE, SHL_KIND_SCAN, SHL_KIND_EXSCAN,
-	SHL_KIND_REDUCE_SCATTER,
-	SHL_KIND_CREATE,              /* communicator creation (comm split, dup) */
-};
-
-/* Which collective `run` is: coll/coll.c answers for those that move data, coll/reduce.c for
- * those that combine it; SHL_KIND_UNKNOWN for any other function. */
-enum shl_coll_kind shl_coll_kind_move(shl_meet_fn *run);
-enum shl_coll_kind shl_coll_kind_reduce(shl_meet_fn *run);
-
 /* Set once before ranks run when this node process is part of a job on several nodes:
  * shl_progress then calls shl_coll_net_progress. */
 extern bool shl_coll_net_on;
@@ -33,18 +19,6 @@ extern bool shl_coll_net_on;
 /* Node process main thread, before ranks run (shl_job_connect): remember which node hosts
  * each of the `size` world ranks (copied). Returns 0 or -ENOMEM. */
 int shl_coll_net_init(int size, const uint32_t *node_of);
-
-/* Owner thread, rank unlocked, c->sh->offnode: run collective `run` with arguments `x` as
- * this rank's next collective on `c` and wait (sleeping) for it. Returns the class of the
- * error its run reported for this rank, or 0. */
-int shl_coll_net_block(struct shl_rank *r, struct shl_comm *c, shl_meet_fn *run,
-		       const struct shl_cargs *x);
-
-/* Owner thread, rank unlocked, c->sh->offnode: join the next collective of `c` with a heap
- * copy of `x` (types and op held until it is done) that completes request `q`, as coll/coll.c's
- * nonblocking join does. Returns 0 or MPI_ERR_NO_MEM. */
-int shl_coll_net_join(struct shl_comm *c, shl_meet_fn *run, const struct shl_cargs *x,
-		      struct shl_req *q);
 
 /* Owner, rank locked (from shl_progress): advance the network phases this rank leads for
  * its node; runs the collectives whose data has all arrived and completes their members'
@@ -56,46 +30,5 @@ void shl_coll_net_progress(struct shl_rank *r);
  * MPI_COMM_WORLD), so no node process ends while another still needs one of its ranks. */
 void shl_coll_net_finalize(struct shl_rank *r);
 
-/* The node index of world rank `w` (0 on a one-node job). */
-int shl_coll_net_node_of(int w);
-
-/* ---- communicator creation across nodes ---- */
-
-/* What a member of a creation gets: its place in a new shared object (sh NULL: none, i.e.
- * MPI_COMM_NULL), and, when `view` is set, that object made the view of it at completion
- * (MPI_Comm_idup's new communicator). */
-struct shl_net_made {
-	struct shl_comm_shared *sh;
-	int member;
-	struct shl_comm *view;
-	/* Set by the caller, above 0 (one color, keys in the order wanted): the new
-	 * communicator is an intercommunicator whose first group is its first gsize0 members
-	 * (MPI_Intercomm_create, dup of an intercommunicator); -1: `p` is an
-	 * intercommunicator split by color, each new one connecting the members of a color
-	 * in group 0 to those in group 1 (MPI_COMM_NULL when a color is on one side only). */
-	int gsize0;
-};
-
-/* Owner thread, rank unlocked, p->sh->offnode (an intra- or intercommunicator; see
- * md->gsize0): MPI_Comm_split of
- * `p` (color may be MPI_UNDEFINED) as this rank's next collective on it. The nodes' leaders
- * agree on a context id for each new communicator that is free on every node of `p`
- * (shl_ctx_lowest_free, shl_ctx_reserve). Blocking (q NULL): waits, fills *md and returns 0
- * or an error class. Nonblocking: `q` completes once done (md copied: only md->view is
- * used), returns 0 or MPI_ERR_NO_MEM. */
-int shl_comm_net_split(struct shl_rank *r, struct shl_comm *p, int color, int key,
-		       struct shl_net_made *md, struct shl_req *q);
-
-/* Owner thread, rank unlocked, p->sh->offnode: MPI_Comm_create_group of `p` for group
- * `g` (a subgroup of p; this rank is member `at` of it) with `tag`: only the group's members
- * meet, on every node. Blocking; fills *md, returns 0 or an error class. Concurrent calls
- * on one parent must differ in tag or have disjoint groups (MPI 4.1, 7.4.2); tags are
- * told apart modulo 2^27. */
-int shl_comm_net_create_group(struct shl_rank *r, struct shl_comm *p, const struct shl_group *g,
-			      int tag, int at, struct shl_net_made *md);
-
-/* Any rank thread, when `sh` is freed (comm/comm.c): free its network state and forget its
- * context for arriving frames (comm/route.c). */
-void shl_coll_net_free(struct shl_comm_shared *sh);
 
 #endif

@@ -1,10 +1,13 @@
-/* Collectives that combine data: Reduce, Allreduce, Reduce_scatter(_block), Scan, Exscan
- * with their I… twins and …_init forms, each also in its large-count (…_c) form, on intra-
- * and intercommunicators (Scan and Exscan on intra only).
- * Entered by rank threads; run functions by the member that arrives last at a meeting.
- * Never sends a message and never reorders operands.
+/* The collectives that combine data: Reduce, Allreduce, Reduce_scatter(_block), Scan,
+ * Exscan on intra- and intercommunicators (Scan and Exscan on intra only): the fold over
+ * the members, and for each collective its entry (the checks of its arguments and the
+ * choice of its path: the reduction ring of coll/ring.c, or a meeting through
+ * shl_coll_start) and its run function. Entered by rank threads, from the bindings
+ * (coll/reduce_bindings.c); run functions by the member that arrives last at a meeting, or
+ * by a node's leader for the members of other nodes (coll/net.c). Never sends a message
+ * and never reorders operands.
  *
- * Algorithm: one meeting per call (coll/coll.c); the last arriver folds the members' input
+ * Algorithm: one meeting per call (coll/call.c); the last arriver folds the members' input
  * buffers, read where they lie, strictly left to right in rank order,
  * ((a0 op a1) op a2) op ..., into an accumulator, then copies the result (or each
  * member's part, or each prefix) into the receive buffers. The same order for every op,
@@ -17,7 +20,6 @@
 #include <stdlib.h>
 
 #include "runtime/coll/internal.h"
-#include "runtime/coll/net.h"
 
 /* ---- the fold over members ---- */
 
@@ -172,7 +174,7 @@ static void reduce_run(struct shl_meeting *m)
 	red_free(&d);
 }
 
-static void allreduce_run(struct shl_meeting *m)
+void shl_coll_allreduce_run(struct shl_meeting *m)
 {
 	struct shl_cargs *p = runner(m);
 	struct shl_comm_shared *sh = m->sh;
@@ -231,9 +233,9 @@ static int check(struct shl_comm *c, const char *fn, const void *sbuf, const voi
 	return MPI_SUCCESS;
 }
 
-static int reduce(const char *fn, const void *sbuf, void *rbuf, MPI_Count count,
-		  MPI_Datatype type,
-		  MPI_Op op, int root, MPI_Comm comm, MPI_Request *request, enum shl_coll_mode mode)
+int shl_coll_reduce(const char *fn, const void *sbuf, void *rbuf, MPI_Count count,
+		    MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request,
+		    enum shl_coll_mode mode)
 {
 	bool nb = mode != SHL_COLL_BLOCKING;
 	struct shl_rank *r = shl_rank_or_die(fn);
@@ -276,26 +278,10 @@ static int reduce(const char *fn, const void *sbuf, void *rbuf, MPI_Count count,
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
 
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-		int root, MPI_Comm comm)
-{
-	return reduce("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm, NULL,
-		      SHL_COLL_BLOCKING);
-}
-SHL_WEAK_ALIAS(Reduce);
-
-int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-		 MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
-{
-	return reduce("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm, request,
-		      SHL_COLL_NONBLOCKING);
-}
-SHL_WEAK_ALIAS(Ireduce);
-
 /* Allreduce, Scan and Exscan: every member passes the same kind of arguments. */
-static int symmetric(const char *fn, shl_meet_fn *run, bool intra_only, const void *sbuf,
-		     void *rbuf, MPI_Count count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-		     MPI_Request *request, enum shl_coll_mode mode)
+int shl_coll_symmetric(const char *fn, shl_meet_fn *run, bool intra_only, const void *sbuf,
+		       void *rbuf, MPI_Count count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+		       MPI_Request *request, enum shl_coll_mode mode)
 {
 	bool nb = mode != SHL_COLL_BLOCKING;
 	struct shl_rank *r = shl_rank_or_die(fn);
@@ -311,7 +297,7 @@ static int symmetric(const char *fn, shl_meet_fn *run, bool intra_only, const vo
 		err = shl_check_layout(c, fn, "", count, type);
 	if (err != MPI_SUCCESS)
 		return err;
-	if (!nb && run == allreduce_run && count <= INT_MAX &&
+	if (!nb && run == shl_coll_allreduce_run && count <= INT_MAX &&
 	    shl_coll_small_reduce_ok(c, (size_t)count * type->size, false)) {
 		err = shl_coll_small_reduce(r, c, fn, sbuf, rbuf, &f, -1);
 		return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
@@ -323,27 +309,11 @@ static int symmetric(const char *fn, shl_meet_fn *run, bool intra_only, const vo
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
 
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-		   MPI_Op op, MPI_Comm comm)
-{
-	return symmetric("MPI_Allreduce", allreduce_run, false, sendbuf, recvbuf, count,
-			 datatype, op, comm, NULL, SHL_COLL_BLOCKING);
-}
-SHL_WEAK_ALIAS(Allreduce);
-
-int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-		    MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-	return symmetric("MPI_Iallreduce", allreduce_run, false, sendbuf, recvbuf, count,
-			 datatype, op, comm, request, SHL_COLL_NONBLOCKING);
-}
-SHL_WEAK_ALIAS(Iallreduce);
-
 /* ---- scans ---- */
 
 /* Member i gets a0 op ... op ai. An MPI_IN_PLACE member's input is its receive buffer,
  * read (by the step) before the store overwrites it. */
-static void scan_run(struct shl_meeting *m)
+void shl_coll_scan_run(struct shl_meeting *m)
 {
 	struct shl_cargs *p = runner(m);
 	struct red d = { 0 };
@@ -368,7 +338,7 @@ static void scan_run(struct shl_meeting *m)
 
 /* Member i > 0 gets a0 op ... op a(i-1); member 0's buffer is left alone (MPI 4.1 6.11.2).
  * The next prefix is computed in `spare` before the store, which may overwrite ai. */
-static void exscan_run(struct shl_meeting *m)
+void shl_coll_exscan_run(struct shl_meeting *m)
 {
 	struct shl_cargs *p = runner(m);
 	struct red d = { 0 };
@@ -398,38 +368,6 @@ static void exscan_run(struct shl_meeting *m)
 		shl_coll_bad_all(m, err);
 	red_free(&d);
 }
-
-int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-	      MPI_Comm comm)
-{
-	return symmetric("MPI_Scan", scan_run, true, sendbuf, recvbuf, count, datatype, op, comm,
-			 NULL, SHL_COLL_BLOCKING);
-}
-SHL_WEAK_ALIAS(Scan);
-
-int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-	       MPI_Comm comm, MPI_Request *request)
-{
-	return symmetric("MPI_Iscan", scan_run, true, sendbuf, recvbuf, count, datatype, op, comm,
-			 request, SHL_COLL_NONBLOCKING);
-}
-SHL_WEAK_ALIAS(Iscan);
-
-int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-		MPI_Comm comm)
-{
-	return symmetric("MPI_Exscan", exscan_run, true, sendbuf, recvbuf, count, datatype, op,
-			 comm, NULL, SHL_COLL_BLOCKING);
-}
-SHL_WEAK_ALIAS(Exscan);
-
-int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-		 MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-	return symmetric("MPI_Iexscan", exscan_run, true, sendbuf, recvbuf, count, datatype, op,
-			 comm, request, SHL_COLL_NONBLOCKING);
-}
-SHL_WEAK_ALIAS(Iexscan);
 
 /* ---- reduce-scatter ---- */
 
@@ -495,9 +433,9 @@ static void reduce_scatter_run(struct shl_meeting *m)
 		shl_coll_bad_all(m, err);
 }
 
-static int reduce_scatter(const char *fn, bool wide, const void *sbuf, void *rbuf,
-			  MPI_Count rcount, const void *rcounts, MPI_Datatype type, MPI_Op op,
-			  MPI_Comm comm, MPI_Request *request, enum shl_coll_mode mode)
+int shl_coll_reduce_scatter(const char *fn, bool wide, const void *sbuf, void *rbuf,
+			    MPI_Count rcount, const void *rcounts, MPI_Datatype type, MPI_Op op,
+			    MPI_Comm comm, MPI_Request *request, enum shl_coll_mode mode)
 {
 	bool nb = mode != SHL_COLL_BLOCKING;
 	struct shl_rank *r = shl_rank_or_die(fn);
@@ -528,311 +466,15 @@ static int reduce_scatter(const char *fn, bool wide, const void *sbuf, void *rbu
 	return err ? shl_coll_fail(c, fn, err) : MPI_SUCCESS;
 }
 
-int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-			MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-	if (recvcounts == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Reduce_scatter", "recvcounts is NULL");
-	return reduce_scatter("MPI_Reduce_scatter", false, sendbuf, recvbuf, 0, recvcounts,
-			      datatype, op, comm, NULL, SHL_COLL_BLOCKING);
-}
-SHL_WEAK_ALIAS(Reduce_scatter);
-
-int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-			 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-	if (recvcounts == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Ireduce_scatter", "recvcounts is NULL");
-	return reduce_scatter("MPI_Ireduce_scatter", false, sendbuf, recvbuf, 0, recvcounts,
-			      datatype, op, comm, request, SHL_COLL_NONBLOCKING);
-}
-SHL_WEAK_ALIAS(Ireduce_scatter);
-
-int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-			      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-	return reduce_scatter("MPI_Reduce_scatter_block", false, sendbuf, recvbuf, recvcount, NULL,
-			      datatype, op, comm, NULL, SHL_COLL_BLOCKING);
-}
-SHL_WEAK_ALIAS(Reduce_scatter_block);
-
-int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-			       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-			       MPI_Request *request)
-{
-	return reduce_scatter("MPI_Ireduce_scatter_block", false, sendbuf, recvbuf, recvcount, NULL,
-			      datatype, op, comm, request, SHL_COLL_NONBLOCKING);
-}
-SHL_WEAK_ALIAS(Ireduce_scatter_block);
-
-/* ---- persistent collectives (MPI 4.1, 6.13): MPI_…_init, started by MPI_Start ---- */
-
-int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-		MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-	int err = shl_coll_info(shl_rank_or_die("MPI_Reduce_init"), comm, "MPI_Reduce_init", info);
-
-	if (err != MPI_SUCCESS)
-		return err;
-	return reduce("MPI_Reduce_init", sendbuf, recvbuf, count, datatype, op, root, comm,
-		      request, SHL_COLL_PERSISTENT);
-}
-SHL_WEAK_ALIAS(Reduce_init);
-
-int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-		MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-	int err = shl_coll_info(shl_rank_or_die("MPI_Allreduce_init"), comm, "MPI_Allreduce_init", info);
-
-	if (err != MPI_SUCCESS)
-		return err;
-	return symmetric("MPI_Allreduce_init", allreduce_run, false, sendbuf, recvbuf, count,
-		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
-}
-SHL_WEAK_ALIAS(Allreduce_init);
-
-int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
-		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-		MPI_Request *request)
-{
-	int err = shl_coll_info(shl_rank_or_die("MPI_Reduce_scatter_init"), comm, "MPI_Reduce_scatter_init", info);
-
-	if (recvcounts == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Reduce_scatter_init", "recvcounts is NULL");
-	if (err != MPI_SUCCESS)
-		return err;
-	return reduce_scatter("MPI_Reduce_scatter_init", false, sendbuf, recvbuf, 0, recvcounts,
-		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
-}
-SHL_WEAK_ALIAS(Reduce_scatter_init);
-
-int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
-		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-		MPI_Request *request)
-{
-	int err = shl_coll_info(shl_rank_or_die("MPI_Reduce_scatter_block_init"), comm, "MPI_Reduce_scatter_block_init", info);
-
-	if (err != MPI_SUCCESS)
-		return err;
-	return reduce_scatter("MPI_Reduce_scatter_block_init", false, sendbuf, recvbuf, recvcount,
-		      NULL, datatype, op, comm, request, SHL_COLL_PERSISTENT);
-}
-SHL_WEAK_ALIAS(Reduce_scatter_block_init);
-
-int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-		MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-	int err = shl_coll_info(shl_rank_or_die("MPI_Scan_init"), comm, "MPI_Scan_init", info);
-
-	if (err != MPI_SUCCESS)
-		return err;
-	return symmetric("MPI_Scan_init", scan_run, true, sendbuf, recvbuf, count, datatype,
-		      op, comm, request, SHL_COLL_PERSISTENT);
-}
-SHL_WEAK_ALIAS(Scan_init);
-
-int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-		MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-	int err = shl_coll_info(shl_rank_or_die("MPI_Exscan_init"), comm, "MPI_Exscan_init", info);
-
-	if (err != MPI_SUCCESS)
-		return err;
-	return symmetric("MPI_Exscan_init", exscan_run, true, sendbuf, recvbuf, count,
-		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
-}
-SHL_WEAK_ALIAS(Exscan_init);
-
-/* ---- large-count forms (MPI 4.1): the same paths, MPI_Count/MPI_Aint arrays read in
- * place (struct shl_cargs.wide) ---- */
-
-int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-		  MPI_Op op, int root, MPI_Comm comm)
-{
-	return reduce("MPI_Reduce_c", sendbuf, recvbuf, count, datatype, op, root, comm, NULL,
-		      SHL_COLL_BLOCKING);
-}
-SHL_WEAK_ALIAS(Reduce_c);
-
-int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-		   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
-{
-	return reduce("MPI_Ireduce_c", sendbuf, recvbuf, count, datatype, op, root, comm, request,
-		      SHL_COLL_NONBLOCKING);
-}
-SHL_WEAK_ALIAS(Ireduce_c);
-
-int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-		       MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-	int err = shl_coll_info(shl_rank_or_die("MPI_Reduce_init_c"), comm, "MPI_Reduce_init_c", info);
-
-	if (err != MPI_SUCCESS)
-		return err;
-	return reduce("MPI_Reduce_init_c", sendbuf, recvbuf, count, datatype, op, root, comm,
-		      request, SHL_COLL_PERSISTENT);
-}
-SHL_WEAK_ALIAS(Reduce_init_c);
-
-int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-		     MPI_Op op, MPI_Comm comm)
-{
-	return symmetric("MPI_Allreduce_c", allreduce_run, false, sendbuf, recvbuf, count,
-			 datatype, op, comm, NULL, SHL_COLL_BLOCKING);
-}
-SHL_WEAK_ALIAS(Allreduce_c);
-
-int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-		      MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-	return symmetric("MPI_Iallreduce_c", allreduce_run, false, sendbuf, recvbuf, count,
-			 datatype, op, comm, request, SHL_COLL_NONBLOCKING);
-}
-SHL_WEAK_ALIAS(Iallreduce_c);
-
-int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-			  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-			  MPI_Request *request)
-{
-	int err = shl_coll_info(shl_rank_or_die("MPI_Allreduce_init_c"), comm, "MPI_Allreduce_init_c", info);
-
-	if (err != MPI_SUCCESS)
-		return err;
-	return symmetric("MPI_Allreduce_init_c", allreduce_run, false, sendbuf, recvbuf, count,
-		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
-}
-SHL_WEAK_ALIAS(Allreduce_init_c);
-
-int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
-			  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-	if (recvcounts == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Reduce_scatter_c", "recvcounts is NULL");
-	return reduce_scatter("MPI_Reduce_scatter_c", true, sendbuf, recvbuf, 0, recvcounts,
-			      datatype, op, comm, NULL, SHL_COLL_BLOCKING);
-}
-SHL_WEAK_ALIAS(Reduce_scatter_c);
-
-int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
-			   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-	if (recvcounts == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Ireduce_scatter_c", "recvcounts is NULL");
-	return reduce_scatter("MPI_Ireduce_scatter_c", true, sendbuf, recvbuf, 0, recvcounts,
-			      datatype, op, comm, request, SHL_COLL_NONBLOCKING);
-}
-SHL_WEAK_ALIAS(Ireduce_scatter_c);
-
-int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
-			       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-			       MPI_Request *request)
-{
-	int err = shl_coll_info(shl_rank_or_die("MPI_Reduce_scatter_init_c"), comm, "MPI_Reduce_scatter_init_c", info);
-
-	if (recvcounts == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Reduce_scatter_init_c", "recvcounts is NULL");
-	if (err != MPI_SUCCESS)
-		return err;
-	return reduce_scatter("MPI_Reduce_scatter_init_c", true, sendbuf, recvbuf, 0, recvcounts,
-		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
-}
-SHL_WEAK_ALIAS(Reduce_scatter_init_c);
-
-int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-				MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-	return reduce_scatter("MPI_Reduce_scatter_block_c", true, sendbuf, recvbuf, recvcount, NULL,
-			      datatype, op, comm, NULL, SHL_COLL_BLOCKING);
-}
-SHL_WEAK_ALIAS(Reduce_scatter_block_c);
-
-int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-				 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-				 MPI_Request *request)
-{
-	return reduce_scatter("MPI_Ireduce_scatter_block_c", true, sendbuf, recvbuf, recvcount,
-			      NULL, datatype, op, comm, request, SHL_COLL_NONBLOCKING);
-}
-SHL_WEAK_ALIAS(Ireduce_scatter_block_c);
-
-int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-				     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-				     MPI_Request *request)
-{
-	int err = shl_coll_info(shl_rank_or_die("MPI_Reduce_scatter_block_init_c"), comm, "MPI_Reduce_scatter_block_init_c", info);
-
-	if (err != MPI_SUCCESS)
-		return err;
-	return reduce_scatter("MPI_Reduce_scatter_block_init_c", true, sendbuf, recvbuf, recvcount,
-		      NULL, datatype, op, comm, request, SHL_COLL_PERSISTENT);
-}
-SHL_WEAK_ALIAS(Reduce_scatter_block_init_c);
-
-int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-		MPI_Op op, MPI_Comm comm)
-{
-	return symmetric("MPI_Scan_c", scan_run, true, sendbuf, recvbuf, count, datatype, op, comm,
-			 NULL, SHL_COLL_BLOCKING);
-}
-SHL_WEAK_ALIAS(Scan_c);
-
-int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-		 MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-	return symmetric("MPI_Iscan_c", scan_run, true, sendbuf, recvbuf, count, datatype, op, comm,
-			 request, SHL_COLL_NONBLOCKING);
-}
-SHL_WEAK_ALIAS(Iscan_c);
-
-int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-		     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-	int err = shl_coll_info(shl_rank_or_die("MPI_Scan_init_c"), comm, "MPI_Scan_init_c", info);
-
-	if (err != MPI_SUCCESS)
-		return err;
-	return symmetric("MPI_Scan_init_c", scan_run, true, sendbuf, recvbuf, count, datatype,
-		      op, comm, request, SHL_COLL_PERSISTENT);
-}
-SHL_WEAK_ALIAS(Scan_init_c);
-
-int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-		  MPI_Op op, MPI_Comm comm)
-{
-	return symmetric("MPI_Exscan_c", exscan_run, true, sendbuf, recvbuf, count, datatype, op,
-			 comm, NULL, SHL_COLL_BLOCKING);
-}
-SHL_WEAK_ALIAS(Exscan_c);
-
-int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-		   MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-	return symmetric("MPI_Iexscan_c", exscan_run, true, sendbuf, recvbuf, count, datatype, op,
-			 comm, request, SHL_COLL_NONBLOCKING);
-}
-SHL_WEAK_ALIAS(Iexscan_c);
-
-int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-		       MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-	int err = shl_coll_info(shl_rank_or_die("MPI_Exscan_init_c"), comm, "MPI_Exscan_init_c", info);
-
-	if (err != MPI_SUCCESS)
-		return err;
-	return symmetric("MPI_Exscan_init_c", exscan_run, true, sendbuf, recvbuf, count,
-		      datatype, op, comm, request, SHL_COLL_PERSISTENT);
-}
-SHL_WEAK_ALIAS(Exscan_init_c);
-
 enum shl_coll_kind shl_coll_kind_reduce(shl_meet_fn *run)
 {
 	if (run == reduce_run)
 		return SHL_KIND_REDUCE;
-	if (run == allreduce_run)
+	if (run == shl_coll_allreduce_run)
 		return SHL_KIND_ALLREDUCE;
-	if (run == scan_run)
+	if (run == shl_coll_scan_run)
 		return SHL_KIND_SCAN;
-	if (run == exscan_run)
+	if (run == shl_coll_exscan_run)
 		return SHL_KIND_EXSCAN;
 	if (run == reduce_scatter_run)
 		return SHL_KIND_REDUCE_SCATTER;

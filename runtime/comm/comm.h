@@ -1,7 +1,9 @@
 /* Communicators, groups, attributes, info and error handlers as the runtime sees them: one
  * object per rank per communicator (what differs between ranks), one shared object per
- * communicator (what its members agree on), and the meeting where members create them.
- * Entered by rank threads. Must not touch another rank's communicator objects. */
+ * communicator (what its members agree on), the meeting where members run collectives and
+ * create communicators, and what constructors build with. Entered by rank threads. Must
+ * not touch another rank's communicator objects. What comm/ calls in the layers above it
+ * is declared in comm/hooks.h. */
 #ifndef SHL_RUNTIME_COMM_H
 #define SHL_RUNTIME_COMM_H
 
@@ -138,7 +140,6 @@ struct shl_meeting {
  * allocated by the first member that needs one; shared_free frees them. */
 enum shl_ring_kind { SHL_RING_BCAST, SHL_RING_REDUCE, SHL_RING_KINDS };
 struct shl_coll_ring;
-void shl_coll_ring_free(struct shl_coll_ring *g);
 
 /* What the members of a communicator share: fixed at creation except the lock-guarded
  * meetings, the atomic counter and the rings. Members are indexed 0..nmembers-1: group 0
@@ -217,39 +218,14 @@ static inline uint64_t shl_coll_entry(uint64_t k, enum shl_coll_path path, const
 	return (k & 0x7fff) << 49 | (uint64_t)path << 47 | (uint64_t)(uintptr_t)fn;
 }
 
-/* Owner thread, blocked in its collective `k` on `c` for a while (or woken): whether that
- * call cannot complete because some member's call `k` took another path, or `c` is broken
- * already. The first member to find it marks `c` broken, fails the meetings still waiting
- * for members and wakes every member. Returns 0 or MPI_ERR_NOT_SAME. (coll/mismatch.c) */
-struct shl_comm;
-int shl_coll_check(struct shl_comm *c, uint64_t k);
-
-/* Owner thread, at the entry of every collective and creation call on `c`: MPI_SUCCESS,
- * or (c broken) MPI_ERR_NOT_SAME reported through c's handler, naming the two calls. */
-int shl_coll_usable(struct shl_comm *c, const char *fn);
-
-/* Owner thread: write into `buf` which calls did not match, when `c` is broken or its
- * history shows the rank's last collective differed from another member's. Returns
- * whether it could. */
-bool shl_coll_describe(struct shl_comm *c, char *buf, size_t len);
-
 /* Owner thread: what error `err` of a collective (or creation call) on `c` means for the
  * user, in `buf` (shl_coll_describe's text for MPI_ERR_NOT_SAME). Returns `buf`. Used for
- * the call's own report and for the wait that completes a nonblocking one. */
+ * the call's own report and for the wait that completes a nonblocking one (core's wait,
+ * core/request.c). (coll/call.c) */
+struct shl_comm;
 const char *shl_coll_why(struct shl_comm *c, int err, char *buf, size_t len);
 
-/* How long a member blocked in a collective sleeps before it runs shl_coll_check: a
- * mismatch is reported within about this long; a blocked rank wakes 10 times a second
- * (with its poll of SHOAL_SPIN_US, 200 us: 0.2 % of a core). */
-#define SHL_COLL_CHECK_NS 100000000u
-
-/* Owner thread, rank unlocked, after joining meeting `k` of `c` with an arrival whose
- * request is `q`: wait until `q` completes, running shl_coll_check every SHL_COLL_CHECK_NS
- * (a mismatch fails the meeting too, so this always ends) and taking a share of the copies
- * a large run offers meanwhile (coll/share.c). (coll/coll.c) */
-struct shl_req;
-void shl_coll_wait_checked(struct shl_rank *r, struct shl_comm *c, uint64_t k,
-			   struct shl_req *q);
+/* ---- the meeting (comm/meet.c) ---- */
 
 /* Any rank thread: join the meeting `key` of `sh` as member `member` of `n`, running `fn`
  * when everyone has joined (in the last arriver's thread). Keys 1..2^63-1 are collective
@@ -261,21 +237,26 @@ void shl_coll_wait_checked(struct shl_rank *r, struct shl_comm *c, uint64_t k,
 int shl_comm_meet(struct shl_comm_shared *sh, uint64_t key, int n, int member, shl_meet_fn *fn,
 		  struct shl_arrival *a);
 
-/* Last arriver of meeting `m`, after its `fn`: make the copies `fn` left to share with the
- * members blocked in the meeting (coll/share.c); nothing left: returns at once. */
-void shl_coll_share_run(struct shl_meeting *m);
-
 /* Owner thread, rank unlocked: join like shl_comm_meet and wait (sleeping) until the
  * meeting has run. Returns the arrival's error class, or MPI_ERR_NO_MEM. */
 int shl_comm_meet_wait(struct shl_rank *r, struct shl_comm_shared *sh, uint64_t key, int n,
 		       int member, shl_meet_fn *fn, const void *in, void *out);
 
+/* Owner thread, rank unlocked: join the next collective of `c` (all members), called
+ * `name`, with `in` and `out` as the arrival's, and wait for it, checking now and then
+ * that every member called something that meets (shl_coll_check). Returns the arrival's
+ * error class, or MPI_ERR_NO_MEM. */
+int shl_comm_meet_all(struct shl_rank *r, struct shl_comm *c, const char *name, shl_meet_fn *fn,
+		      const void *in, void *out);
+
+/* ---- context ids (comm/context.c) ---- */
+
 /* Last arriver of a meeting: agree on a fresh context id for a new communicator of the
  * node's ranks. Returns 0 and *ctx, or -ENOSPC. Ids of communicators spanning nodes are
- * agreed by the node leaders instead (coll/net.c, with shl_ctx_reserve below). */
+ * agreed by the node leaders instead (coll/net_create.c, with shl_ctx_reserve below). */
 int shl_ctx_agree(uint32_t *ctx);
 
-/* For communicator creation across nodes (coll/net.c), process-wide, any rank thread:
+/* For communicator creation across nodes (coll/net_create.c), process-wide, any rank thread:
  * the lowest context id not in use on this node; mark in use every id of
  * [base, base + 256) that is free, setting its bit in mask (4 words); mark id `id` free;
  * a shared object of `n` members (world[] unfilled) with context `ctx` and `refs`
@@ -287,11 +268,38 @@ void shl_ctx_reserve(uint32_t base, uint64_t mask[4]);
 void shl_ctx_unmark(uint32_t id);
 struct shl_comm_shared *shl_comm_shared_for(int n, uint32_t ctx, int refs);
 
+/* ---- building communicators (comm/object.c) ---- */
+
+/* Any rank thread (a creation's last arriver, or a leader): a shared object with a fresh
+ * context id (shl_ctx_agree) for groups of n0 and n1 members (n1 > 0 only for an
+ * intercommunicator), world[] unfilled, one reference per member; or NULL, *err saying
+ * why (MPI_ERR_NO_MEM, or MPI_ERR_OTHER: every context id is in use). */
+struct shl_comm_shared *shl_comm_shared_make(int n0, int n1, bool inter, int *err);
+
+/* What the last arriver of a creation hands a member: its place in a new shared object,
+ * or none. */
+struct shl_comm_made {
+	struct shl_comm_shared *sh;   /* NULL: the member gets MPI_COMM_NULL */
+	int member;
+};
+
 /* ---- communicators ---- */
 struct shl_comm;
 
 /* Owner thread: make `c` the rank's view of member `member` of `sh` (creation). */
 void shl_comm_view(struct shl_comm *c, struct shl_comm_shared *sh, int member);
+
+/* Owner thread: turn `md` into the rank's new communicator *newcomm (or MPI_COMM_NULL),
+ * inheriting `parent`'s error handler. MPI_SUCCESS, or MPI_ERR_NO_MEM reported on parent
+ * for `fn` (md's reference dropped). */
+int shl_comm_adopt(struct shl_comm *parent, const struct shl_comm_made *md, MPI_Comm *newcomm,
+		   const char *fn);
+
+/* Owner thread: the rank's object *c for the communicator argument `comm` of MPI call `fn`,
+ * or MPI_ERR_COMM reported (on no communicator); _intra also refuses an
+ * intercommunicator (reported on it). */
+int shl_comm_arg(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_comm **c);
+int shl_comm_arg_intra(const char *fn, struct shl_rank *r, MPI_Comm comm, struct shl_comm **c);
 
 enum shl_predef_comm { SHL_COMM_NOT_PREDEF = 0, SHL_COMM_IS_WORLD, SHL_COMM_IS_SELF };
 
@@ -318,7 +326,7 @@ struct shl_comm {
 	 * (shl_comm_hold): the object outlives MPI_Comm_free while operations are pending
 	 * (MPI 4.1, 7.4.3). Not counted on the predefined communicators. */
 	_Atomic int refs;
-	uint64_t barriers;            /* flag-path barriers this rank entered on it (coll/coll.c) */
+	uint64_t barriers;            /* flag-path barriers this rank entered on it (coll/move.c) */
 	uint64_t rounds[SHL_RING_KINDS];  /* ring-path collectives it entered, by ring */
 	uint64_t ring_free[SHL_RING_KINDS];  /* rounds every member was seen through with */
 	struct shl_attr *attrs;
@@ -386,7 +394,7 @@ static inline void shl_comm_drop(struct shl_comm *c)
 		shl_comm_free_dropped(c);
 }
 
-/* ---- per-rank object tables (comm/comm.c, comm/attr.c, core/errors.c) ---- */
+/* ---- per-rank object tables (comm/object.c, comm/attr.c, core/errors.c) ---- */
 struct shl_user_error {
 	int cls;                      /* the code's class (itself for a class) */
 	char *str;                    /* MPI_Add_error_string, or NULL */
