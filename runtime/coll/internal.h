@@ -8,6 +8,7 @@
 
 #include "runtime/comm/hooks.h"
 #include "runtime/core/rt.h"
+#include "runtime/core/check.h"
 #include "runtime/datatype/op.h"
 
 /* How a member's per-peer blocks are described: one count for all, counts and element

@@ -460,50 +460,6 @@ void shl_bsend_free(struct shl_rank *r, void *block);
 int shl_err(struct shl_comm *comm, int errclass, const char *fn, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* Owner thread, at the MPI boundary: check a buffer's count and datatype arguments. The
- * count must be non-negative, the datatype valid and usable, and count times its size at
- * most PTRDIFF_MAX bytes: byte counts cannot wrap, no buffer is larger, and a status holds
- * the bytes as an MPI_Count (an int count of a large datatype can overflow as well as a
- * large count). `what` prefixes the names ("send", "recv"; "" says count and datatype).
- * Reports through c's handler; returns MPI_SUCCESS or what the handler returned. */
-int shl_check_count_slow(struct shl_comm *c, const char *fn, const char *what, MPI_Count count,
-			 MPI_Datatype type);
-
-/* Counts below this pass with a predefined type (at most 32 bytes, MPI_C_LONG_DOUBLE_COMPLEX)
- * without the overflow check: count * 64 <= PTRDIFF_MAX. */
-#define SHL_COUNT_FAST_MAX ((uint64_t)PTRDIFF_MAX / 64)
-
-/* The common case inline (every send and receive checks it; measured with callgrind on
- * bench/msgrate: ~30 instructions of the out-of-line check per call), the rest and every
- * report out of line. */
-static inline int shl_check_count(struct shl_comm *c, const char *fn, const char *what,
-				  MPI_Count count, MPI_Datatype type)
-{
-	if (likely(shl_type_ok(type) && type->predefined && (uint64_t)count <= SHL_COUNT_FAST_MAX))
-		return MPI_SUCCESS;
-	return shl_check_count_slow(c, fn, what, count, type);
-}
-
-/* Owner thread, at the MPI boundary: a receive of `count` elements of `type` (both checked
- * by shl_check_count) must not write any byte twice (shl_dt_recv_overlaps; MPI 4.1, 5.1).
- * One branch for a predefined type. `what` as for shl_check_count. MPI_ERR_TYPE through
- * c's handler; returns MPI_SUCCESS or what the handler returned. */
-int shl_check_layout(struct shl_comm *c, const char *fn, const char *what, MPI_Count count,
-		     MPI_Datatype type);
-
-/* Whether `buf` is NULL where `count` elements of `type` (checked by shl_check_count) must
- * be. NULL is MPI_BOTTOM: fine with a derived type holding absolute addresses only. */
-static inline bool shl_buf_missing(const void *buf, MPI_Count count, MPI_Datatype type)
-{
-	return buf == NULL && count > 0 && type->size > 0 && type->predefined;
-}
-
-/* Owner thread, at the MPI boundary: buffer argument `what` ("sendbuf", "inbuf", ...) of
- * `count` elements of `type` (shl_check_count): MPI_ERR_BUFFER through c's handler if
- * shl_buf_missing; returns MPI_SUCCESS or what the handler returned. */
-int shl_check_buf(struct shl_comm *c, const char *fn, const char *what, const void *buf,
-		  MPI_Count count, MPI_Datatype type);
-
 /* shl_rank_or_die's report: `fn` was called outside MPI_Init..MPI_Finalize. */
 _Noreturn void shl_rank_not_in_mpi(struct shl_rank *r, const char *fn);
 

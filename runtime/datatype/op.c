@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "runtime/core/rt.h"
+#include "runtime/core/check.h"
 #include "runtime/datatype/op.h"
 
 #define PREDEF(var, k, c) \

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "runtime/core/rt.h"
+#include "runtime/core/check.h"
 #include "runtime/datatype/internal.h"
 
 /* ---- address arithmetic ---- */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "runtime/core/rt.h"
+#include "runtime/core/check.h"
 #include "runtime/p2p/internal.h"
 
 /* MPI_MESSAGE_NO_PROC: the message a matched probe of MPI_PROC_NULL returns; never queued. */
@@ -940,64 +941,6 @@ void shl_p2p_cancel(struct shl_rank *r, struct shl_req *req)
 
 /* ---- argument checks ---- */
 
-int shl_check_count_slow(struct shl_comm *c, const char *fn, const char *what, MPI_Count count,
-			 MPI_Datatype type)
-{
-	const char *tname = *what ? "type" : "datatype";
-	size_t bytes;
-
-	if (count < 0)
-		return shl_err(c, MPI_ERR_COUNT, fn, "%scount %lld is negative", what, count);
-	if (!shl_type_ok(type))
-		return shl_err(c, MPI_ERR_TYPE, fn, "invalid %s%s argument%s", what, tname,
-			       type == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
-	const char *why = shl_dt_unusable(type);
-	if (why != NULL)
-		return shl_err(c, MPI_ERR_TYPE, fn, "%s%s %s %s", what, tname,
-			       type->name ? type->name : "(unnamed derived type)", why);
-	if (__builtin_mul_overflow((size_t)count, type->size, &bytes) || bytes > PTRDIFF_MAX)
-		return shl_err(c, MPI_ERR_COUNT, fn, "%scount %lld of datatype %s (%zu bytes each) "
-			       "is more bytes than any buffer holds (PTRDIFF_MAX, %td)", what,
-			       count, type->name ? type->name : "(unnamed derived type)",
-			       type->size, PTRDIFF_MAX);
-	return MPI_SUCCESS;
-}
-
-/* A buffer argument: shl_check_count, and no NULL buffer where data must be. `what`
- * prefixes the arguments' names in messages: "" (buf, count, datatype), or "send" or
- * "recv" (MPI_Sendrecv's sendbuf, sendcount, sendtype, ...). */
-static SHL_HOT_INLINE int check_buffer(const char *fn, const char *what, struct shl_comm *c,
-				       const void *buf, MPI_Count count, MPI_Datatype type)
-{
-	int err = shl_check_count(c, fn, what, count, type);
-
-	if (err != MPI_SUCCESS)
-		return err;
-	if (shl_buf_missing(buf, count, type))
-		return shl_err(c, MPI_ERR_BUFFER, fn, "%sbuf is NULL but %scount is %lld", what,
-			       what, count);
-	return MPI_SUCCESS;
-}
-
-int shl_check_buf(struct shl_comm *c, const char *fn, const char *what, const void *buf,
-		  MPI_Count count, MPI_Datatype type)
-{
-	if (shl_buf_missing(buf, count, type))
-		return shl_err(c, MPI_ERR_BUFFER, fn, "%s is NULL but the count is %lld", what,
-			       (long long)count);
-	return MPI_SUCCESS;
-}
-
-static SHL_HOT_INLINE int check_comm(const char *fn, struct shl_rank *r, MPI_Comm comm,
-				     struct shl_comm **c)
-{
-	*c = shl_comm_get(r, comm);
-	if (*c == NULL)
-		return shl_err(NULL, MPI_ERR_COMM, fn, "invalid communicator argument comm%s",
-			       comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
-	return MPI_SUCCESS;
-}
-
 /* A send's `dest` that is no rank of `c`: MPI_ERR_RANK, out of the send path. */
 static __attribute__((noinline)) int bad_dest(const char *fn, struct shl_comm *c, int dest)
 {
@@ -1007,15 +950,15 @@ static __attribute__((noinline)) int bad_dest(const char *fn, struct shl_comm *c
 		       c->name ? c->name : "the communicator", shl_comm_remote_size(c));
 }
 
-/* The send side's arguments; `what` as for check_buffer. */
+/* The send side's arguments; `what` as for shl_check_buffer. */
 static SHL_HOT_INLINE int check_send(const char *fn, const char *what, struct shl_rank *r,
 				     MPI_Comm comm, struct shl_comm **c, const void *buf,
 				     MPI_Count count, MPI_Datatype type, int dest, int tag)
 {
-	int err = check_comm(fn, r, comm, c);
+	int err = shl_check_comm(fn, r, comm, c);
 
 	if (err == MPI_SUCCESS)
-		err = check_buffer(fn, what, *c, buf, count, type);
+		err = shl_check_buffer(*c, fn, what, buf, count, type);
 	if (err != MPI_SUCCESS)
 		return err;
 	if (tag == MPI_ANY_TAG)
@@ -1029,7 +972,7 @@ static SHL_HOT_INLINE int check_send(const char *fn, const char *what, struct sh
 	return MPI_SUCCESS;
 }
 
-/* A receive's source and tag; `what` as for check_buffer. */
+/* A receive's source and tag; `what` as for shl_check_buffer. */
 static SHL_HOT_INLINE int check_source(const char *fn, const char *what, struct shl_comm *c,
 				       int source, int tag)
 {
@@ -1044,26 +987,15 @@ static SHL_HOT_INLINE int check_source(const char *fn, const char *what, struct 
 	return MPI_SUCCESS;
 }
 
-int shl_check_layout(struct shl_comm *c, const char *fn, const char *what, MPI_Count count,
-		     MPI_Datatype type)
-{
-	if (shl_dt_recv_overlaps(type, (size_t)count))
-		return shl_err(c, MPI_ERR_TYPE, fn, "the receive layout overlaps: %scount %lld of "
-			       "%s %s writes some byte twice", what, count,
-			       *what ? "type" : "datatype",
-			       type->name ? type->name : "(unnamed derived type)");
-	return MPI_SUCCESS;
-}
-
-/* The receive side's arguments; `what` as for check_buffer. */
+/* The receive side's arguments; `what` as for shl_check_buffer. */
 static SHL_HOT_INLINE int check_recv(const char *fn, const char *what, struct shl_rank *r,
 				     MPI_Comm comm, struct shl_comm **c, void *buf,
 				     MPI_Count count, MPI_Datatype type, int source, int tag)
 {
-	int err = check_comm(fn, r, comm, c);
+	int err = shl_check_comm(fn, r, comm, c);
 
 	if (err == MPI_SUCCESS)
-		err = check_buffer(fn, what, *c, buf, count, type);
+		err = shl_check_buffer(*c, fn, what, buf, count, type);
 	if (err == MPI_SUCCESS && !type->predefined)  /* a predefined layout never overlaps */
 		err = shl_check_layout(*c, fn, what, count, type);
 	if (err == MPI_SUCCESS)
@@ -1737,7 +1669,7 @@ static int probe(const char *fn, int source, int tag, MPI_Comm comm, int *flag,
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct probe p = { .r = r, .source = source, .tag = tag, .take = message != NULL };
-	int err = check_comm(fn, r, comm, &p.c);
+	int err = shl_check_comm(fn, r, comm, &p.c);
 
 	if (err == MPI_SUCCESS)
 		err = check_source(fn, "", p.c, source, tag);
@@ -1782,7 +1714,7 @@ static int probe(const char *fn, int source, int tag, MPI_Comm comm, int *flag,
 static int probe_null(const char *fn, MPI_Comm comm, const char *what)
 {
 	struct shl_comm *c;
-	int err = check_comm(fn, shl_rank_or_die(fn), comm, &c);
+	int err = shl_check_comm(fn, shl_rank_or_die(fn), comm, &c);
 
 	return err != MPI_SUCCESS ? err : shl_err(c, MPI_ERR_ARG, fn, "%s is NULL", what);
 }
@@ -1856,7 +1788,7 @@ static int matched_recv(const char *fn, struct shl_rank *r, void *buf, MPI_Count
 	/* Errors go to the communicator the message was probed on; MPI_MESSAGE_NO_PROC
 	 * has none, so MPI_COMM_SELF (MPI 4.1, 9.3). */
 	struct shl_comm *c = *message == MPI_MESSAGE_NO_PROC ? &r->self : (*message)->probed_on;
-	err = check_buffer(fn, "", c, buf, count, type);
+	err = shl_check_buffer(c, fn, "", buf, count, type);
 	if (err == MPI_SUCCESS)
 		err = shl_check_layout(c, fn, "", count, type);
 	if (err != MPI_SUCCESS)
