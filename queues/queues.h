@@ -53,21 +53,6 @@ enum shl_q_state {
 
 struct shl_pool;
 
-/* A direct payload's copy cut in chunks that the receiver and its waiting sender share,
- * kept in the inline area a direct payload leaves unused. Written by the receiver before
- * its release store of the sender's request's `shared` (runtime/p2p/p2p.c, split_copy). */
-struct shl_q_split {
-	void *dst;                   /* the receiver's buffer */
-	const void *type;            /* its datatype, opaque here (NULL: both sides dense) */
-	size_t bytes;
-	/* Chunks not handed out yet are [front, back): the receiver takes them from the
-	 * front, the sender from the back, so across the messages of a stream each side
-	 * tends to copy the same half of the buffers and keeps it in its own cache. */
-	_Atomic uint64_t claim;      /* front in the low 32 bits, back in the high 32 */
-	_Atomic uint32_t done;       /* chunks finished */
-	uint32_t chunk;              /* bytes of signature per chunk (the last may be shorter) */
-};
-
 /* Fields the receiver reads for every message come first, so that the header and the
  * first 16 payload bytes share one cache line; the pool's free lists link and sort
  * envelopes by that line too. */
@@ -88,10 +73,9 @@ struct shl_envelope {
 	uint8_t payload;             /* enum shl_q_payload */
 	bool via_fbox;               /* in the inbox although its sender has `fbox` to us */
 	uint8_t chunk_kind;          /* enum shl_q_chunk: what `chunk` is, the list it goes to */
-	union {
-		unsigned char inline_data[SHL_Q_INLINE_MAX];  /* 16-aligned: offset 48 */
-		struct shl_q_split split;  /* SHL_Q_DIRECT, once its receiver shares the copy */
-	};
+	/* Offset 48. SHL_Q_DIRECT leaves it unused until its receiver shares the
+	 * copy with the sender: then it holds that shared copy's state (runtime/p2p/split.c). */
+	alignas(16) unsigned char inline_data[SHL_Q_INLINE_MAX];
 	/* Cold: pooled and direct payloads, and the owner's list link. */
 	const void *data;            /* SHL_Q_POOLED, SHL_Q_DIRECT: where the payload is */
 	const void *layout;          /* SHL_Q_DIRECT: sender's datatype, opaque here */

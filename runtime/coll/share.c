@@ -1,8 +1,9 @@
 /* Large copies and folds of a collective's run shared with the members blocked in its
  * meeting: the run records its big block copies (shl_coll_share_add) and its fold
  * (shl_coll_share_fold) instead of making them, then shl_coll_share_run cuts them into
- * chunks that the last arriver and every member waiting in a blocking call take, so one
- * run's memory traffic spreads over the ranks' cores.
+ * chunks of the shared-copy engine (datatype/share.h) that the last arriver and every
+ * member waiting in a blocking call take, so one run's memory traffic spreads over the
+ * ranks' cores.
  * Entered by the last arriver (add, run) and by blocked members (help). Must not allocate
  * on the helpers' side or keep a chunk from being taken once it is offered. */
 #include <errno.h>
@@ -11,14 +12,11 @@
 #include <string.h>
 
 #include "runtime/coll/internal.h"
+#include "runtime/datatype/share.h"
 
 /* One recorded copy; `first` is its first chunk's number among all the run's chunks. */
 struct move {
-	void *dst;
-	const struct shl_datatype *dtype;
-	const void *src;
-	const struct shl_datatype *stype;
-	size_t bytes;
+	struct shl_share_copy copy;
 	uint32_t first;
 };
 
@@ -56,9 +54,8 @@ struct shl_coll_share {
 	struct move *moves;
 	int nmoves, cap;
 	struct fold *fold;            /* at most one per run, after the moves */
-	uint32_t nchunks;
-	_Atomic uint32_t next;        /* chunks handed out */
-	_Atomic uint32_t done;        /* chunks finished */
+	uint32_t nchunks;             /* recorded so far */
+	struct shl_share share;       /* the chunks, once offered */
 };
 
 /* The run's share, created on first use; NULL if `bytes` is too little to share, nobody
@@ -93,8 +90,8 @@ int shl_coll_share_add(struct shl_meeting *m, void *dst, const struct shl_dataty
 		s->moves = v;
 		s->cap = cap;
 	}
-	s->moves[s->nmoves++] = (struct move){ dst, dtype, src, stype, bytes, s->nchunks };
-	s->nchunks += (uint32_t)((bytes + SHL_COLL_SHARE_CHUNK - 1) / SHL_COLL_SHARE_CHUNK);
+	s->moves[s->nmoves++] = (struct move){ { dst, dtype, src, stype, bytes }, s->nchunks };
+	s->nchunks += shl_share_chunks(bytes, SHL_COLL_SHARE_CHUNK);
 	return 0;
 }
 
@@ -131,7 +128,7 @@ int shl_coll_share_fold(struct shl_meeting *m, shl_kern *k, size_t esize, size_t
 		return -ENOMEM;
 	}
 	s->fold = f;
-	s->nchunks += (uint32_t)((bytes + f->chunk - 1) / f->chunk);
+	s->nchunks += shl_share_chunks(bytes, f->chunk);
 	return 0;
 }
 
@@ -149,9 +146,11 @@ static void fold_chunk(const struct fold *f, uint32_t i)
 			memcpy((char *)f->out[j] + off, f->acc + off, len);
 }
 
-/* Make chunk `i`: a fold's, or a move's (found by bisection over `first`). */
-static void copy_chunk(const struct shl_coll_share *s, uint32_t i)
+/* shl_share_take's maker: chunk `i` of share `arg`, a fold's, or a move's (found by
+ * bisection over `first`). */
+static void make(void *arg, uint32_t i)
 {
+	const struct shl_coll_share *s = arg;
 	int lo = 0, hi = s->nmoves - 1;
 
 	if (s->fold != NULL && i >= s->fold->first) {
@@ -166,25 +165,7 @@ static void copy_chunk(const struct shl_coll_share *s, uint32_t i)
 		else
 			hi = mid - 1;
 	}
-	const struct move *v = &s->moves[lo];
-	size_t off = (size_t)(i - v->first) * SHL_COLL_SHARE_CHUNK;
-	size_t len = v->bytes - off < SHL_COLL_SHARE_CHUNK ? v->bytes - off : SHL_COLL_SHARE_CHUNK;
-
-	if (v->dtype->contig && v->stype->contig)
-		memcpy((char *)v->dst + off, (const char *)v->src + off, len);
-	else
-		shl_dt_copy_range(v->dst, v->dtype, v->src, v->stype, off, len);
-}
-
-static void take_chunks(struct shl_coll_share *s)
-{
-	uint32_t i;
-
-	while ((i = atomic_fetch_add_explicit(&s->next, 1, memory_order_relaxed)) < s->nchunks) {
-		copy_chunk(s, i);
-		/* Pairs with the acquire load in shl_coll_share_run: the chunk is written. */
-		atomic_fetch_add_explicit(&s->done, 1, memory_order_release);
-	}
+	shl_share_copy_chunk(&s->moves[lo].copy, SHL_COLL_SHARE_CHUNK, i - s->moves[lo].first);
 }
 
 void shl_coll_share_run(struct shl_meeting *m)
@@ -196,6 +177,7 @@ void shl_coll_share_run(struct shl_meeting *m)
 	if (s == NULL)
 		return;
 	m->share = NULL;
+	shl_share_offer(&s->share, s->nchunks);
 	/* One offer per communicator at a time, and only of two chunks or more; a second
 	 * run, or a single chunk, is copied alone. The CAS is the seq_cst publication
 	 * shl_rank_wake needs. */
@@ -209,14 +191,8 @@ void shl_coll_share_run(struct shl_meeting *m)
 			shl_rank_wake(m->arrival[i]->req->owner);
 			wake--;
 		}
-	take_chunks(s);
-	for (unsigned spins = 0;
-	     atomic_load_explicit(&s->done, memory_order_acquire) < s->nchunks; spins++) {
-		if (spins < 1000)
-			__builtin_ia32_pause();
-		else
-			sched_yield();  /* a helper was preempted mid-chunk */
-	}
+	shl_share_take(&s->share, false, make, s);
+	shl_share_finish(&s->share);
 	if (offered) {
 		/* Withdraw the offer, then wait out helpers that picked it up before (pairs
 		 * with the increment in shl_coll_share_help: one of us sees the other). */
@@ -244,6 +220,6 @@ void shl_coll_share_help(struct shl_comm_shared *sh)
 	atomic_fetch_add(&sh->share_users, 1);
 	s = atomic_load(&sh->share);
 	if (s != NULL)
-		take_chunks(s);
+		shl_share_take(&s->share, false, make, s);
 	atomic_fetch_sub(&sh->share_users, 1);
 }

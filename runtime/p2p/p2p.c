@@ -10,13 +10,14 @@
  * no receive matches soon copies its payload into a chunk of its envelope and returns
  * (turn_eager). */
 #include <errno.h>
-#include <sched.h>
+#include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime/core/rt.h"
 #include "runtime/core/check.h"
+#include "runtime/datatype/share.h"
 #include "runtime/p2p/internal.h"
 
 /* MPI_MESSAGE_NO_PROC: the message a matched probe of MPI_PROC_NULL returns; never queued. */
@@ -60,49 +61,6 @@ static bool claim(struct shl_envelope *env)
 	return true;
 }
 
-/* A claimed envelope's payload goes into receive `q`; both sides complete. */
-/* Pauses a receiver spends waiting for a sender's last chunk before yielding: a 64 KiB
- * chunk copies in about 3 µs, some 100 pauses. */
-#define SHL_P2P_SPLIT_SPINS 1000
-
-/* Hand out one chunk of `env`'s split copy, from the front or the back; false when none
- * is left. */
-static bool claim_chunk(struct shl_q_split *sp, bool back, uint32_t *chunk)
-{
-	uint64_t c = atomic_load_explicit(&sp->claim, memory_order_relaxed), next;
-
-	do {
-		uint32_t front = (uint32_t)c, end = (uint32_t)(c >> 32);
-		if (front >= end)
-			return false;
-		*chunk = back ? end - 1 : front;
-		next = back ? c - (UINT64_C(1) << 32) : c + 1;
-	} while (!atomic_compare_exchange_weak_explicit(&sp->claim, &c, next,
-							memory_order_relaxed,
-							memory_order_relaxed));
-	return true;
-}
-
-/* Copy chunks of `env` while some are left: the receiver from the front, its waiting
- * sender from the back. A chunk is a range of the message's signature: dense bytes, or
- * typed data in the sender's layout and the receiver's type. */
-static void take_chunks(struct shl_envelope *env, bool back)
-{
-	struct shl_q_split *sp = &env->split;
-	uint32_t i;
-
-	while (claim_chunk(sp, back, &i)) {
-		size_t off = (size_t)i * sp->chunk;
-		size_t len = sp->bytes - off < sp->chunk ? sp->bytes - off : sp->chunk;
-		if (sp->type == NULL)
-			memcpy((char *)sp->dst + off, (const char *)env->data + off, len);
-		else
-			shl_dt_copy_range(sp->dst, sp->type, env->data, env->layout, off, len);
-		/* Pairs with the receiver's acquire load below: the chunk is written. */
-		atomic_fetch_add(&sp->done, 1);
-	}
-}
-
 /* Whether a copy into `type` from `env`'s sender layout is dense on both sides. */
 static bool dense_copy(const struct shl_envelope *env, const struct shl_datatype *type)
 {
@@ -122,6 +80,21 @@ static bool split_worth(const struct shl_envelope *env, const struct shl_datatyp
 	return n >= shl_job.split_min_typed && !dense_copy(env, type);
 }
 
+/* A shared copy of one message, in its envelope. */
+struct split {
+	struct shl_share share;
+	struct shl_share_copy copy;
+	size_t chunk;                /* bytes of signature per chunk (the last may be shorter) */
+};
+
+_Static_assert(sizeof(struct split) <= SHL_Q_INLINE_MAX, "a split fits the inline area");
+_Static_assert(alignof(struct split) <= 16, "the inline area is 16-aligned");
+
+static struct split *split_of(struct shl_envelope *env)
+{
+	return (struct split *)(void *)env->inline_data;
+}
+
 /* The chunk of a shared copy of `n` bytes with a non-contiguous side, smaller than
  * SHOAL_SPLIT_MIN: a quarter of it, in whole cache lines, within
  * [SHL_P2P_SPLIT_CHUNK_TYPED_MIN, SHOAL_SPLIT_CHUNK_TYPED]. */
@@ -134,6 +107,14 @@ static size_t typed_chunk(size_t n)
 	return chunk < shl_job.split_chunk_typed ? chunk : shl_job.split_chunk_typed;
 }
 
+/* shl_share_take's maker: chunk `i` of the split copy `arg`. */
+static void make(void *arg, uint32_t i)
+{
+	struct split *sp = arg;
+
+	shl_share_copy_chunk(&sp->copy, sp->chunk, i);
+}
+
 /* A large message in the sender's buffer: offer its copy into (dst, type) in chunks, so a
  * sender waiting for it (in MPI_Send, MPI_Wait...) copies alongside the receiver, then
  * finish what is left. Both datatypes stay alive until this returns: the receive's and
@@ -142,31 +123,18 @@ static size_t typed_chunk(size_t n)
 static void split_copy(struct shl_envelope *env, void *dst, const struct shl_datatype *type,
 		       size_t n)
 {
-	struct shl_q_split *sp = &env->split;
+	struct split *sp = split_of(env);
 	bool dense = dense_copy(env, type);
-	size_t chunk = dense || n >= shl_job.split_min ? SHL_P2P_SPLIT_CHUNK : typed_chunk(n);
-	uint32_t nchunks = (uint32_t)((n + chunk - 1) / chunk);
 
-	sp->dst = dst;
-	sp->type = dense ? NULL : type;
-	sp->chunk = (uint32_t)chunk;
-	sp->bytes = n;
-	atomic_store_explicit(&sp->claim, (uint64_t)nchunks << 32, memory_order_relaxed);
-	atomic_store_explicit(&sp->done, 0, memory_order_relaxed);
+	sp->chunk = dense || n >= shl_job.split_min ? SHL_P2P_SPLIT_CHUNK : typed_chunk(n);
+	sp->copy = (struct shl_share_copy){ dst, type, env->data, env->layout, n };
+	shl_share_offer(&sp->share, shl_share_chunks(n, sp->chunk));
 	/* Pairs with the acquire load in shl_p2p_help: the fields above are visible. The
 	 * sender polls its request's line, which it waits on anyway, not the envelope's
-	 * (whose `state` stays SHL_Q_MATCHED, from claim). */
+	 * (whose `state` stays SHL_Q_MATCHED, from the match's claim). */
 	atomic_store_explicit(&((struct shl_req *)env->cookie)->shared, true, memory_order_release);
-	take_chunks(env, false);
-	/* The sender is finishing its last chunk; if it was preempted mid-chunk (ranks
-	 * outnumber cores), give it the core. */
-	for (unsigned spins = 0;
-	     atomic_load_explicit(&sp->done, memory_order_acquire) < nchunks; spins++) {
-		if (spins < SHL_P2P_SPLIT_SPINS)
-			__builtin_ia32_pause();
-		else
-			sched_yield();
-	}
+	shl_share_take(&sp->share, false, make, sp);
+	shl_share_finish(&sp->share);
 }
 
 void shl_p2p_help(struct shl_req *q)
@@ -177,8 +145,10 @@ void shl_p2p_help(struct shl_req *q)
 	 * slowed a 1-16 KiB MPI_Send that is not shared by 22-41 % (bench/latency). The
 	 * acquire load of `shared` pairs with split_copy's release store of it. */
 	if (q->env != NULL && atomic_load_explicit(&q->shared, memory_order_acquire) &&
-	    !atomic_load_explicit(&q->done, memory_order_acquire))
-		take_chunks(q->env, true);
+	    !atomic_load_explicit(&q->done, memory_order_acquire)) {
+		struct split *sp = split_of(q->env);
+		shl_share_take(&sp->share, true, make, sp);
+	}
 }
 
 /* How many of a message's `bytes` fit receive `q`. */
