@@ -132,16 +132,6 @@ static int op_error(const char *fn, struct shl_comm *c, enum shl_req_kind kind,
 	return shl_err(c, st->MPI_ERROR, fn, "%s", text);
 }
 
-/* Single completion: the user's status gets everything but MPI_ERROR (MPI 4.1, 3.2.5). */
-static void single_status(MPI_Status *status, const MPI_Status *st)
-{
-	if (status == MPI_STATUS_IGNORE)
-		return;
-	int error = status->MPI_ERROR;
-	*status = *st;
-	status->MPI_ERROR = error;
-}
-
 /* Whether a request being waited for is done; a large send helps its receiver copy. */
 static bool wait_done(void *arg)
 {
@@ -170,7 +160,7 @@ static int one(const char *fn, MPI_Request *request, int *flag, MPI_Status *stat
 		*flag = 1;
 	shl_status_empty(&st, MPI_ANY_SOURCE);
 	if (inactive(*request)) {
-		single_status(status, &st);
+		shl_status_out(status, &st);
 		return MPI_SUCCESS;
 	}
 	c = (*request)->comm;
@@ -188,7 +178,7 @@ static int one(const char *fn, MPI_Request *request, int *flag, MPI_Status *stat
 		shl_poll_missed();
 		return MPI_SUCCESS;
 	}
-	single_status(status, &st);
+	shl_status_out(status, &st);
 	return err == MPI_SUCCESS ? MPI_SUCCESS : op_error(fn, c, kind, &st);
 }
 
@@ -283,7 +273,7 @@ static int any(const char *fn, int count, MPI_Request reqs[], int *index, int *f
 		shl_poll_missed();
 		return MPI_SUCCESS;
 	}
-	single_status(status, &st);
+	shl_status_out(status, &st);
 	return err == MPI_SUCCESS ? MPI_SUCCESS : op_error(fn, c, kind, &st);
 }
 
@@ -470,7 +460,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 		shl_poll_missed();
 		return MPI_SUCCESS;
 	}
-	single_status(status, &st);
+	shl_status_out(status, &st);
 	/* The operation's error, as MPI_Test would return it; the request stays. */
 	if (st.MPI_ERROR != MPI_SUCCESS && !inactive(request))
 		return op_error("MPI_Request_get_status", request->comm, request->kind, &st);

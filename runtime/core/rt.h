@@ -134,7 +134,7 @@ struct shl_req {
 /* ---- matching ----
  * A rank's posted receives and unexpected messages wait in bins by (context, source), so
  * that a message or receive compares itself with its own source's only: with one list
- * each, an all-pairs exchange walked past every other source's (p2p/p2p.c). Receives
+ * each, an all-pairs exchange walked past every other source's (p2p/match.h). Receives
  * from MPI_ANY_SOURCE wait on a list of their own. Order across lists comes from numbers:
  * each posted receive and each unexpected message takes the next of its rank's. */
 #define SHL_MATCH_BINS 64
@@ -184,7 +184,7 @@ struct shl_rank {
 	struct shl_req *detached;     /* freed or internal requests still in flight */
 	struct shl_envelope *matched; /* messages taken by MPI_Mprobe/MPI_Improbe and not yet
 				       * received, linked by `next`: the valid MPI_Message
-				       * handles (p2p/p2p.c) */
+				       * handles (p2p/probe.c) */
 	struct shl_req *free_reqs;
 	struct shl_req sent;          /* the request of every nonblocking send that completed in
 				       * the call that started it: no allocation per message;
@@ -192,7 +192,7 @@ struct shl_rank {
 	struct shl_bsend_buffer bsend;
 	struct shl_rank_objs *objs;   /* keyvals, user error codes, MPI_INFO_ENV (comm/comm.h) */
 	struct shl_fbox **fbox_out;   /* by world rank: our fastbox to it, a mark that it took
-				       * none from us, or NULL (not tried yet); p2p/p2p.c */
+				       * none from us, or NULL (not tried yet); p2p/fastbox.c */
 	struct shl_inbox inbox;
 	int lane;                     /* ours in every local rank's inbox (queues.h SHL_Q_LANES):
 				       * our carrier's, 0 without fibers (core/fiber.c) */
@@ -352,6 +352,28 @@ static inline void shl_req_complete_own(struct shl_rank *r, struct shl_req *req)
 
 /* ---- requests (core/request.c) ---- */
 
+/* The status of a receive from MPI_PROC_NULL, and of a request with nothing to report. */
+static inline void shl_status_empty(MPI_Status *status, int source)
+{
+	status->MPI_SOURCE = source;
+	status->MPI_TAG = MPI_ANY_TAG;
+	status->MPI_ERROR = MPI_SUCCESS;
+	status->shl_cancelled = 0;
+	status->shl_bytes = 0;
+	status->shl_sent_bytes = 0;
+}
+
+/* Single completion (MPI_Wait, MPI_Recv, ...): the user's `status`, unless
+ * MPI_STATUS_IGNORE, gets everything of `st` but MPI_ERROR (MPI 4.1, 3.2.5). */
+static inline void shl_status_out(MPI_Status *status, const MPI_Status *st)
+{
+	if (status == MPI_STATUS_IGNORE)
+		return;
+	int error = status->MPI_ERROR;
+	*status = *st;
+	status->MPI_ERROR = error;
+}
+
 /* Owner: set every field of request `q` (a stack request of a blocking call, or one of
  * shl_req_new) to zero but its identity (`r`, `kind`) and an empty status
  * (shl_status_empty(MPI_ANY_SOURCE)). Field by field: `= { ... }` and memset compiled to
@@ -410,7 +432,7 @@ static inline struct shl_req *shl_req_new(struct shl_rank *r, enum shl_req_kind 
 /* Owner, rank locked: release detached requests that have completed. */
 void shl_req_reap(struct shl_rank *r);
 
-/* ---- point-to-point (p2p/p2p.c) ---- */
+/* ---- point-to-point (p2p/) ---- */
 /* Owner, rank locked: start the send or receive described by `req`'s fields (Isend and
  * friends, and MPI_Start). Returns 0 or -ENOBUFS (buffered send without room). */
 int shl_p2p_start(struct shl_rank *r, struct shl_req *req);
@@ -447,9 +469,6 @@ static inline void shl_req_release(struct shl_rank *r, struct shl_req *q)
 }
 
 /* ---- buffered sends (p2p/bsend.c) ---- */
-void *shl_bsend_alloc(struct shl_rank *r, size_t bytes);
-/* Whether shl_bsend_alloc(r, bytes) would find room now; nothing is taken. */
-bool shl_bsend_room(struct shl_rank *r, size_t bytes);
 void shl_bsend_free(struct shl_rank *r, void *block);
 
 /* ---- errors (core/errors.c) ---- */

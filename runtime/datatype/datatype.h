@@ -171,7 +171,8 @@ static inline void shl_dt_copy_inline(void *dst, const struct shl_datatype *dtyp
 
 /* The part of shl_dt_copy(dst, dtype, src, stype, ...) that moves signature bytes
  * [from, from + bytes): a slice of one large copy, so that several threads can share it
- * (runtime/p2p/p2p.c, split copies). Finds its start from `from` directly (element, loop turn,
+ * (runtime/p2p/split.c and coll/share.c, through the shared-copy engine of
+ * datatype/share.h). Finds its start from `from` directly (element, loop turn,
  * run), without walking from the beginning. Same threads and rules as shl_dt_copy; the
  * same fast paths (dense, strided runs of one length, the loop form). */
 void shl_dt_copy_range(void *dst, const struct shl_datatype *dtype, const void *src,

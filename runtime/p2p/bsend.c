@@ -1,10 +1,14 @@
-/* The buffer of MPI_Buffer_attach and the blocks buffered sends take from it. Entered by
- * the owning rank's threads with the rank locked. Each rank has its own attached buffer,
- * as each process has in a process-based MPI. */
+/* Buffered sends: the buffer of MPI_Buffer_attach, the blocks buffered sends take from it,
+ * and the send of a buffered message to a rank of this node (shl_bsend_send, out of the
+ * send fast path). Entered by the owning rank's threads with the rank locked (the bindings
+ * take it). Each rank has its own attached buffer, as each process has in a process-based
+ * MPI. Must not give a block back before its receiver has copied it out. */
+#include <errno.h>
 #include <limits.h>
 #include <stdint.h>
 
 #include "runtime/core/rt.h"
+#include "runtime/p2p/internal.h"
 
 /* A block's header sits in the attached buffer just before its data; its size is part of
  * MPI_BSEND_OVERHEAD, as the standard intends. */
@@ -48,7 +52,8 @@ static char *find_gap(struct shl_bsend_buffer *b, size_t need, struct shl_bsend_
 	}
 }
 
-void *shl_bsend_alloc(struct shl_rank *r, size_t bytes)
+/* A block of `bytes` from the attached buffer, or NULL if it has no room. */
+static void *alloc(struct shl_rank *r, size_t bytes)
 {
 	size_t need = round_up(sizeof(struct shl_bsend_block) + bytes);
 	struct shl_bsend_block **link;
@@ -62,7 +67,8 @@ void *shl_bsend_alloc(struct shl_rank *r, size_t bytes)
 	return blk + 1;
 }
 
-bool shl_bsend_room(struct shl_rank *r, size_t bytes)
+/* Whether alloc(r, bytes) would find room now; nothing is taken. */
+static bool room(struct shl_rank *r, size_t bytes)
 {
 	struct shl_bsend_block **link;
 
@@ -77,6 +83,47 @@ void shl_bsend_free(struct shl_rank *r, void *data)
 	while (*link != blk)
 		link = &(*link)->next;
 	*link = blk->next;
+}
+
+int shl_bsend_send(struct shl_rank *r, struct shl_comm *c, struct shl_rank *to, const void *buf,
+		   MPI_Count count, struct shl_datatype *type, int dest, int tag,
+		   struct shl_req *req)
+{
+	size_t bytes = (size_t)count * type->size;
+	struct shl_req *cookie;
+	void *block;
+
+	if (bytes <= shl_job.inline_max) {
+		/* The payload rides in the envelope: it needs the attached buffer's room
+		 * only, and MPI_Buffer_detach has nothing to wait for (as with Open MPI and
+		 * MPICH, which send small buffered messages at once too). */
+		if (!room(r, bytes))
+			return -ENOBUFS;
+		return shl_p2p_send_envelope(r, c, to, buf, type, bytes, tag, SHL_Q_INLINE, NULL,
+					     req);
+	}
+	/* Pack into the attached buffer and send from there; an internal request frees the
+	 * block once the receiver has copied it out (shl_req_reap). */
+	block = alloc(r, bytes);
+	if (block == NULL)
+		return -ENOBUFS;
+	shl_dt_copy(block, NULL, buf, type, bytes);
+	cookie = shl_req_new(r, SHL_REQ_SEND);
+	if (cookie == NULL) {
+		shl_bsend_free(r, block);
+		return -ENOMEM;
+	}
+	cookie->bsend_block = block;
+	/* What the hang report and gdb's `mpi queues` show of it (no hold on c). */
+	cookie->comm = c;
+	cookie->peer = dest;
+	cookie->tag = tag;
+	cookie->buf = block;
+	cookie->count = (MPI_Count)bytes;
+	cookie->freed = true;
+	cookie->next = r->detached;
+	r->detached = cookie;
+	return shl_p2p_send_envelope(r, c, to, block, NULL, bytes, tag, SHL_Q_DIRECT, cookie, req);
 }
 
 /* Attach `size` bytes at `buffer` as the rank's buffer for buffered sends: the int and _c

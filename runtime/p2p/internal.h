@@ -1,14 +1,13 @@
-/* Point-to-point internals shared by p2p/p2p.c, core/request.c and progress.c.
- * Every function here runs in the owning rank's thread with the rank locked. */
+/* What point-to-point's files call of each other out of line, the entry points of its
+ * transport to other nodes (p2p/remote.c), and the small inline policies every send and
+ * receive asks. The inline halves of matching, fastboxes, sends and argument checks are in
+ * match.h, fastbox.h, send.h and check.h; what core calls of p2p is in core/hooks.h.
+ * Every function here runs in the owning rank's thread with the rank locked unless it says
+ * otherwise. Must not be included outside p2p/ and the layers above it. */
 #ifndef SHL_RUNTIME_P2P_INTERNAL_H
 #define SHL_RUNTIME_P2P_INTERNAL_H
 
 #include "runtime/core/rt.h"
-
-/* Take every message waiting for `r` (its fastboxes, then its inbox), matching each with
- * the oldest fitting posted receive or keeping it as unexpected. Bounded by the messages
- * already sent. */
-void shl_p2p_progress(struct shl_rank *r);
 
 /* Whether a standard or ready send of (count, type), over inline_max, is packed by its
  * sender into a pooled chunk (SHL_Q_PACKED_MAX) and completes at once: a sparse layout
@@ -63,6 +62,11 @@ void shl_p2p_recv_remote(struct shl_rank *r, struct shl_req *q, struct shl_envel
  * completes as usual (MPI 4.1 §3.8.4). Returns false if `req` is not such a send. */
 bool shl_p2p_cancel_remote(struct shl_rank *r, struct shl_req *req);
 
+/* Take every message waiting for `r` (its fastboxes, then its inbox), matching each with
+ * the oldest fitting posted receive or keeping it as unexpected. Bounded by the messages
+ * already sent. */
+void shl_p2p_progress(struct shl_rank *r);
+
 /* Whether receive `q` is on `r`'s list of posted receives (not matched yet). */
 bool shl_p2p_is_posted(struct shl_rank *r, const struct shl_req *q);
 
@@ -71,7 +75,126 @@ bool shl_p2p_is_posted(struct shl_rank *r, const struct shl_req *q);
  * with none attached) or -ENOMEM. Rank unlocked. */
 int shl_p2p_start_error(const char *fn, struct shl_comm *c, int rc, size_t bytes);
 
-/* The status of a receive from MPI_PROC_NULL, and of a request with nothing to report. */
-void shl_status_empty(MPI_Status *status, int source);
+/* ---- sends (p2p/send.c; the inline half is send.h) ---- */
+
+/* Send (buf, count, type) to `dest` of `c`. `req` completes when the send does; with a
+ * stack request the caller waits on it (shl_p2p_send_wait). Returns 0, -ENOBUFS (buffered
+ * send without room in the attached buffer) or -ENOMEM. send_inline out of line. */
+int shl_p2p_send(struct shl_rank *r, struct shl_comm *c, const void *buf, MPI_Count count,
+		 struct shl_datatype *type, int dest, int tag, enum shl_send_mode mode,
+		 struct shl_req *req);
+
+/* Send `bytes` of (buf, type) to `to`, a rank of this node, in an envelope whose payload is
+ * `how`; the receiver completes `cookie` (NULL: `req` completes now). Returns 0 or -ENOMEM.
+ * send.h's envelope out of line, for buffered sends. */
+int shl_p2p_send_envelope(struct shl_rank *r, struct shl_comm *c, struct shl_rank *to,
+			  const void *buf, struct shl_datatype *type, size_t bytes, int tag,
+			  enum shl_q_payload how, struct shl_req *cookie, struct shl_req *req);
+
+/* Wait for blocking send `q` (a stack request shl_p2p_send started, not done yet), helping
+ * its receiver copy a large message; a standard or ready send of up to shl_job.medium_max
+ * bytes that no receive matches soon turns eager and returns. */
+void shl_p2p_send_wait(struct shl_rank *r, struct shl_req *q);
+
+/* ---- buffered sends (p2p/bsend.c) ---- */
+
+/* A buffered send of (buf, count, type) to `dest` of `c`, `to` its rank object on this
+ * node: its payload rides in the envelope (the attached buffer need only have room for
+ * it), or is packed into a block of the attached buffer that an internal request frees once
+ * the receiver has copied it out. `req` completes at once. Returns 0, -ENOBUFS or -ENOMEM. */
+int shl_bsend_send(struct shl_rank *r, struct shl_comm *c, struct shl_rank *to, const void *buf,
+		   MPI_Count count, struct shl_datatype *type, int dest, int tag,
+		   struct shl_req *req);
+
+/* ---- matching (p2p/match.c; the inline half is match.h) ---- */
+
+/* Receive `q` matched `env`, a message from another node of which `n` bytes fit: its
+ * sender is asked for the data; `q` completes once the data is in. */
+void shl_p2p_deliver_remote(struct shl_rank *r, struct shl_req *q, struct shl_envelope *env,
+			    size_t n);
+
+/* ---- fastboxes (p2p/fastbox.c; the inline half is fastbox.h) ---- */
+
+/* The first message to world rank `w`: open our fastbox to it, or mark that it took none
+ * (r->fbox_out). Returns the box, or NULL if it has none for us. */
+struct shl_fbox *shl_p2p_fbox_open(struct shl_rank *r, int w);
+
+/* The fastbox `from` (a rank of this node) writes to us, or NULL if it has none. With
+ * `stored`, also how many of our boxes it found there (slots claimed but not yet stored
+ * are not counted). */
+struct shl_fbox *shl_p2p_fbox_from(struct shl_rank *r, const struct shl_rank *from,
+				   int *stored);
+
+/* Take every message waiting in `fb`, oldest first, into matches or as unexpected. */
+void shl_p2p_fbox_drain(struct shl_rank *r, struct shl_fbox *fb);
+
+/* Receive `q`, which nothing unexpected matched and no posted receive precedes: complete it
+ * from a matching message at the head of one of our fastboxes; whether it did. */
+bool shl_p2p_fbox_take(struct shl_rank *r, struct shl_req *q);
+
+/* How a blocking receive's watch of its sender's cell ended (shl_p2p_fbox_watch). */
+enum shl_p2p_watch { SHL_P2P_WATCH_TOOK, SHL_P2P_WATCH_OTHER, SHL_P2P_WATCH_SPUN };
+
+/* Rank unlocked, plain arguments (bindings.c, plain_args): a blocking receive of (buf,
+ * count, type) from `source` with `tag` on `c` watches the head cell of its sender's box
+ * and takes a matching message that fits straight into `buf` and `status`. */
+enum shl_p2p_watch shl_p2p_fbox_watch(struct shl_rank *r, struct shl_comm *c, void *buf,
+				      MPI_Count count, struct shl_datatype *type, int source,
+				      int tag, MPI_Status *status);
+
+/* ---- split copies (p2p/split.c) ---- */
+
+/* Whether a copy into `type` from `env`'s sender layout is dense on both sides. */
+static inline bool shl_p2p_dense_copy(const struct shl_envelope *env,
+				      const struct shl_datatype *type)
+{
+	const struct shl_datatype *layout = env->layout;
+
+	return type->contig && (layout == NULL || layout->contig);
+}
+
+/* Whether a copy of `n` bytes into `type` from `env` is worth sharing with its sender:
+ * dense copies from SHOAL_SPLIT_MIN, copies with a non-contiguous side from the smaller
+ * SHOAL_SPLIT_MIN_TYPED. */
+static inline bool shl_p2p_split_worth(const struct shl_envelope *env,
+				       const struct shl_datatype *type, size_t n)
+{
+	if (n >= shl_job.split_min)
+		return true;
+	return n >= shl_job.split_min_typed && !shl_p2p_dense_copy(env, type);
+}
+
+/* A large message in the sender's buffer (`env`, SHL_Q_DIRECT with a cookie): offer its
+ * copy of `n` bytes into (dst, type) in chunks, so a sender waiting for it (in MPI_Send,
+ * MPI_Wait...) copies alongside the receiver, then finish what is left. Both datatypes stay
+ * alive until this returns: the receive's and the send's requests hold them, and the sender
+ * helps only while the receiver waits here for the last chunk. */
+void shl_p2p_split_copy(struct shl_envelope *env, void *dst, const struct shl_datatype *type,
+			size_t n);
+
+/* ---- bindings (p2p/bindings.c) ---- */
+
+/* Describe in `q` a send or receive of (buf, count, type) with `peer` and `tag` on `c`. */
+static inline void shl_p2p_fill(struct shl_req *q, struct shl_comm *c, const void *buf,
+				MPI_Count count, MPI_Datatype type, int peer, int tag,
+				enum shl_send_mode mode)
+{
+	q->comm = c;
+	q->buf = (void *)buf;
+	q->count = count;
+	q->type = type;
+	q->peer = peer;
+	q->tag = tag;
+	q->mode = mode;
+}
+
+/* A send's `dest` that is no rank of `c`: MPI_ERR_RANK through c's handler. */
+int shl_p2p_bad_dest(const char *fn, struct shl_comm *c, int dest);
+
+/* A receive of (count, type) whose message, described in `st`, did not fit: MPI_ERR_TRUNCATE
+ * through c's handler. */
+int shl_p2p_truncated(const char *fn, struct shl_comm *c, const MPI_Status *st,
+		      MPI_Count count, MPI_Datatype type);
 
 #endif
+
