@@ -13,10 +13,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "runtime/coll/net.h"
 #include "runtime/core/rt.h"
 #include "runtime/core/fiber.h"
-#include "runtime/p2p/internal.h"
 
 SHL_API struct shl_comm shl_mpi_comm_world = {
 	.magic = SHL_COMM_MAGIC, .predef = SHL_COMM_IS_WORLD, .name = "MPI_COMM_WORLD" };

@@ -12,8 +12,6 @@
 
 #include "runtime/core/rt.h"
 #include "runtime/core/fiber.h"
-#include "runtime/p2p/internal.h"
-#include "runtime/coll/net.h"
 #include "io/mesh.h"
 
 /* `timeout` (FUTEX_WAIT only; NULL: none) bounds the wait. */

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "runtime/core/rt.h"
-#include "runtime/p2p/internal.h"
 
 struct shl_req *shl_req_alloc(void)
 {

@@ -16,6 +16,7 @@
 #include "runtime/job.h"
 #include "runtime/datatype/datatype.h"
 #include "runtime/comm/comm.h"
+#include "runtime/core/hooks.h"
 
 #define SHL_API __attribute__((visibility("default")))
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -432,23 +433,6 @@ static inline struct shl_req *shl_req_new(struct shl_rank *r, enum shl_req_kind 
 /* Owner, rank locked: release detached requests that have completed. */
 void shl_req_reap(struct shl_rank *r);
 
-/* ---- point-to-point (p2p/) ---- */
-/* Owner, rank locked: start the send or receive described by `req`'s fields (Isend and
- * friends, and MPI_Start). Returns 0 or -ENOBUFS (buffered send without room). */
-int shl_p2p_start(struct shl_rank *r, struct shl_req *req);
-/* Owner of send request `q`: if its receiver is copying it in chunks, take some. Called
- * by the waits, so a sender blocked on a large message shares the copy. */
-void shl_p2p_help(struct shl_req *q);
-/* Owner, rank locked: try to cancel `req`; it completes (cancelled or not) either way. */
-void shl_p2p_cancel(struct shl_rank *r, struct shl_req *req);
-
-/* ---- persistent collectives (coll/coll.c) ---- */
-/* Owner thread, rank unlocked (MPI_Start): start the inactive persistent collective `req`
- * as the communicator's next collective. Returns 0 or MPI_ERR_NO_MEM (left inactive). */
-int shl_coll_restart(struct shl_rank *r, struct shl_req *req);
-/* Owner, when `req` (req->cargs set) is released: drop its arguments and their holds. */
-void shl_coll_persist_free(struct shl_req *req);
-
 /* Owner, rank locked: give request `q` back to the rank's free list, dropping what it
  * holds (a no-op on the shared `sent` request). Inline: every Wait of a receive and of a
  * send releases one (callgrind on bench/msgrate: the call was 13 instructions). */
@@ -467,9 +451,6 @@ static inline void shl_req_release(struct shl_rank *r, struct shl_req *q)
 	q->next = r->free_reqs;
 	r->free_reqs = q;
 }
-
-/* ---- buffered sends (p2p/bsend.c) ---- */
-void shl_bsend_free(struct shl_rank *r, void *block);
 
 /* ---- errors (core/errors.c) ---- */
 /* Report error `errclass` raised in MPI function `fn` on communicator `comm` (NULL:

@@ -4,6 +4,7 @@
 #define SHL_RUNTIME_DT_INTERNAL_H
 
 #include "runtime/datatype/datatype.h"
+#include "runtime/datatype/hooks.h"
 
 /* An explicit lower bound and extent (MPI_Type_create_resized, subarray, darray). */
 struct shl_dt_resize {

@@ -62,19 +62,6 @@ void shl_p2p_recv_remote(struct shl_rank *r, struct shl_req *q, struct shl_envel
  * completes as usual (MPI 4.1 §3.8.4). Returns false if `req` is not such a send. */
 bool shl_p2p_cancel_remote(struct shl_rank *r, struct shl_req *req);
 
-/* Take every message waiting for `r` (its fastboxes, then its inbox), matching each with
- * the oldest fitting posted receive or keeping it as unexpected. Bounded by the messages
- * already sent. */
-void shl_p2p_progress(struct shl_rank *r);
-
-/* Whether receive `q` is on `r`'s list of posted receives (not matched yet). */
-bool shl_p2p_is_posted(struct shl_rank *r, const struct shl_req *q);
-
-/* Raise on `c`, for MPI function `fn`, the error of a send or receive that could not
- * start: `rc` -ENOBUFS (a buffered send of `bytes` without room in the attached buffer, or
- * with none attached) or -ENOMEM. Rank unlocked. */
-int shl_p2p_start_error(const char *fn, struct shl_comm *c, int rc, size_t bytes);
-
 /* ---- sends (p2p/send.c; the inline half is send.h) ---- */
 
 /* Send (buf, count, type) to `dest` of `c`. `req` completes when the send does; with a
