@@ -26,17 +26,12 @@ int shl_req_prefill(struct shl_rank *r, int n)
 	return 0;
 }
 
-static bool is_done(const struct shl_req *q)
-{
-	return atomic_load_explicit(&q->done, memory_order_acquire);
-}
-
 void shl_req_reap(struct shl_rank *r)
 {
 	struct shl_req **link = &r->detached, *q;
 
 	while ((q = *link) != NULL) {
-		if (!is_done(q)) {
+		if (!shl_req_done(q)) {
 			link = &q->next;
 			continue;
 		}
@@ -138,7 +133,7 @@ static bool wait_done(void *arg)
 
 	if (q->kind == SHL_REQ_SEND && q->env != NULL)
 		shl_p2p_help(q);
-	return is_done(q);
+	return shl_req_done(q);
 }
 
 /* Wait for (flag NULL) or test one request. */
@@ -408,7 +403,7 @@ static int some(const char *fn, int incount, MPI_Request reqs[], int *outcount, 
 		return MPI_SUCCESS;
 	}
 	for (int i = 0; i < incount; i++)
-		if (!inactive(reqs[i]) && is_done(reqs[i]))
+		if (!inactive(reqs[i]) && shl_req_done(reqs[i]))
 			indices[n++] = i;
 	err = finish_many(r, n, reqs, indices, statuses, &failed);
 	shl_rank_unlock(r);
@@ -451,7 +446,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 	if (!inactive(request)) {
 		shl_rank_lock(r);
 		shl_progress(r);
-		*flag = is_done(request);
+		*flag = shl_req_done(request);
 		st = request->status;
 		shl_rank_unlock(r);
 	}
@@ -481,7 +476,7 @@ int PMPI_Request_free(MPI_Request *request)
 		return err;
 	q = *request;
 	shl_rank_lock(r);
-	if (inactive(q) || is_done(q)) {
+	if (inactive(q) || shl_req_done(q)) {
 		shl_req_release(r, q);
 	} else {
 		/* Still in flight: a posted receive is released when it matches; anything
