@@ -10,29 +10,13 @@
 root=$(cd "$SHOAL_TESTS/.." && pwd)
 command -v nm >/dev/null && command -v perl >/dev/null || skip "no nm or perl"
 
-# Known exceptions, each "file -> what it reaches", in code that other work reshapes:
-# comm/comm.c creates communicators through the collectives' network phase (coll/net.c),
-# frees their collective state and runs MPI_Send, MPI_Recv, MPI_Sendrecv and MPI_Bcast;
-# p2p/remote.c routes the frames of other communicators through coll/net.c, which the
-# transport seam takes over. Each is to become a hook or to move down, and leave this list.
+# Known exceptions, each "file -> what it reaches": p2p/remote.c, the transport's side of
+# point-to-point, starts the collectives' network state when the job connects
+# (shl_coll_net_init, coll/net.h). It is to become a hook or move down, and leave this list.
 include_exceptions="
-comm/comm.c -> runtime/coll/net.h
 p2p/remote.c -> runtime/coll/net.h
 "
 call_exceptions="
-comm/comm.o -> PMPI_Bcast
-comm/comm.o -> PMPI_Recv
-comm/comm.o -> PMPI_Send
-comm/comm.o -> PMPI_Sendrecv
-comm/comm.o -> shl_coll_net_free
-comm/comm.o -> shl_coll_net_node_of
-comm/comm.o -> shl_coll_ring_free
-comm/comm.o -> shl_coll_share_run
-comm/comm.o -> shl_coll_usable
-comm/comm.o -> shl_coll_wait_checked
-comm/comm.o -> shl_comm_net_create_group
-comm/comm.o -> shl_comm_net_split
-p2p/remote.o -> shl_coll_net_deliver
 p2p/remote.o -> shl_coll_net_init
 "
 

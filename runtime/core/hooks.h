@@ -23,7 +23,7 @@ struct shl_datatype;
  * datatype/datatype.h, which core/rt.h includes: core's shl_req_release calls it). */
 void shl_dt_destroy(struct shl_datatype *t);
 
-/* ---- implemented by comm (comm/comm.c) ---- */
+/* ---- implemented by comm (comm/object.c) ---- */
 
 /* The last drop's work of a communicator (shl_comm_drop, inline in comm/comm.h: core's
  * shl_req_release calls it). */
@@ -77,16 +77,16 @@ void shl_bsend_free(struct shl_rank *r, void *block);
 
 /* Owner thread, rank unlocked (MPI_Start): start the inactive persistent collective `req`
  * as the communicator's next collective. Returns 0 or MPI_ERR_NO_MEM (left inactive).
- * coll/coll.c. */
+ * coll/call.c. */
 int shl_coll_restart(struct shl_rank *r, struct shl_req *req);
 
 /* Owner, when `req` (req->cargs set) is released (shl_req_release): drop its arguments and
- * their holds. coll/coll.c. */
+ * their holds. coll/call.c. */
 void shl_coll_persist_free(struct shl_req *req);
 
 /* Owner thread: what error `err` of a collective (or creation call) on `c` means for the
  * user, in `buf` (MPI_Wait's report of a failed nonblocking collective). Returns `buf`.
- * coll/coll.c. */
+ * coll/call.c. */
 const char *shl_coll_why(struct shl_comm *c, int err, char *buf, size_t len);
 
 /* Set once before ranks run when this node process is part of a job on several nodes:
