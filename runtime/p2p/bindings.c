@@ -112,33 +112,6 @@ int shl_p2p_start(struct shl_rank *r, struct shl_req *req)
 
 /* ---- blocking sends ---- */
 
-static int send_checked(const char *fn, enum shl_send_mode mode, const void *buf,
-			MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
-{
-	struct shl_rank *r = shl_rank_or_die(fn);
-	struct shl_req q;
-	struct shl_comm *c;
-	int err = check_send(fn, "", r, comm, &c, buf, count, type, dest, tag);
-	int rc;
-
-	if (err != MPI_SUCCESS)
-		return err;
-	shl_rank_lock(r);
-	if (shl_p2p_sends_at_once(mode, count, type)) {
-		/* The rank's shared completed request, as MPI_Isend's: no stack request to
-		 * initialise per call. */
-		rc = shl_p2p_send(r, c, buf, count, type, dest, tag, mode, &r->sent);
-	} else {
-		shl_req_init(&q, r, SHL_REQ_SEND);
-		shl_p2p_fill(&q, c, buf, count, type, dest, tag, mode);
-		rc = shl_p2p_send(r, c, buf, count, type, dest, tag, mode, &q);
-		if (rc == 0 && !shl_req_done(&q))
-			shl_p2p_send_wait(r, &q);
-	}
-	shl_rank_unlock(r);
-	return rc == 0 ? MPI_SUCCESS : shl_p2p_start_error(fn, c, rc, (size_t)count * type->size);
-}
-
 /* A blocking send: a small message with plain arguments straight into its cell, anything
  * else checked. `mode` is a constant in each caller: MPI_Ssend and MPI_Bsend go straight
  * to the checks. */
@@ -152,7 +125,7 @@ static SHL_HOT_INLINE int send_blocking(const char *fn, enum shl_send_mode mode,
 	if (cell_mode(mode) && plain_args(r, comm, &c, buf, count, type, dest, tag, false) &&
 	    send_small(r, c, buf, count, type, dest, tag, mode, &r->sent))
 		return MPI_SUCCESS;
-	return send_checked(fn, mode, buf, count, type, dest, tag, comm);
+	return shl_p2p_send_checked(fn, mode, buf, count, type, dest, tag, comm);
 }
 
 int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,

@@ -65,7 +65,7 @@ bool shl_p2p_cancel_remote(struct shl_rank *r, struct shl_req *req);
 /* ---- sends (p2p/send.c; the inline half is send.h) ---- */
 
 /* Send (buf, count, type) to `dest` of `c`. `req` completes when the send does; with a
- * stack request the caller waits on it (shl_p2p_send_wait). Returns 0, -ENOBUFS (buffered
+ * stack request the caller waits on it (shl_wait). Returns 0, -ENOBUFS (buffered
  * send without room in the attached buffer) or -ENOMEM. send_inline out of line. */
 int shl_p2p_send(struct shl_rank *r, struct shl_comm *c, const void *buf, MPI_Count count,
 		 struct shl_datatype *type, int dest, int tag, enum shl_send_mode mode,
@@ -78,10 +78,12 @@ int shl_p2p_send_envelope(struct shl_rank *r, struct shl_comm *c, struct shl_ran
 			  const void *buf, struct shl_datatype *type, size_t bytes, int tag,
 			  enum shl_q_payload how, struct shl_req *cookie, struct shl_req *req);
 
-/* Wait for blocking send `q` (a stack request shl_p2p_send started, not done yet), helping
- * its receiver copy a large message; a standard or ready send of up to shl_job.medium_max
- * bytes that no receive matches soon turns eager and returns. */
-void shl_p2p_send_wait(struct shl_rank *r, struct shl_req *q);
+/* Rank unlocked: a blocking send in `mode` (MPI_Send and its modes) with its arguments
+ * checked, waiting until it completes: helping its receiver copy a large message, or, a
+ * standard or ready send of up to shl_job.medium_max bytes that no receive matches soon,
+ * turned eager. Returns MPI_SUCCESS or the error raised. */
+int shl_p2p_send_checked(const char *fn, enum shl_send_mode mode, const void *buf,
+			 MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
 
 /* ---- buffered sends (p2p/bsend.c) ---- */
 
@@ -149,6 +151,19 @@ static inline bool shl_p2p_split_worth(const struct shl_envelope *env,
 	if (n >= shl_job.split_min)
 		return true;
 	return n >= shl_job.split_min_typed && !shl_p2p_dense_copy(env, type);
+}
+
+/* Whether the receiver of send `q` offers chunks of its copy (shl_p2p_split_copy) and `q`
+ * is not done yet: shl_p2p_help has chunks to take. Until `done`, the envelope still
+ * carries this send (the receiver completes the request before giving the envelope back).
+ * Only the request's line is read until the receiver offers chunks: polling the
+ * envelope's, which the receiver writes, slowed a 1-16 KiB MPI_Send that is not shared by
+ * 22-41 % (bench/latency). The acquire load of `shared` pairs with shl_p2p_split_copy's
+ * release store of it. Inline: a blocking sender asks at every poll of its wait. */
+static inline bool shl_p2p_offered(struct shl_req *q)
+{
+	return q->env != NULL && atomic_load_explicit(&q->shared, memory_order_acquire) &&
+	       !atomic_load_explicit(&q->done, memory_order_acquire);
 }
 
 /* A large message in the sender's buffer (`env`, SHL_Q_DIRECT with a cookie): offer its

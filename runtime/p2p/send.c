@@ -1,11 +1,14 @@
 /* Sends, their out-of-line half (the inline half is send.h): the send of every caller but
  * MPI_Isend's common case, the envelope of a buffered send (bsend.c), and the blocking
- * send's wait, which turns a standard send eager (turn_eager) when no receive matches it
- * soon. Entered by the sending rank's threads with the rank locked. Blocks only in
- * shl_wait (shl_p2p_send_wait); must not touch another rank's lists. */
+ * send with its checks and its wait, which turns a standard send eager (turn_eager) when
+ * no receive matches it soon. Entered by the sending rank's threads; the blocking send
+ * takes the rank lock, the rest runs with it held. Blocks only in shl_wait; must not touch
+ * another rank's lists. */
 #include <errno.h>
 
 #include "runtime/core/rt.h"
+#include "runtime/core/check.h"
+#include "runtime/p2p/check.h"
 #include "runtime/p2p/internal.h"
 #include "runtime/p2p/send.h"
 
@@ -28,7 +31,8 @@ int shl_p2p_send_envelope(struct shl_rank *r, struct shl_comm *c, struct shl_ran
 /* A blocking send's wait: help the receiver copy a large message while waiting. */
 static bool send_done(void *arg)
 {
-	shl_p2p_help(arg);
+	if (shl_p2p_offered(arg))
+		shl_p2p_help(arg);
 	return shl_req_done(arg);
 }
 
@@ -61,8 +65,29 @@ static bool turn_eager(struct shl_rank *r, struct shl_req *q)
 	return true;
 }
 
-void shl_p2p_send_wait(struct shl_rank *r, struct shl_req *q)
+int shl_p2p_send_checked(const char *fn, enum shl_send_mode mode, const void *buf,
+			 MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
-	if (!turn_eager(r, q))
-		shl_wait(r, send_done, q);
+	struct shl_rank *r = shl_rank_or_die(fn);
+	struct shl_req q;
+	struct shl_comm *c;
+	int err = check_send(fn, "", r, comm, &c, buf, count, type, dest, tag);
+	int rc;
+
+	if (err != MPI_SUCCESS)
+		return err;
+	shl_rank_lock(r);
+	if (shl_p2p_sends_at_once(mode, count, type)) {
+		/* The rank's shared completed request, as MPI_Isend's: no stack request to
+		 * initialise per call. */
+		rc = shl_p2p_send(r, c, buf, count, type, dest, tag, mode, &r->sent);
+	} else {
+		shl_req_init(&q, r, SHL_REQ_SEND);
+		shl_p2p_fill(&q, c, buf, count, type, dest, tag, mode);
+		rc = shl_p2p_send(r, c, buf, count, type, dest, tag, mode, &q);
+		if (rc == 0 && !shl_req_done(&q) && !turn_eager(r, &q))
+			shl_wait(r, send_done, &q);
+	}
+	shl_rank_unlock(r);
+	return rc == 0 ? MPI_SUCCESS : shl_p2p_start_error(fn, c, rc, (size_t)count * type->size);
 }

@@ -90,12 +90,13 @@ static SHL_HOT_INLINE int envelope(struct shl_rank *r, struct shl_comm *c, struc
 	post(r, to, fbox_to(r, to->world_rank), env);
 	return 0;
 }
+
 /* Send (buf, count, type) to `dest` of `c`. `req` completes when the send does; with a
  * stack request the caller waits on it. A small message goes into fastbox cells
  * (send_small); else a payload up to shl_job.inline_max rides in the envelope, a small
  * sparse one is packed (payload_of), and the send completes at once; a larger one is copied
  * once, by the receiver, straight from `buf` when it matches (a blocking send may turn it
- * eager meanwhile: shl_p2p_send_wait). Synchronous sends complete when matched; buffered
+ * eager meanwhile: shl_p2p_send_checked). Synchronous sends complete when matched; buffered
  * ones (shl_bsend_send) and sends to other nodes (shl_p2p_send_remote) go out of line.
  * Returns 0, -ENOBUFS (buffered send without room in the attached buffer) or -ENOMEM. */
 static SHL_HOT_INLINE int send_inline(struct shl_rank *r, struct shl_comm *c, const void *buf,

@@ -67,13 +67,7 @@ void shl_p2p_split_copy(struct shl_envelope *env, void *dst, const struct shl_da
 
 void shl_p2p_help(struct shl_req *q)
 {
-	/* Until `done`, the envelope still carries this send (the receiver completes the
-	 * request before giving the envelope back). Only the request's line is read until
-	 * the receiver offers chunks: polling the envelope's, which the receiver writes,
-	 * slowed a 1-16 KiB MPI_Send that is not shared by 22-41 % (bench/latency). The
-	 * acquire load of `shared` pairs with shl_p2p_split_copy's release store of it. */
-	if (q->env != NULL && atomic_load_explicit(&q->shared, memory_order_acquire) &&
-	    !atomic_load_explicit(&q->done, memory_order_acquire)) {
+	if (shl_p2p_offered(q)) {
 		struct split *sp = split_of(q->env);
 		shl_share_take(&sp->share, true, make, sp);
 	}
