@@ -38,6 +38,19 @@ for d in "$root"/runtime/*/; do
 	[ "$(level "${d##*/}")" -ge 0 ] || fail "runtime/${d##*/} has no place in this test's folder list"
 done
 
+# The awk programs' start: lvl[folder], 1 for the lowest, from `order` ($folders), and
+# skip["file -> what"] for each line of `exceptions`.
+layers_awk='
+	BEGIN {
+		n = split(order, o, " ")
+		for (i = 1; i <= n; i++)
+			lvl[o[i]] = i
+		m = split(exceptions, e, "\n")
+		for (i = 1; i <= m; i++)
+			if (e[i] != "")
+				skip[e[i]] = 1
+	}'
+
 bad=()
 
 # Includes go down.
@@ -45,15 +58,8 @@ while read -r line; do
 	[ -n "$line" ] && bad+=("$line")
 done < <(cd "$root" && grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"runtime/[a-z0-9_]*/' runtime/*/*.[ch] |
 	sed 's@^runtime/\([^:]*\):.*"\(runtime/[^"]*\)".*@\1 \2@' |
-	awk -v order="$folders" -v exceptions="$include_exceptions" '
+	awk -v order="$folders" -v exceptions="$include_exceptions" "$layers_awk"'
 		BEGIN {
-			n = split(order, o, " ")
-			for (i = 1; i <= n; i++)
-				lvl[o[i]] = i
-			m = split(exceptions, e, "\n")
-			for (i = 1; i <= m; i++)
-				if (e[i] != "")
-					skip[e[i]] = 1
 			skip["core/rt.h -> runtime/datatype/datatype.h"] = 1
 			skip["core/rt.h -> runtime/comm/comm.h"] = 1
 		}
@@ -88,16 +94,7 @@ if [ -d "$objs" ]; then
 	done >>"$TEST_TMP/symbols"
 	while read -r line; do
 		[ -n "$line" ] && bad+=("$line")
-	done < <(awk -v order="$folders" -v exceptions="$call_exceptions" '
-		BEGIN {
-			n = split(order, o, " ")
-			for (i = 1; i <= n; i++)
-				lvl[o[i]] = i
-			m = split(exceptions, e, "\n")
-			for (i = 1; i <= m; i++)
-				if (e[i] != "")
-					skip[e[i]] = 1
-		}
+	done < <(awk -v order="$folders" -v exceptions="$call_exceptions" "$layers_awk"'
 		$1 == "def" { owner[$3] = $2 }
 		$1 == "hook" { if (!($3 in hooklvl) || lvl[$2] < hooklvl[$3]) hooklvl[$3] = lvl[$2] }
 		$1 == "use" { nu++; uf[nu] = $2; uo[nu] = $3; us[nu] = $4 }
