@@ -13,8 +13,7 @@
 #define SHL_IO_FRAME_VERSION 1
 #define SHL_IO_FRAME_HEADER 40          /* bytes on the wire, see docs/offnode.md */
 /* Largest EAGER payload: one socket write of a header and 64 KiB costs about as much as
- * the RTS/CTS round trip it saves on loopback; a placeholder until the off-node benchmark
- * measures it (issue 7). */
+ * the RTS/CTS round trip it saves on loopback (docs/offnode.md). */
 #define SHL_IO_EAGER_MAX (64u * 1024)
 /* Largest DATA payload: bounds what one frame can make a reader expect. */
 #define SHL_IO_CHUNK_MAX (4u * 1024 * 1024)

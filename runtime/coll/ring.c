@@ -96,10 +96,9 @@
  * copy instead of two, and no cell lines written by the root and moved to the reader. The
  * reader tells the root if it named another root, so both report it, as in a meeting;
  * with more readers, one that agrees with the root would not hear of another that does
- * not. 2 ranks, µs per call before -> after: 1 KiB 0.19 -> 0.17, 4 KiB 0.53 -> 0.22,
- * 16 KiB 0.83 -> 0.47 (a meeting before), 128 KiB 2.90 -> 2.57; not at 512 B (0.115 ->
- * 0.120), nor from 256 KiB, where a meeting's shared copy is faster (4.41 against 4.99).
- * Measured in docs/performance.md, "Broadcasts read from the root's buffer". */
+ * not. Below 1 KiB the copy through a cell is as fast, and from 256 KiB a meeting's
+ * shared copy is faster (figures: docs/performance.md, "Broadcasts read from the root's
+ * buffer"). */
 #define SHL_COLL_BCAST_DIRECT_MIN 1024
 #define SHL_COLL_BCAST_DIRECT_MAX (128 * 1024)
 
@@ -1013,11 +1012,8 @@ int shl_coll_small_move(struct shl_rank *r, struct shl_comm *c, const char *fn, 
 		shl_dt_copy_inline(s->data, NULL, in_place ? rbuf : sbuf,
 				   in_place ? rtype : stype, (size_t)n * sb);
 	/* The header after the blocks, next to the stamp: it shares the stamp's line, which
-	 * the other members poll, and written first it sent that line to them and back once
-	 * more before the stamp (2 ranks, two series of 5-7 interleaved launches: Alltoall
-	 * of 64-256 B 3-12 % less a call, 0.179-0.196 -> 0.157-0.172 us at 64-128 B in the
-	 * first; Allgather of 64-256 B 4-7 % less; the same order in the reductions changed
-	 * nothing). */
+	 * the other members poll, and written first it would send that line to them and back
+	 * once more before the stamp (figures: docs/performance.md, "Rings"). */
 	s->bytes = sb < UINT32_MAX ? (uint32_t)sb : UINT32_MAX;
 	s->kind = 0;
 	s->direct = direct;

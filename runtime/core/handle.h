@@ -11,9 +11,8 @@
 #include <stdint.h>
 
 /* Whether `h` may point at an object: not in the first page, which is never mapped (NULL
- * included). One compare, where a test for NULL was: it is on every call's path
- * (callgrind on bench/msgrate: also testing the alignment cost 24 instructions a message,
- * 649 -> 674). */
+ * included). One compare, no alignment test: it is on every call's path (figures:
+ * docs/performance.md, "Blocking calls take their common case first"). */
 static inline bool shl_handle_plausible(const void *h)
 {
 	return (uintptr_t)h >= 4096;

@@ -41,10 +41,9 @@
 
 /* A message of at least this many bytes is copied in chunks (64 KiB of its signature,
  * in any pair of layouts) that a waiting sender shares with the receiver
- * (SHOAL_SPLIT_MIN). Measured with bench/bandwidth on the 2-core machine: splitting lifts
- * 128 KiB from 27.7 to 38.5 GB/s and 4 MiB from 10.4 to 23.3 GB/s, but costs ~10 % at
- * 64 KiB; bench/vector_bandwidth (a column block) gains 1.4-1.8x from 128 KiB to 1 MiB.
- * 64 KiB chunks keep the atomic hand-out far below a chunk's copy time. */
+ * (SHOAL_SPLIT_MIN): two cores copy faster than one from 128 KiB, while below it the
+ * hand-out costs more than it saves. 64 KiB chunks keep the atomic hand-out far below a
+ * chunk's copy time (figures: docs/performance.md, "Split copies"). */
 #define SHL_P2P_SPLIT_MIN (128 * 1024)
 #define SHL_P2P_SPLIT_CHUNK (64 * 1024)
 
@@ -53,10 +52,8 @@
  * (a column block touches a new page per row: 6-10 ns a row of 8 bytes on one core), so
  * sharing pays from 1 KiB. Such a copy is cut in SHL_P2P_SPLIT_PIECES_TYPED chunks of at
  * least SHL_P2P_SPLIT_CHUNK_TYPED_MIN and at most SHOAL_SPLIT_CHUNK_TYPED bytes (above
- * SHOAL_SPLIT_MIN the 64 KiB chunks stay). Measured with bench/vector_* and bench/struct_*,
- * interleaved launches, against the earlier rule (from 32 KiB, 16 KiB chunks): at 1-16 KiB
- * vector bandwidth 1.2-2.0x, vector latency 0.55-0.82x, struct bandwidth 1.1-1.6x, struct
- * latency 0.5-1.0x; 32 and 64 KiB as before (docs/performance.md, "Derived datatypes"). */
+ * SHOAL_SPLIT_MIN the 64 KiB chunks stay). Figures: docs/performance.md, "Small
+ * non-contiguous copies shared". */
 #define SHL_P2P_SPLIT_MIN_TYPED 1024
 #define SHL_P2P_SPLIT_CHUNK_TYPED (16 * 1024)
 #define SHL_P2P_SPLIT_CHUNK_TYPED_MIN 512
@@ -72,16 +69,13 @@
 /* How many times a waiting rank yields its core (sched_yield, polling in between) before it
  * sleeps, when ranks outnumber cores. A rank woken for one message and put back to sleep
  * at once costs two context switches per message; yielding lets the senders on its core
- * run first. Measured on the 2-core VM, ranks as threads, 0 -> 6 yields over two batches
- * of runs (docs/performance.md, "Waiting"): msgrate at 4 ranks 1.5-2.4 -> 4.7-8.6 M msg/s,
- * exchange 64 ranks 3.7-4.4 -> 1.4-2.4 ms/round, 32 ranks 1.15-1.19 -> 0.36-0.57, ring 64
- * ranks 7.0-7.2 -> 5.3-8.1 µs/hop; beyond ~10 the ring slows down (idle ranks take the
- * token holder's turns: 9.2 at 10, 24 at 100). */
+ * run first. Many more yields slow a ring down, as idle ranks take the token holder's
+ * turns (figures: docs/performance.md, "Waiting"). */
 #define SHL_WAIT_YIELDS 6
 
-/* Envelopes and requests each rank has ready from start-up, their pages written then: a
- * first all-pairs exchange at 64 ranks took 180-450 page faults (~2 µs each here) for
- * them, with a rank posting 63 receives and sending 55 messages through its inbox. */
+/* Envelopes and requests each rank has ready from start-up, their pages written then, so
+ * that a first all-pairs exchange does not take a page fault per envelope (figures:
+ * docs/performance.md, "Envelopes"). */
 #define SHL_RANK_PREFILL 64
 
 /* The largest blocking Bcast, and the cap on a blocking Reduce/Allreduce, that goes through
@@ -90,9 +84,9 @@
 #define SHL_COLL_SMALL_MAX 4096
 
 /* Oversubscribed, how long a member waiting in a ring for one producer (a broadcast's root,
- * a cell's last reader) polls before it sleeps (SHOAL_COLL_SPIN_US). Measured with
- * bench/bcast, 64 ranks on 2 cores, 4-64 B: 110-140 us per call sleeping at once (readers
- * woken every round), 0.08-0.18 us polling 20 us. About one futex wake-up's cost here. */
+ * a cell's last reader) polls before it sleeps (SHOAL_COLL_SPIN_US): about one futex
+ * wake-up's cost, so that readers are not woken every round (figures: docs/performance.md,
+ * "Rings"). */
 #define SHL_COLL_SPIN_US 20
 
 
@@ -294,11 +288,10 @@ static inline bool shl_spin_on(struct shl_spin *s)
 }
 
 /* Polls a spinning wait makes back to back before it pauses between polls (about 1-2 µs
- * of polling). `pause` takes 61 cycles, 23 ns, on this machine's cores (AMD family 1Ah),
- * so a message that lands during one is seen 11 ns late on average: without it in the
- * first polls, bench/latency 0-64 B went from a median of 0.0587 to 0.0511 µs one way
- * (docs/performance.md, "Pause, and envelopes given back in chains"). Beyond them, a
- * long wait pauses each poll, to spare power and an SMT sibling. */
+ * of polling). `pause` takes tens of cycles, so a message that lands during one is seen
+ * late by half of that on average, a visible part of a hop (figures: docs/performance.md,
+ * "Waiting", Pause). Beyond them, a long wait pauses each poll, to spare power and an SMT
+ * sibling. */
 #define SHL_SPIN_TIGHT_POLLS 512
 
 /* Between two polls of a spinning wait. */

@@ -13,9 +13,8 @@
 
 /* ---- strided streams: equal chunks, one loop per element ---- */
 
-/* Chunks ahead to prefetch (a hint: never dereferenced, so past the end is harmless).
- * 8 rows ahead took bench/vector_bandwidth at 64 KiB from 1.4-1.7 to 1.7-2.2 GB/s on the
- * 2-core development machine (noisy: load average ~100 during the measurement). */
+/* Chunks ahead to prefetch (a hint: never dereferenced, so past the end is harmless);
+ * figures: docs/performance.md, "Derived datatypes". */
 #define SHL_DT_AHEAD 8
 
 /* Chunk i of the current row is at row + i*s; a row has n chunks; rows are e bytes apart. */
@@ -91,8 +90,8 @@ static inline __attribute__((always_inline)) size_t chunks(struct strm *d, struc
 }
 
 /* Run lengths with a fixed-size move of their own: the common scalars, and the 32/64-byte
- * rows of narrow column blocks (a 64-byte row through the memcpy call cost ~10 % more CPU:
- * 4.4-4.6 -> 4.9-5.2 GB/s for a 64 KiB column block copied by one thread, best of 5). */
+ * rows of narrow column blocks, which a memcpy call per row makes ~10 % slower (figures:
+ * docs/performance.md, "Derived datatypes"). */
 static void lockstep(struct strm *d, struct strm *s, size_t len, size_t bytes)
 {
 	switch (len) {
