@@ -1,6 +1,9 @@
 # Shoal MPI: one Makefile builds everything into build/.
-# Targets: all deps demo test bench fuzz install clean.
-# Variables: PREFIX, SAN=asan|tsan|ubsan, FUZZ_SECONDS (make fuzz, default 600).
+# Targets: all deps demo test test-node test-hosts test-debugger test-san test-programs
+#          bench fuzz install clean.
+# Variables: PREFIX, SAN=asan|tsan|ubsan, FUZZ_SECONDS (make fuzz, default 600),
+#            J (parallel tests of tests/run, default its own), T (run only tests whose name
+#            contains T).
 
 BUILD   ?= build
 PREFIX  ?= /usr/local
@@ -44,7 +47,8 @@ WRAPPERS := $(BUILD)/bin/mpicc $(BUILD)/bin/mpicxx
 SHOALGDB := $(BUILD)/lib/shoal/shoal_gdb.py $(BUILD)/bin/shoal-gdb
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 
-.PHONY: all deps demo test bench fuzz install clean
+.PHONY: all deps demo examples test-ready test test-node test-hosts test-debugger test-san test-programs \
+        bench fuzz install clean
 all: $(LIBMPI) $(MPIH) $(RANKCRT) $(RANKMAP) $(NODE) $(MPIEXEC) $(BUILD)/bin/mpirun $(WRAPPERS) \
      $(BUILD)/lib/pkgconfig/mpi.pc $(SHOALGDB)
 
@@ -126,10 +130,60 @@ demo: deps
 	$(MPIEXEC) -n 2 $(BUILD)/examples/pingpong
 	$(MPIEXEC) -n 8 $(BUILD)/examples/pi
 
+examples: $(EXAMPLES)
+
+# The suite (tests/run says how tests declare their tier, rank counts and timeout). Test
+# programs (tests/*.c, tests/*.cpp) are built here with the wrappers, one per file, into
+# $(BUILD)/tests/; a program that does not compile leaves no binary and its compiler's
+# output in $(BUILD)/tests/NAME.build, and tests/run reports it as a failed test, so the
+# build goes on (-k) past it. `make test` runs every tier in one parallel run.
+TEST_PROGRAMS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*.c)) \
+                 $(patsubst tests/%.cpp,$(BUILD)/tests/%,$(wildcard tests/*.cpp))
+TEST_TOOLS    := $(MPIH) $(RANKCRT) $(RANKMAP) $(WRAPPERS)
+TEST_FLAGS    := -O1 -g -Wall -MMD -MP -Itests -I.
+TEST_RUN       = SHOAL_BUILD=$(abspath $(BUILD)) tests/run $(if $(J),-j$(J)) $(T)
+
+test-programs: $(TEST_PROGRAMS)
+
+$(BUILD)/tests/%: tests/%.c $(TEST_TOOLS) | $(LIBMPI)
+	@mkdir -p $(@D)
+	@echo "$(BUILD)/bin/mpicc -std=gnu17 $(TEST_FLAGS) -o $@ $< -lm"
+	@$(BUILD)/bin/mpicc -std=gnu17 $(TEST_FLAGS) -o $@ $< -lm >$@.build 2>&1 || \
+	  { cat $@.build; rm -f $@; exit 1; }; cat $@.build; rm -f $@.build
+
+$(BUILD)/tests/%: tests/%.cpp $(TEST_TOOLS) | $(LIBMPI)
+	@mkdir -p $(@D)
+	@echo "$(BUILD)/bin/mpicxx -std=c++17 $(TEST_FLAGS) -o $@ $< -lm"
+	@$(BUILD)/bin/mpicxx -std=c++17 $(TEST_FLAGS) -o $@ $< -lm >$@.build 2>&1 || \
+	  { cat $@.build; rm -f $@; exit 1; }; cat $@.build; rm -f $@.build
+
+-include $(wildcard $(BUILD)/tests/*.d)
+
+# Everything a tier's tests use: the build, the examples (examples_run) and the test
+# programs (built with -k: one that does not compile is one failed test, not a stopped run),
+# built with a job per core when make itself was started without -j.
+NPROC      := $(shell nproc 2>/dev/null || echo 2)
+PAR_MAKE    = $(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+test-ready:
+	$(PAR_MAKE) all
+	$(PAR_MAKE) examples
+	-$(PAR_MAKE) -k test-programs
+
 test: deps
-	$(MAKE) all
-	$(MAKE) $(EXAMPLES)
-	tests/run
+	$(MAKE) test-ready
+	$(TEST_RUN) --tier all
+
+test-node: deps
+	$(MAKE) test-ready
+	$(TEST_RUN) --tier node
+
+test-hosts: deps
+	$(MAKE) test-ready
+	$(TEST_RUN) --tier hosts
+
+test-debugger: deps
+	$(MAKE) test-ready
+	$(TEST_RUN) --tier debugger
 
 # Our benchmarks built with Shoal, Open MPI and MPICH, run interleaved; QUICK=1 for a short run;
 # OFFNODE=1 for latency and bandwidth between two network namespaces (root; bench/offnode.conf).

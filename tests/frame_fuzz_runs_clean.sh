@@ -1,5 +1,6 @@
 #!/bin/bash
 # frame_fuzz_runs_clean: the libFuzzer target for the off-node frame parser (io/fuzz_frame.c) runs 10 s (SHOAL_FUZZ_SECONDS) under AddressSanitizer and UBSan without a crash; skipped when no compiler with -fsanitize=fuzzer is installed.
+# tier: fuzz
 # timeout: 90
 . "$SHOAL_TESTS/lib/common.bash"
 

@@ -3,13 +3,19 @@
 # each with one veth into a bridge that lives in namespace $NS_SWITCH, on a private /24.
 # Nothing is added to the machine's own namespace, and a trap deletes every namespace when
 # the test ends, whatever the way. Skips (exit 77) where namespaces cannot be made.
-NS_TAG=shl$$
+#
+# Names are unique among the tests running at once: tests/run gives each test a tag of its
+# own (SHOAL_TEST_TAG, the run's pid and the test's slot) and removes what a test killed by
+# its timeout left behind; a test run by hand takes its shell's pid. A namespace already
+# named so is a leftover of an ended test (live tags are unique) and is replaced. Each test's
+# hosts share a bridge of their own, so no packet of one test can reach another's; the
+# subnet 10.77.X.0/24 still differs between tests running at once (X is tests/run's slot).
+NS_TAG=shl${SHOAL_TEST_TAG:-$$}
 NS_HEAD=$NS_TAG-head
 NS_SWITCH=$NS_TAG-sw
 NS_HOSTS=()
 NS_MADE=()
-# 10.77.X.0/24 with X from the pid, so two tests running at once do not share a subnet.
-NS_NET=10.77.$(($$ % 250))
+NS_NET=10.77.$(( ${SHOAL_TEST_SLOT:-$$} % 250 ))
 
 netns_down() {
 	local ns
@@ -22,6 +28,10 @@ netns_down() {
 
 # netns_add NAME: a namespace with loopback up, deleted at exit.
 netns_add() {
+	if [ -e "/run/netns/$1" ]; then
+		ip netns pids "$1" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
+		ip netns del "$1" 2>/dev/null
+	fi
 	ip netns add "$1" 2>"$TEST_TMP/netns.err" || return 1
 	NS_MADE+=("$1")
 	ip -n "$1" link set lo up
