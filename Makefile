@@ -35,7 +35,8 @@ MPIEXEC_SRCS := $(wildcard loader/mpiexec*.c) loader/report.c loader/jobdir.c io
 LIB_SRCS := $(wildcard runtime/*/*.c queues/*.c) $(filter-out io/fuzz_%,$(wildcard io/*.c)) \
             $(filter-out $(LOADER_PROGRAMS),$(wildcard loader/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
-HEADERS  := $(wildcard */*.h */*/*.h)
+# Sources' headers; not those of build directories (build/, build-asan/ of make test-san).
+HEADERS  := $(filter-out $(BUILD)/% build/% build-%,$(wildcard */*.h */*/*.h))
 
 LIBMPI   := $(BUILD)/lib/libmpi.so
 MPIH     := $(BUILD)/include/mpi.h
