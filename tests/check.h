@@ -155,6 +155,51 @@ static inline void check_barrier(MPI_Comm comm, int tag)
 	}
 }
 
+/* Repetitions bounded for a loaded machine. A test that repeats a step to widen a race
+ * window makes up to `max` rounds, but once it has made `min` it stops as soon as the ranks
+ * have spent CHECK_BUDGET_S seconds in the loop: each round is checked, never the time
+ * the rounds take. Every rank of `comm` takes the same decision (an MPI_Allreduce every
+ * CHECK_BUDGET_STRIDE rounds past `min`), so collectives inside the loop stay matched.
+ *	struct check_budget b;
+ *	for (check_budget_start(&b, MPI_COMM_WORLD, 100, 3000); check_budget_more(&b);)
+ *		step(b.round);   // 0, 1, 2, ...
+ */
+#define CHECK_BUDGET_S 4.0
+#define CHECK_BUDGET_STRIDE 16
+
+struct check_budget {
+	MPI_Comm comm;
+	int round;     /* the round about to run, from 0 (-1 before the first) */
+	int min, max;
+	double end;    /* MPI_Wtime() past which rounds beyond `min` stop */
+};
+
+static inline void check_budget_start(struct check_budget *b, MPI_Comm comm, int min, int max)
+{
+	b->comm = comm;
+	b->round = -1;
+	b->min = min;
+	b->max = max;
+	b->end = MPI_Wtime() + CHECK_BUDGET_S;
+}
+
+/* Whether to run one more round (then b->round is its number). */
+static inline int check_budget_more(struct check_budget *b)
+{
+	int next = b->round + 1;
+
+	if (next >= b->max)
+		return 0;
+	if (next >= b->min && (next - b->min) % CHECK_BUDGET_STRIDE == 0) {
+		int over = MPI_Wtime() > b->end, any = 0;
+		CHECK_MPI(MPI_Allreduce(&over, &any, 1, MPI_INT, MPI_MAX, b->comm));
+		if (any)
+			return 0;
+	}
+	b->round = next;
+	return 1;
+}
+
 /* Resident memory of the node process (all its ranks, one process per node), in KiB. */
 static inline long check_rss_kib(void)
 {
