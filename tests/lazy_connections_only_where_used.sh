@@ -49,8 +49,8 @@ for mode in lazy all; do
 	job=$!
 	await_out_count ready 4 20 || true
 	# Connections made at start may still be coming up when a rank prints: with "all",
-	# give them a few seconds.
-	for i in $(seq 50); do
+	# wait for them (a minute at most, for a loaded machine).
+	for i in $(seq 600); do
 		links=""
 		for ns in "${NS_HOSTS[@]}"; do links="$links $(mesh_links "$ns")"; done
 		[ $mode = lazy ] || [ "$links" = " 3 3 3 3" ] && break

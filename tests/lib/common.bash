@@ -54,10 +54,11 @@ expect_out_count() {
 	[ "$n" = "$2" ] || { show; fail "expected $2 stdout lines matching /$1/, got $n"; }
 }
 
-# await_out_count REGEX N [SECONDS]: wait (10 s unless SECONDS) until exactly N stdout
-# lines match REGEX, as a job in the background prints them; false if they never do.
+# await_out_count REGEX N [SECONDS]: wait (60 s unless SECONDS: a limit for a job that
+# never prints them, however loaded the machine) until exactly N stdout lines match REGEX,
+# as a job in the background prints them; false if they never do.
 await_out_count() {
-	local tenths=$((${3:-10} * 10))
+	local tenths=$((${3:-60} * 10))
 	for _ in $(seq "$tenths"); do
 		[ "$(grep -Ec -- "$1" "$OUT")" = "$2" ] && return 0
 		sleep 0.1
