@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 	MPI_Request barrier;
 	int done = 0;
 	CHECK_MPI(MPI_Ibarrier(MPI_COMM_WORLD, &barrier));
-	double end = MPI_Wtime() + 5.0;
+	double end = MPI_Wtime() + CHECK_POLL_S;
 	do
 		CHECK_MPI(MPI_Test(&barrier, &done, MPI_STATUS_IGNORE));
 	while (!done && MPI_Wtime() < end);

@@ -155,6 +155,11 @@ static inline void check_barrier(MPI_Comm comm, int tag)
 	}
 }
 
+/* How long a test polls (MPI_Test in a loop) for a completion that must come, where MPI_Wait
+ * would hang the test if it never did: generous, so that no loaded machine reaches it, and
+ * below tests/run's 60 s limit, so that a completion that never comes fails at its line. */
+#define CHECK_POLL_S 30.0
+
 /* Repetitions bounded for a loaded machine. A test that repeats a step to widen a race
  * window makes up to `max` rounds, but once it has made `min` it stops as soon as the ranks
  * have spent CHECK_BUDGET_S seconds in the loop: each round is checked, never the time

@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 	}
 	for (int i = LATER - 1; i >= 0; i--)
 		CHECK_MPI(MPI_Irecv(&in[i], 1, MPI_INT, rank, 20 + i, MPI_COMM_WORLD, &recvs[i]));
-	double end = MPI_Wtime() + 5.0;
+	double end = MPI_Wtime() + CHECK_POLL_S;
 	int done = 0;
 	do
 		CHECK_MPI(MPI_Testall(LATER, recvs, &done, MPI_STATUSES_IGNORE));

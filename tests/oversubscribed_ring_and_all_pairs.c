@@ -1,5 +1,5 @@
 /* oversubscribed_ring_and_all_pairs: with many more ranks than cores, a token ring and an
- * all-pairs exchange complete in bounded time (well inside the test timeout). */
+ * all-pairs exchange complete (a lost wake-up would hang them) with every value right. */
 /* ranks: 64 128 */
 #include "check.h"
 
@@ -10,7 +10,6 @@ int main(int argc, char **argv)
 	CHECK_MPI(MPI_Init(&argc, &argv));
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	double t0 = MPI_Wtime();
 
 	/* Ring: 10 laps, each rank adds one. */
 	int token = 0, right = (rank + 1) % size, left = (rank + size - 1) % size;
@@ -27,7 +26,6 @@ int main(int argc, char **argv)
 	}
 	if (rank == 0)
 		CHECK_INT(token, 10 * size);
-	double t_ring = MPI_Wtime() - t0;
 
 	/* All pairs: every rank sends a distinct 1 KiB message to every other rank. */
 	const int n = 256;
@@ -57,15 +55,9 @@ int main(int argc, char **argv)
 				CHECK_INT(in[(size_t)p * n + j], p * 1000000 + rank * 1000 + round * 10 + j % 10);
 		}
 	}
-	double t_all = MPI_Wtime() - t0 - t_ring;
 	free(out); free(in); free(reqs);
 
-	/* Bounded time: generous limits that a spinning or lost-wake-up runtime misses. */
-	CHECK_DBL_CMP(t_ring, <, 10.0);
-	CHECK_DBL_CMP(t_all, <, 20.0);
 	check_barrier(MPI_COMM_WORLD, 99);
-	if (rank == 0)
-		printf("ring %.3fs, all-pairs %.3fs at %d ranks\n", t_ring, t_all, size);
 	CHECK_MPI(MPI_Finalize());
 	return 0;
 }

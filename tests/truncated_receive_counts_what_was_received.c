@@ -67,7 +67,7 @@ static void send_all(int to)
  * instead of hanging it); returns MPI_Test's code. */
 static int test_until_complete(MPI_Request *r, MPI_Status *st)
 {
-	double end = MPI_Wtime() + 5.0;
+	double end = MPI_Wtime() + CHECK_POLL_S;
 	int flag = 0, rc;
 
 	do
@@ -137,7 +137,7 @@ static void receive_all(int from)
 	 * it; the MPI_Wait that follows reports it again and frees the request. */
 	clear();
 	CHECK_MPI(MPI_Irecv(in, ROOM, MPI_INT, from, T_GET_STATUS, MPI_COMM_WORLD, &r));
-	double end = MPI_Wtime() + 5.0;
+	double end = MPI_Wtime() + CHECK_POLL_S;
 	do
 		rc = MPI_Request_get_status(r, &flag, &st);
 	while (rc == MPI_SUCCESS && !flag && MPI_Wtime() < end);
