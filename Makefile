@@ -186,6 +186,31 @@ test-debugger: deps
 	$(MAKE) test-ready
 	$(TEST_RUN) --tier debugger
 
+# Sanitizers (tests/san/check says what each judges and why): the library, node and mpiexec
+# with AddressSanitizer in $(ASAN_BUILD), tests/san's standalone programs with
+# ThreadSanitizer in $(TSAN_BUILD); neither touches $(BUILD).
+ASAN_BUILD    := build-asan
+TSAN_BUILD    := build-tsan
+ASAN_CANARY   := tests/san/canary_heap_overflow_is_reported.c
+TSAN_PROGRAMS := $(patsubst tests/san/%.c,$(TSAN_BUILD)/%,$(filter-out $(ASAN_CANARY),$(wildcard tests/san/*.c)))
+
+$(TSAN_BUILD)/%: tests/san/%.c
+	@mkdir -p $(@D)
+	$(CC) -std=c17 $(WARN) -O1 -g -fsanitize=thread -D_GNU_SOURCE -I. -MMD -MP -o $@ $< -lpthread
+
+-include $(wildcard $(TSAN_BUILD)/*.d)
+
+# The ASan canary is a rank program: built with the sanitizer tree's own mpicc.
+$(BUILD)/san/canary_heap_overflow_is_reported: $(ASAN_CANARY) $(TEST_TOOLS) | $(LIBMPI)
+	@mkdir -p $(@D)
+	$(BUILD)/bin/mpicc -g -O1 -o $@ $<
+
+test-san: deps
+	$(MAKE) SAN=asan BUILD=$(ASAN_BUILD) test-ready
+	$(PAR_MAKE) SAN=asan BUILD=$(ASAN_BUILD) $(ASAN_BUILD)/san/canary_heap_overflow_is_reported
+	$(PAR_MAKE) $(TSAN_PROGRAMS)
+	ASAN_BUILD=$(ASAN_BUILD) TSAN_BUILD=$(TSAN_BUILD) tests/san/check $(if $(J),-j$(J))
+
 # Our benchmarks built with Shoal, Open MPI and MPICH, run interleaved; QUICK=1 for a short run;
 # OFFNODE=1 for latency and bandwidth between two network namespaces (root; bench/offnode.conf).
 bench: deps

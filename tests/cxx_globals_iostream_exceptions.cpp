@@ -1,6 +1,7 @@
 /* cxx_globals_iostream_exceptions: C++ programs work per rank: constructors of globals run
  * once per copy, iostream prints, exceptions are thrown and caught, thread_local is per rank. */
 /* ranks: 1 2 4 16 */
+/* asan: ASan finds no __cxa_throw to call when libstdc++ comes with the rank's program, after start (its CHECK real___cxa_throw != 0 fails): ASan's limit, not a finding */
 #include <iostream>
 #include <sstream>
 #include <stdexcept>

@@ -24,7 +24,8 @@ int main(int argc, char **argv)
 		if (rank == 0) {
 			printf("ready\n");
 			fflush(stdout);
-			sleep(8);
+			while (access(argv[2], F_OK) != 0)  /* until the test has its report */
+				usleep(10000);
 			for (int r = 1; r < size; r++)
 				MPI_Send(v, 3, MPI_INT, r, 5, MPI_COMM_WORLD);
 		} else {
@@ -39,30 +40,38 @@ SRC
 netns_up 2
 h1=${NS_HOSTS[0]} h2=${NS_HOSTS[1]}
 
-# --timeout: a report from every host, then 124. No deadlock check: this job is one.
-SHOAL_DEADLOCK_S=0 timeout -k 5 60 "${NETNS_MPIEXEC[@]}" --timeout 2 -H "$(netns_hosts)" \
+# --timeout: a report from every host, then 124. No deadlock check: this job is one. The
+# ranks block at once: 4 s leaves a loaded machine time to bring them there.
+SHOAL_DEADLOCK_S=0 timeout -k 5 60 "${NETNS_MPIEXEC[@]}" --timeout 4 -H "$(netns_hosts)" \
 	-ppn 2 --map-by node "$TEST_TMP/late" never >"$OUT" 2>"$ERR" </dev/null
 RC=$?
 expect_rc 124
-expect_err 'hang report \(--timeout 2 s expired\)'
+expect_err 'hang report \(--timeout 4 s expired\)'
 expect_err "host $h1 \\(node 0, ranks 0,2\\)"
 expect_err "host $h2 \\(node 1, ranks 1,3\\)"
 for r in 0 1 2 3; do
 	expect_err "^[ *] $r +[0-9]+ +in MPI_Recv\\(source=$(((r + 1) % 4)), tag=4, comm=MPI_COMM_WORLD, count=3\\)"
 done
-expect_err 'job ended by --timeout after 2 s'
+expect_err 'job ended by --timeout after 4 s'
 
-# SIGQUIT: a report from every host while ranks 1-3 wait for rank 0; the job goes on.
-timeout -k 5 60 "${NETNS_MPIEXEC[@]}" -H "$(netns_hosts)" -ppn 2 --map-by node \
-	"$TEST_TMP/late" later >"$OUT" 2>"$ERR" </dev/null &
+# SIGQUIT: a report from every host while ranks 1-3 wait for rank 0, which sends once the
+# test has seen the report (or given up on it, after a minute); the job goes on.
+go=$TEST_TMP/go
+timeout -k 5 120 "${NETNS_MPIEXEC[@]}" -H "$(netns_hosts)" -ppn 2 --map-by node \
+	"$TEST_TMP/late" later "$go" >"$OUT" 2>"$ERR" </dev/null &
 mpx=$!
-for _ in $(seq 300); do
+for _ in $(seq 600); do
 	grep -q ready "$OUT" && break
 	sleep 0.1
 done
 grep -q ready "$OUT" || { kill -KILL "$mpx"; RC=none; show; fail "the job did not start"; }
 # `timeout` runs `ip netns exec`, which became mpiexec.
 kill -QUIT "$(pgrep -P "$mpx")"
+for _ in $(seq 600); do
+	[ "$(grep -Ec '^[ *] [123] +[0-9]+ +in MPI_Recv\(source=0, tag=5' "$ERR")" -ge 3 ] && break
+	sleep 0.1
+done
+touch "$go"
 wait "$mpx"
 RC=$?
 expect_rc 0

@@ -1,6 +1,7 @@
 #!/bin/bash
 # make_install_tree_works: `make install PREFIX=...` produces a tree whose mpicc builds a program and whose mpiexec runs it, without referring back to the build directory.
 # timeout: 300
+# serial: make install may rebuild the build tree the other tests run from
 . "$SHOAL_TESTS/lib/common.bash"
 root=$(cd "$SHOAL_TESTS/.." && pwd)
 inst=$TEST_TMP/inst

@@ -4,6 +4,7 @@
  * (Shoal packs them into buffers of their own size, not 16 KiB ones). All arrive intact
  * and in order. */
 /* ranks: 2 */
+/* asan: reads the node's resident memory, which ASan's shadow and quarantine inflate */
 #include "check.h"
 
 enum { MSGS = 20000, ROWS = 64, COLS = 16 };
