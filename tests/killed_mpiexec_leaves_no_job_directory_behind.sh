@@ -29,7 +29,7 @@ start_blocked() {
 	"$MPIEXEC" -n 4 "$TEST_TMP/sleeper" >"$OUT" 2>"$ERR" </dev/null &
 	mpx=$!
 	dir=
-	for _ in $(seq 100); do
+	for _ in $(seq 600); do
 		dir=$(job_dir "$mpx")
 		[ -n "$dir" ] && pgrep -P "$mpx" shoal-node >/dev/null && break
 		sleep 0.1
@@ -44,7 +44,7 @@ left=$dir
 node=$(pgrep -P "$mpx" shoal-node)
 kill -KILL "$killed"
 wait "$killed" 2>/dev/null
-for _ in $(seq 50); do
+for _ in $(seq 600); do
 	kill -0 "$node" 2>/dev/null || break
 	sleep 0.1
 done

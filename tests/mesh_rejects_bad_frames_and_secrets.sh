@@ -47,7 +47,7 @@ job=$!
 trap 'touch "$go"; kill $job 2>/dev/null; netns_down' EXIT
 h2=${NS_HOSTS[1]}
 port=
-for i in $(seq 100); do
+for i in $(seq 600); do
 	port=$(ip netns exec "$h2" ss -Hltn 2>/dev/null | awk '{ n = split($4, a, ":"); print a[n] }' | head -n 1)
 	[ -n "$port" ] && [ -s "$TEST_TMP/secret" ] && break
 	sleep 0.1

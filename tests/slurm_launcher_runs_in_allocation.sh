@@ -7,6 +7,16 @@
 for c in munged slurmctld slurmd salloc srun scontrol sinfo; do
 	command -v $c >/dev/null || skip "no $c (apt-get install slurmd slurmctld slurm-client munge)"
 done
+# The daemons listen on ports of 127.0.0.1 chosen here: the test runs in a network namespace
+# of its own, so no other test or program can hold them. An interface with an address (a
+# veth pair) makes getaddrinfo's AI_ADDRCONFIG (the daemons' sockets) see IPv4 configured.
+if [ -z "${SHOAL_SLURM_OWN_NET:-}" ]; then
+	command -v unshare >/dev/null || skip "no unshare (util-linux)"
+	SHOAL_SLURM_OWN_NET=1 exec unshare --net -- bash -c 'ip link set lo up &&
+		ip link add v0 type veth peer name v1 && ip addr add 10.78.0.1/24 dev v0 &&
+		ip link set v1 up && ip link set v0 up &&
+		exec bash "$0"' "$0"
+fi
 
 # Outside an allocation --launcher slurm says why it cannot run.
 build where <<'SRC'
@@ -33,7 +43,7 @@ run env -u SLURM_JOB_ID "$MPIEXEC" --launcher slurm -n 2 "$TEST_TMP/where"
 expect_rc 2
 expect_err 'not inside a Slurm allocation'
 
-# A cluster of its own: files in $TEST_TMP, ports from the pid, only 127.0.0.1.
+# A cluster of its own: files in $TEST_TMP, 127.0.0.1 of its own network namespace.
 D=$TEST_TMP/slurm
 mkdir -p "$D/state" "$D/spool" "$D/log"
 PIDS=()

@@ -82,7 +82,7 @@ start_job() {
 	mpx=$!
 	trap 'kill -TERM $mpx 2>/dev/null; wait' EXIT
 	node=
-	for _ in $(seq 50); do
+	for _ in $(seq 600); do  # a minute at most, for a loaded machine
 		node=$(pgrep -P "$mpx" shoal-node) && break
 		sleep 0.1
 	done

@@ -64,15 +64,21 @@ netns_up() {
 }
 
 # netns_nothing_left [WHAT]: fail (naming WHAT) if any process is left in a namespace of the
-# test, half a second after a job ended.
+# test after a job ended: its processes may take a moment to go, a minute at most however
+# loaded the machine.
 netns_nothing_left() {
-	local ns left
-	sleep 0.5
-	for ns in "$NS_HEAD" "${NS_HOSTS[@]}"; do
-		left=$(ip netns pids "$ns")
-		[ -z "$left" ] || { ps -o pid,ppid,args -p "$(echo $left | tr ' ' ',')"
-			fail "${1:+$1: }left in $ns: $left"; }
+	local ns left i
+	for i in $(seq 600); do
+		left=
+		for ns in "$NS_HEAD" "${NS_HOSTS[@]}"; do
+			left=$(ip netns pids "$ns")
+			[ -z "$left" ] || break
+		done
+		[ -z "$left" ] && return 0
+		sleep 0.1
 	done
+	ps -o pid,ppid,args -p "$(echo $left | tr ' ' ',')"
+	fail "${1:+$1: }left in $ns: $left"
 }
 
 # netns_hosts: the host names, comma-separated, for -H.
