@@ -169,7 +169,7 @@ static inline void check_barrier(MPI_Comm comm, int tag)
  *	for (check_budget_start(&b, MPI_COMM_WORLD, 100, 3000); check_budget_more(&b);)
  *		step(b.round);   // 0, 1, 2, ...
  */
-#define CHECK_BUDGET_S 4.0
+#define CHECK_BUDGET_S 2.0
 #define CHECK_BUDGET_STRIDE 16
 
 struct check_budget {
