@@ -240,4 +240,4 @@ install: all
 	install -m 755 $(BUILD)/bin/shoal-gdb $(PREFIX)/bin/
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)

@@ -84,13 +84,13 @@ int main(int argc, char **argv)
 	 * blocks and inputs, 128 KiB, the largest direct Bcast, and sizes of neither a line
 	 * nor a page multiple. */
 	const int counts[] = { 64, 300, 1024, 8192, 8200, 32768 };
-	/* Rounds of each size: up to `iters`, at least a tenth of them (check_budget). */
+	/* Rounds of each size: up to `iters`, at least a fiftieth of them (check_budget). */
 	const int iters[] = { 3000, 3000, 1000, 300, 300, 50 };
 	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
 		int count = counts[c], n = count * size;
 		int *s = malloc(sizeof(int) * (size_t)n), *r = malloc(sizeof(int) * (size_t)n);
 		struct check_budget b;
-		for (check_budget_start(&b, MPI_COMM_WORLD, iters[c] / 10, iters[c]);
+		for (check_budget_start(&b, MPI_COMM_WORLD, iters[c] / 50 + 1, iters[c]);
 		     check_budget_more(&b);) {
 			int iter = b.round;
 			call_then_overwrite(MPI_Allgather, false, s, r, count, iter);
