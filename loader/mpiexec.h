@@ -52,4 +52,13 @@ int shl_slurm_hosts(struct shl_place *p, char *why, size_t len);
  * first failing node's code, 128 + signal, 124 for --timeout). Prints its own errors. */
 int shl_launch_run(struct shl_launch *l);
 
+/* mpiexec's thread, once (loader/mpiexec_route.c): the address to listen on for node
+ * processes and the comma-separated list of addresses, best first, they dial back to:
+ * the route's source address when every host of `hosts` is reached from the same one,
+ * else any address to listen on and every address of this host, loopback last. Returns
+ * 0, or -1 when this host has no IPv4 address at all. */
+struct in_addr;
+int shl_route_control_addrs(const char *const *hosts, int nhosts, struct in_addr *bind_to,
+			    char *list, size_t len);
+
 #endif

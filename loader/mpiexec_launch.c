@@ -92,7 +92,7 @@ struct run {
 	unsigned char secret[SHL_IO_CTL_SECRET];
 	int listen;
 	int sigfd;
-	char addr[64];          /* IP:PORT the nodes connect to */
+	char addr[320];         /* IP[,IP...]:PORT the nodes dial, best address first */
 	struct pending pending[SHL_LAUNCH_PENDING_MAX];
 	int npending;
 	int naddr;              /* nodes that sent ADDR */
@@ -116,27 +116,32 @@ struct run {
 	char report_end[96];    /* and this message */
 };
 
-/* The IPv4 address to listen on: --control-addr, SHOAL_CONTROL_ADDR, loopback for the
- * local launcher, else the first non-loopback interface that is up. */
+/* The IPv4 address to listen on, and in run->addr the addresses the nodes dial:
+ * --control-addr or SHOAL_CONTROL_ADDR, loopback for the local launcher, else chosen by
+ * route to the job's hosts (loader/mpiexec_route.c). */
 static int pick_addr(struct run *run, struct in_addr *ip)
 {
 	const char *a = run->l->control_addr ? run->l->control_addr : getenv("SHOAL_CONTROL_ADDR");
-	struct ifaddrs *ifs, *i;
+	const char **hosts;
+	int rc;
 
-	if (a && *a)
-		return inet_pton(AF_INET, a, ip) == 1 ? 0 : -EINVAL;
 	ip->s_addr = htonl(INADDR_LOOPBACK);
-	if (run->l->launcher && !strcmp(run->l->launcher, "local"))
-		return 0;
-	if (getifaddrs(&ifs) < 0)
-		return 0;
-	for (i = ifs; i; i = i->ifa_next)
-		if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
-		    (i->ifa_flags & IFF_UP) && !(i->ifa_flags & IFF_LOOPBACK)) {
-			*ip = ((struct sockaddr_in *)i->ifa_addr)->sin_addr;
-			break;
-		}
-	freeifaddrs(ifs);
+	if (a && *a) {
+		if (inet_pton(AF_INET, a, ip) != 1)
+			return -EINVAL;
+	} else if (!run->l->launcher || strcmp(run->l->launcher, "local")) {
+		hosts = calloc((size_t)run->nnodes, sizeof(*hosts));
+		if (!hosts)
+			return -ENOMEM;
+		for (int k = 0; k < run->nnodes; k++)
+			hosts[k] = run->nodes[k].host;
+		rc = shl_route_control_addrs(hosts, run->nnodes, ip, run->addr, sizeof(run->addr));
+		free(hosts);
+		if (rc == 0)
+			return 0;
+		ip->s_addr = htonl(INADDR_LOOPBACK);
+	}
+	inet_ntop(AF_INET, ip, run->addr, sizeof(run->addr));
 	return 0;
 }
 
@@ -144,7 +149,7 @@ static int open_listener(struct run *run)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	socklen_t len = sizeof(sa);
-	char ip[INET_ADDRSTRLEN];
+	size_t used;
 
 	if (pick_addr(run, &sa.sin_addr) < 0) {
 		fprintf(stderr, "mpiexec: bad control address (want an IPv4 address)\n");
@@ -156,13 +161,12 @@ static int open_listener(struct run *run)
 	    getsockname(run->listen, (struct sockaddr *)&sa, &len) < 0) {
 		int err = errno;
 
-		inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof(ip));
-		fprintf(stderr, "mpiexec: cannot listen on %s for node processes: %s\n", ip,
+		fprintf(stderr, "mpiexec: cannot listen on %s for node processes: %s\n", run->addr,
 			strerror(err));
 		return -err;
 	}
-	inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof(ip));
-	snprintf(run->addr, sizeof(run->addr), "%s:%u", ip, ntohs(sa.sin_port));
+	used = strlen(run->addr);
+	snprintf(run->addr + used, sizeof(run->addr) - used, ":%u", ntohs(sa.sin_port));
 	return 0;
 }
 
@@ -1019,8 +1023,6 @@ int shl_launch_run(struct shl_launch *l)
 		fprintf(stderr, "mpiexec: cannot set up the job: %s\n", strerror(errno));
 		return 1;
 	}
-	if (open_listener(&run) < 0)
-		return 1;
 	run.connect_s = shl_report_env_seconds("SHOAL_LAUNCH_TIMEOUT", SHL_LAUNCH_CONNECT_S, 1);
 	run.connect_by = shl_mono_s() + run.connect_s;
 	run.timeout_at_ms = l->timeout ? shl_mono_ms() + 1000 * l->timeout : 0;
@@ -1044,6 +1046,8 @@ int shl_launch_run(struct shl_launch *l)
 		run.nodes[k].fd = -1;
 		shl_place_ranks(pl, k, run.nodes[k].ranks, sizeof(run.nodes[k].ranks));
 	}
+	if (open_listener(&run) < 0)
+		return 1;
 	bool slurm = l->launcher && !strcmp(l->launcher, "slurm") && !l->agent;
 
 	for (int k = 0; k < (slurm ? 1 : run.nnodes) && !run.ending; k++)

@@ -258,7 +258,7 @@ _Noreturn void shl_loader_exit_process(int code)
 static int usage(void)
 {
 	fprintf(stderr, "usage: shoal-node <job dir> <nranks> <program> [args...]\n"
-		"       shoal-node --connect IP:PORT --node I --host NAME [--wdir DIR] "
+		"       shoal-node --connect IP[,IP...]:PORT --node I --host NAME [--wdir DIR] "
 		"<program> [args...]\n"
 		"shoal-node is started by mpiexec; run programs with: mpiexec -n N program\n");
 	return 2;

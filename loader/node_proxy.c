@@ -68,7 +68,7 @@ struct stream {
 
 /* The proxy's whole state (one per process, single-threaded). */
 struct proxy {
-	const char *connect;        /* IP:PORT of mpiexec */
+	const char *connect;        /* IP[,IP...]:PORT of mpiexec */
 	uint32_t node;
 	const char *host;
 	const char *wdir;
@@ -221,31 +221,39 @@ static int parse(struct proxy *p, int argc, char **argv)
 	return 0;
 }
 
+/* Connect to mpiexec at p->connect, IP[,IP...]:PORT (loader/mpiexec_route.c): the first
+ * address this host has a route to and that accepts; an address without a route fails at
+ * once (ENETUNREACH), one that is refused is passed over. */
 static int dial(struct proxy *p)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	struct timeval tv = { .tv_sec = SHL_PROXY_HANDSHAKE_S };
-	char ip[64];
+	char ips[320], *save, *ip;
 	const char *colon = strrchr(p->connect, ':');
-	int one = 1;
+	int one = 1, err = -EINVAL;
 
-	if (!colon || (size_t)(colon - p->connect) >= sizeof(ip))
+	if (!colon || (size_t)(colon - p->connect) >= sizeof(ips))
 		return -EINVAL;
-	memcpy(ip, p->connect, (size_t)(colon - p->connect));
-	ip[colon - p->connect] = '\0';
-	if (inet_pton(AF_INET, ip, &sa.sin_addr) != 1)
-		return -EINVAL;
+	memcpy(ips, p->connect, (size_t)(colon - p->connect));
+	ips[colon - p->connect] = '\0';
 	sa.sin_port = htons((uint16_t)atoi(colon + 1));
-	p->ctl = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (p->ctl < 0)
-		return -errno;
-	/* Bounds connect() and every blocking read and write of the handshake. */
-	setsockopt(p->ctl, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(p->ctl, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	setsockopt(p->ctl, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	if (connect(p->ctl, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		return -errno;
-	return 0;
+	for (ip = strtok_r(ips, ",", &save); ip; ip = strtok_r(NULL, ",", &save)) {
+		if (inet_pton(AF_INET, ip, &sa.sin_addr) != 1)
+			return -EINVAL;
+		p->ctl = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (p->ctl < 0)
+			return -errno;
+		/* Bounds connect() and every blocking read and write of the handshake. */
+		setsockopt(p->ctl, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		setsockopt(p->ctl, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+		setsockopt(p->ctl, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		if (connect(p->ctl, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+			return 0;
+		err = -errno;
+		close(p->ctl);
+		p->ctl = -1;
+	}
+	return err;
 }
 
 /* Read one whole record of `want` type into a malloc'd body. */
@@ -873,9 +881,9 @@ int shl_node_proxy_main(int argc, char **argv)
 		return 1;
 	p->ctl = p->listen = p->in = p->watch = p->gdbout = -1;
 	if (parse(p, argc, argv) < 0) {
-		fprintf(stderr, "usage: shoal-node --connect IP:PORT --node I --host NAME "
+		fprintf(stderr, "usage: shoal-node --connect IP[,IP...]:PORT --node I --host NAME "
 			"[--wdir DIR] program [args...] (started by mpiexec, secret on stdin)\n"
-			"       shoal-node --connect IP:PORT --node slurm --hosts A,B,... "
+			"       shoal-node --connect IP[,IP...]:PORT --node slurm --hosts A,B,... "
 			"[--wdir DIR] program [args...] (started by srun)\n");
 		return 2;
 	}

@@ -86,5 +86,4 @@ netns_hosts() { (IFS=,; echo "${NS_HOSTS[*]}"); }
 
 # "${NETNS_MPIEXEC[@]}" ARGS...: mpiexec run in the head namespace, nodes started in the
 # host namespaces with `ip netns exec` as the launcher agent (an array, so `run` takes it).
-NETNS_MPIEXEC=(ip netns exec "$NS_HEAD" "$MPIEXEC" --launcher-agent 'ip netns exec'
-	--control-addr "$NS_NET.1")
+NETNS_MPIEXEC=(ip netns exec "$NS_HEAD" "$MPIEXEC" --launcher-agent 'ip netns exec')
