@@ -164,6 +164,16 @@ void shl_loader_rank_ended(struct shl_copy *c);
  * or -errno. */
 int shl_loader_stdio_setup(void);
 
+/* Main thread of the node, once, before the ranks start (loader/node_bind.c): read
+ * SHOAL_BIND (core, hwthread, none) and SHOAL_REPORT_BINDINGS. Returns 0 or -errno
+ * (-EINVAL: an unknown kind). */
+int shl_loader_bind_setup(void);
+
+/* Main thread of the node, for each rank before its thread is made: give `attr` the CPUs
+ * of local rank `k` (world rank `rank`) when ranks are bound, and report them on stderr if
+ * asked. Returns 0 or an errno. */
+int shl_loader_bind_rank(pthread_attr_t *attr, int k, int rank);
+
 /* Rank thread, at its end: flush stdio, write its unfinished lines (a newline added if
  * labelled) and close the files its freopen of a standard stream opened. */
 void shl_loader_stdio_rank_done(struct shl_copy *c);

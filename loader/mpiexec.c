@@ -59,6 +59,9 @@ static const char *const hostfile_opts[] = {
 	"--hostfile", "-hostfile", "--machinefile", "-machinefile", "-f", NULL };
 static const char *const ppn_opts[] = { "-ppn", "--ppn", "-N", "--npernode", "-npernode", NULL };
 static const char *const map_opts[] = { "--map-by", "-map-by", NULL };
+static const char *const bind_opts[] = { "--bind-to", "-bind-to", "-binding", NULL };
+static const char *const output_opts[] = {
+	"--output-filename", "-output-filename", "--output-directory", NULL };
 static const char *const launcher_opts[] = { "--launcher", "-launcher", "-bootstrap", NULL };
 static const char *const agent_opts[] = {
 	"--launcher-agent", "-launcher-exec", "-bootstrap-exec", NULL };
@@ -66,14 +69,13 @@ static const char *const agent_opts[] = {
 /* Open MPI / MPICH options that do not apply to one node: accepted with a warning so their
  * scripts run. The ones in with_arg take a value. */
 static const char *const ignored_flags[] = {
-	"--oversubscribe", "-oversubscribe", "--allow-run-as-root", "--timestamp-output", "--report-bindings", "-report-bindings",
+	"--oversubscribe", "-oversubscribe", "--allow-run-as-root", "--timestamp-output",
 	"--display-allocation", "--use-hwthread-cpus", "--nooversubscribe",
 	"-q", "--quiet", "-v", "--verbose", "--merge-stderr-to-stdout",
 	"--noprefix", "-disable-auto-cleanup", "--enable-recovery", NULL,
 };
 static const char *const ignored_with_arg[] = {
-	"--bind-to", "-bind-to", "--rank-by", "-rank-by", "--prefix", "-prefix",
-	"--output-filename", "-iface", "--cpus-per-proc", "--cpus-per-rank", "--personality",
+	"--rank-by", "-rank-by", "--prefix", "-prefix", "-iface", "--cpus-per-proc", "--cpus-per-rank", "--personality",
 	NULL,
 };
 
@@ -138,7 +140,14 @@ static void usage(FILE *f)
 		"  --host A,B / -H A:4,B:4     hosts, a name once per slot or NAME:SLOTS\n"
 		"  --hostfile FILE             hosts, 'host slots=N' or 'host:N' a line, # comments\n"
 		"  -ppn N                      N ranks per host (overrides slots)\n"
-		"  --map-by slot|node          fill each host's slots (default) or round-robin\n"
+		"  --map-by slot|node|ppr:N:node   fill each host's slots (default), round-robin,\n"
+		"                              or N ranks per host\n"
+		"  --bind-to none|core|hwthread    bind each rank's threads to a core (or CPU) of\n"
+		"                              its host, round-robin (default none)\n"
+		"  --report-bindings           print each rank's CPUs on stderr\n"
+		"  --output-filename DIR       also write each rank's output to\n"
+		"                              DIR/1/rank.N/stdout and stderr\n"
+		"  --display-map, -print-rank-map   print where ranks go on stderr, then run\n"
 		"  --show-placement            print the hosts each rank goes to and exit\n"
 		"  --launcher local|ssh|slurm  how node processes start on hosts (default ssh;\n"
 		"                              slurm inside an allocation without hosts given)\n"
@@ -150,8 +159,7 @@ static void usage(FILE *f)
 		"Environment: SHOAL_STACK_SIZE (rank stack, default 8M), SHOAL_GDB (gdb to use).\n"
 		"kill -QUIT <mpiexec pid> prints what every rank waits for; the job goes on.\n"
 		"Only rank 0 reads mpiexec's stdin; other ranks read end-of-file.\n"
-		"Jobs on several hosts: docs/offnode.md. Binding options (--bind-to, ...) are\n"
-		"accepted and ignored with a warning.\n");
+		"Jobs on several hosts: docs/offnode.md.\n");
 }
 
 /* Remember `name` for forwarding to the node processes (once each). */
@@ -284,16 +292,62 @@ static void parse(int argc, char **argv, struct job *job)
 		} else if (in(a, map_opts)) {
 			const char *m = need(argc, argv, i++);
 
-			if (!strcmp(m, "node")) {
+			char tail[16] = "";
+			long ppr = 0;
+
+			if (!strncmp(m, "ppr:", 4) &&
+			    sscanf(m + 4, "%ld:%15s", &ppr, tail) == 2 && ppr > 0 &&
+			    !strcmp(tail, "node")) {
+				job->ppn = ppr;  /* Open MPI's N per node */
+			} else if (!strcmp(m, "node")) {
 				job->by_node = true;
 			} else if (strcmp(m, "slot") && strcmp(m, "core") && strcmp(m, "hwthread") &&
 				   strcmp(m, "socket") && strcmp(m, "numa")) {
-				fprintf(stderr, "mpiexec: --map-by %s: want node or slot\n", m);
+				fprintf(stderr, "mpiexec: --map-by %s: want slot, node or ppr:N:node\n",
+					m);
 				exit(2);
 			}
+		} else if (in(a, bind_opts)) {
+			char kind[32];
+			const char *b = need(argc, argv, i++);
+
+			snprintf(kind, sizeof(kind), "%.*s", (int)strcspn(b, ":"), b);
+			if (!strcmp(kind, "core") || !strcmp(kind, "hwthread") ||
+			    !strcmp(kind, "none")) {
+				setenv("SHOAL_BIND", kind, 1);
+			} else if (!strcmp(kind, "socket") || !strcmp(kind, "numa") ||
+				   !strcmp(kind, "l3cache") || !strcmp(kind, "board")) {
+				fprintf(stderr, "mpiexec: warning: --bind-to %s is not supported; ranks "
+					"are not bound (use core or hwthread)\n", b);
+				setenv("SHOAL_BIND", "none", 1);
+			} else {
+				fprintf(stderr, "mpiexec: --bind-to %s: want none, core or hwthread\n", b);
+				exit(2);
+			}
+			forward(job, "SHOAL_BIND", strlen("SHOAL_BIND"));
+		} else if (!strcmp(a, "--report-bindings") || !strcmp(a, "-report-bindings")) {
+			setenv("SHOAL_REPORT_BINDINGS", "1", 1);
+			forward(job, "SHOAL_REPORT_BINDINGS", strlen("SHOAL_REPORT_BINDINGS"));
+		} else if (in(a, output_opts)) {
+			const char *d = need(argc, argv, i++);
+			char *abs = *d == '/' ? strdup(d) : NULL;
+
+			if (*d != '/') {
+				char cwd[PATH_MAX];
+
+				if (getcwd(cwd, sizeof(cwd)) && asprintf(&abs, "%s/%s", cwd, d) < 0)
+					abs = NULL;
+			}
+			if (!abs) {
+				fprintf(stderr, "mpiexec: %s %s: cannot make the path absolute\n", a, d);
+				exit(2);
+			}
+			setenv("SHOAL_OUTPUT_DIR", abs, 1);
+			forward(job, "SHOAL_OUTPUT_DIR", strlen("SHOAL_OUTPUT_DIR"));
 		} else if (!strcmp(a, "--show-placement")) {
 			job->show_placement = true;
-		} else if (!strcmp(a, "--display-map") || !strcmp(a, "-display-map")) {
+		} else if (!strcmp(a, "--display-map") || !strcmp(a, "-display-map") ||
+			   !strcmp(a, "-print-rank-map") || !strcmp(a, "--print-rank-map")) {
 			job->display_map = true;  /* Open MPI's: print the map, then run */
 		} else if (in(a, launcher_opts)) {
 			job->launcher = need(argc, argv, i++);

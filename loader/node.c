@@ -292,6 +292,9 @@ static void start_ranks(const char *jobdir, const int *world, int argc, char **a
 		if (asprintf(&c->path, "%s/%s.rank%d", jobdir, base_name(argv[0]), c->rank) < 0 ||
 		    !c->argv)
 			shl_job_abort(1, "out of memory starting rank %d", k);
+		err = shl_loader_bind_rank(&attr, k, c->rank);
+		if (err)
+			shl_job_abort(1, "cannot bind rank %d: %s", c->rank, strerror(err));
 		err = pthread_create(&c->thread, &attr, run_rank, c);
 		if (err)
 			shl_job_abort(1, "cannot start rank %d of %d: %s (stack %zu bytes; try a "
@@ -523,6 +526,12 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 	if (err) {
 		fprintf(stderr, "shoal: cannot set up the ranks' stdin and stdout: %s\n",
 			strerror(-err));
+		return 1;
+	}
+	err = shl_loader_bind_setup();
+	if (err) {
+		fprintf(stderr, "shoal: cannot bind ranks as SHOAL_BIND=%s asks: %s\n",
+			getenv("SHOAL_BIND"), strerror(-err));
 		return 1;
 	}
 	start_ranks(jobdir, world, argc, argv);

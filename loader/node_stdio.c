@@ -1,15 +1,19 @@
 /* The node's standard streams as ranks see them: stdout and stderr line by line per rank,
- * labelled or not (mpiexec --tag-output, -l), stdin read by rank 0 alone (the others read
- * end-of-file), and a rank's freopen or fclose of one of them its own, as in a process.
+ * labelled or not (mpiexec --tag-output, -l), copied to a file per rank and stream
+ * (mpiexec --output-filename), stdin read by rank 0 alone (the others read end-of-file),
+ * and a rank's freopen or fclose of one of them its own, as in a process.
  * Entered by the node's main thread (setup, before ranks start), any thread writing stdout
  * or stderr or reading stdin, and the exit paths (flush, possibly from a crash handler).
  * Must not mix two ranks' bytes in one line nor lose a line a rank completed. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -25,11 +29,12 @@
 #define SHL_STDIO_IN_BUF (64 * 1024)
 
 /* One rank's side of one stream: its unfinished output line, and what its own freopen or
- * fclose made of the stream. Touched by the rank's threads; `buf` also by the exit paths,
- * under the stream's lock. */
+ * fclose made of the stream. Touched by the rank's threads; `buf` and `copy_fd` also by
+ * the exit paths, under the stream's lock. */
 struct line {
 	char *buf;
 	size_t len, cap;
+	int copy_fd;  /* its file under mpiexec --output-filename: 0 not open yet, -1 none */
 	FILE *file;   /* the rank's freopen: its bytes go to (or come from) there */
 	bool closed;  /* the rank's fclose: its bytes go nowhere, it reads end-of-file */
 };
@@ -55,6 +60,7 @@ static struct stream streams[3] = {
 	[IN] = { .fd = STDIN_FILENO, .name = "stdin", .lock = PTHREAD_MUTEX_INITIALIZER },
 };
 static bool labelled;   /* lines start with their rank's label */
+static const char *copy_dir;  /* SHOAL_OUTPUT_DIR (mpiexec --output-filename), or NULL */
 static bool tag_style;  /* the label is Open MPI's [1,R]<stdout>: rather than MPICH's [R] */
 
 /* Rank 0's read-ahead of stdin. Only rank 0's threads touch it, under the FILE's lock. */
@@ -82,19 +88,58 @@ static void write_all(int fd, struct iovec *iov, int n)
 	}
 }
 
-/* One line (or piece) of `rank` in one write. A labelled piece that does not end a line
- * gets a newline, for the next piece's label; unlabelled bytes go out as written. */
-static void emit(struct stream *o, int rank, const char *p, size_t n)
+/* mpiexec --output-filename DIR: local rank `k`'s copy of stream `o`, the file
+ * DIR/1/rank.R/stdout (or stderr) as Open MPI 4.1 names it, made at the rank's first line
+ * with its directories. -1 where it cannot be made (said once, on the node's stderr). */
+static int copy_file(struct stream *o, struct line *l, int rank)
+{
+	char path[PATH_MAX];
+	int n;
+
+	if (l->copy_fd != 0)
+		return l->copy_fd;
+	l->copy_fd = -1;
+	n = snprintf(path, sizeof(path), "%s/1/rank.%d/%s", copy_dir, rank, o->name);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -1;
+	for (char *slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+			break;
+		*slash = '/';
+	}
+	l->copy_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	if (l->copy_fd < 0) {
+		char msg[PATH_MAX + 96];
+		struct iovec iov = { msg, 0 };
+
+		n = snprintf(msg, sizeof(msg), "shoal: rank %d: cannot write %s: %s\n", rank, path,
+			     strerror(errno));
+		iov.iov_len = n > 0 ? (size_t)n : 0;
+		write_all(streams[ERR].fd, &iov, 1);
+	}
+	return l->copy_fd;
+}
+
+/* One line (or piece) of local rank `k` in one write. A labelled piece that does not end a
+ * line gets a newline, for the next piece's label; unlabelled bytes go out as written.
+ * Caller holds o->lock. */
+static void emit(struct stream *o, int k, const char *p, size_t n)
 {
 	char label[48];
-	int k = 0;
+	int rank = shl_loader.copies[k].rank, w = 0;
 
 	if (labelled)
-		k = tag_style ? snprintf(label, sizeof(label), "[1,%d]<%s>:", rank, o->name)
+		w = tag_style ? snprintf(label, sizeof(label), "[1,%d]<%s>:", rank, o->name)
 			      : snprintf(label, sizeof(label), "[%d] ", rank);
-	struct iovec iov[3] = { { label, (size_t)k }, { (void *)p, n }, { "\n", 1 } };
+	struct iovec iov[3] = { { label, (size_t)w }, { (void *)p, n }, { "\n", 1 } };
 
 	write_all(o->fd, iov, labelled && p[n - 1] != '\n' ? 3 : 2);
+	if (copy_dir != NULL && copy_file(o, &o->lines[k], rank) >= 0) {
+		struct iovec raw = { (void *)p, n };
+
+		write_all(o->lines[k].copy_fd, &raw, 1);
+	}
 }
 
 /* Index in shl_loader.copies of world rank `rank`, or -1 (copies are in rank order). */
@@ -127,7 +172,7 @@ static ssize_t write_out(void *cookie, const char *p, size_t n)
 {
 	struct stream *o = cookie;
 	struct line *l = rank_side(o);
-	int rank = l ? shl_loader.copies[l - o->lines].rank : -1;
+	int k = l ? (int)(l - o->lines) : -1;
 	size_t done = n;
 
 	if (l != NULL && (l->closed || l->file != NULL))  /* the rank's own fclose, freopen */
@@ -145,7 +190,7 @@ static ssize_t write_out(void *cookie, const char *p, size_t n)
 		size_t take = nl ? (size_t)(nl - p) + 1 : n;
 
 		if (l->len == 0 && nl) {  /* a whole line: no copy */
-			emit(o, rank, p, take);
+			emit(o, k, p, take);
 		} else {
 			if (l->len + take > l->cap) {
 				size_t cap = l->cap ? l->cap : 256;
@@ -162,7 +207,7 @@ static ssize_t write_out(void *cookie, const char *p, size_t n)
 			memcpy(l->buf + l->len, p, take);
 			l->len += take;
 			if (nl || l->len >= SHL_STDIO_LINE_MAX) {
-				emit(o, rank, l->buf, l->len);
+				emit(o, k, l->buf, l->len);
 				l->len = 0;
 			}
 		}
@@ -180,7 +225,7 @@ static void finish_line(struct stream *o, int k, bool wait)
 	if (wait ? pthread_mutex_lock(&o->lock) : pthread_mutex_trylock(&o->lock))
 		return;
 	if (o->lines[k].len) {
-		emit(o, shl_loader.copies[k].rank, o->lines[k].buf, o->lines[k].len);
+		emit(o, k, o->lines[k].buf, o->lines[k].len);
 		o->lines[k].len = 0;
 	}
 	pthread_mutex_unlock(&o->lock);
@@ -257,6 +302,9 @@ int shl_loader_stdio_setup(void)
 	 * job's log) and a job killed with SIGKILL keeps what it printed, as Open MPI gives
 	 * with its ranks' pty; glibc would buffer a pipe or file fully. */
 	labelled = label && *label;
+	copy_dir = getenv("SHOAL_OUTPUT_DIR");
+	if (copy_dir != NULL && *copy_dir == '\0')
+		copy_dir = NULL;
 	tag_style = labelled && !strcmp(label, "tag");
 	for (int i = 0; i < 3; i++) {
 		struct stream *s = &streams[i];
