@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "io/clock.h"
+#include "io/exit.h"
 #include "io/mesh_internal.h"
 
 /* Events taken per epoll_wait. */
@@ -56,14 +57,13 @@ void shl_mesh_report(const struct conn *c, const char *fmt, ...)
 	fflush(stderr);
 }
 
+/* The node's end with status 1 and "shoal: node N (host H): <message>" (io/exit.h). */
 static _Noreturn void vdie(const char *fmt, va_list ap)
 {
-	fflush(stdout);
-	fprintf(stderr, "shoal: node %u (host %s): ", io.node, io.host);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	fflush(stderr);
-	_exit(1);
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	shl_exit_fatal(1, "node %u (host %s): %s", io.node, io.host, msg);
 }
 
 /* The mesh cannot go on: end the node process (mpiexec then ends the job). */

@@ -1,6 +1,8 @@
 /* The loader's contract: the few entry points libmpi.so exports for the node process and for
- * rankcrt.o, plus the one call the runtime makes to end the node process.
- * Entered by shoal-node's main thread, by rank threads (copy constructors) and by the runtime.
+ * rankcrt.o. The node process ends through io/exit.h (the loader, the runtime's shl_job_abort
+ * and the mesh alike), which writes the ranks' unfinished lines through the hook
+ * loader/node_stdio.c registers.
+ * Entered by shoal-node's main thread and by rank threads (copy constructors).
  * Must not include runtime headers' MPI types; the loader knows nothing of MPI semantics. */
 #ifndef SHL_LOADER_LOADER_H
 #define SHL_LOADER_LOADER_H
@@ -17,10 +19,10 @@
 /* shoal-node's main thread, once: run a job of ranks on this node. argv is
  *   shoal-node <job dir> <nranks> <program> [program args...]
  * as mpiexec builds it. Checks the program was built by mpicc, copies it once per rank into
- * the job dir, runs every rank in its own thread, then ends the process itself with status 0
- * if every rank ended with 0, else with the code of the first rank (in time) that failed.
- * Returns only on a usage or program error found before any rank starts (the status to exit
- * with). An aborted job ends inside shl_job_abort. */
+ * the job dir, runs every rank in its own thread, then ends the process (shl_exit_now) with
+ * status 0 if every rank ended with 0, else with the code of the first rank (in time) that
+ * failed. Returns only on a usage or program error found before any rank starts (the status
+ * to exit with). An aborted job ends inside shl_job_abort. */
 SHL_LOADER_EXPORT int shl_node_main(int argc, char **argv);
 
 /* A program copy's constructor (rankcrt.o), in the thread that loads the copy: tell libmpi
@@ -36,11 +38,5 @@ SHL_LOADER_EXPORT void shl_rank_register_copy(int abi, void *dso_handle, int *op
  * it exists for a debugger to break on (debugger/shoal_gdb.py does), so it is exported and
  * never inlined. */
 SHL_LOADER_EXPORT void shl_node_ranks_loaded(int nranks);
-
-/* Any thread, typically shl_job_abort: end the node process now with `code`, without
- * running atexit handlers and without the rank-only semantics libmpi gives exit/_exit
- * (calling exit() or _exit() from inside libmpi would end only the calling rank).
- * Does not flush stdio; callers flush first. Hidden: only libmpi calls it. */
-_Noreturn void shl_loader_exit_process(int code);
 
 #endif

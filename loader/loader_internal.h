@@ -178,8 +178,9 @@ int shl_loader_bind_rank(pthread_attr_t *attr, int k, int rank);
  * labelled) and close the files its freopen of a standard stream opened. */
 void shl_loader_stdio_rank_done(struct shl_copy *c);
 
-/* Any thread, the process ending (a crash handler too, then `wait` false: locks are only
- * tried): write every rank's unfinished lines. */
+/* io/exit.c's flush hook, which shl_loader_stdio_setup registers: any thread ending the
+ * process (a crash handler too, then `wait` false: locks are only tried) writes every
+ * rank's unfinished lines. */
 void shl_loader_stdio_flush_all(bool wait);
 
 /* Main thread of the node, once: handlers for crash signals, and a signal stack for the

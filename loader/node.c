@@ -1,7 +1,8 @@
 /* The node process: checks the program, copies it once per rank, runs each rank's main in
  * its own thread and turns the ranks' ends into the node's exit status.
  * Entered by shoal-node's main thread (shl_node_main) and by the rank threads it starts.
- * Must not know MPI semantics beyond shl_job_*; never calls exit() (that ends a rank). */
+ * Must not know MPI semantics beyond shl_job_*; ends the process only through io/exit.h
+ * (exit() would end a rank). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
@@ -21,6 +22,7 @@
 #include "loader/loader.h"
 #include "loader/loader_internal.h"
 #include "loader/report.h"
+#include "io/exit.h"
 #include "io/mesh.h"
 #include "runtime/job.h"
 
@@ -236,23 +238,15 @@ void shl_loader_rank_ended(struct shl_copy *c)
 	if ((c->code & 0xff) != 0) /* a process's status keeps the low 8 bits */
 		atomic_compare_exchange_strong(&shl_loader.first_failed, &none,
 					       (int)(c - shl_loader.copies));
-	if (shl_loader.world_size > 1 && shl_job_phase(c->rank) == SHL_PHASE_IN_MPI) {
-		fflush(NULL);
+	if (shl_loader.world_size > 1 && shl_job_phase(c->rank) == SHL_PHASE_IN_MPI)
 		shl_job_abort(c->code ? c->code : 1,
 			      "rank %d exited (code %d) without calling MPI_Finalize", c->rank, c->code);
-	}
 }
 
 __attribute__((noinline)) void shl_node_ranks_loaded(int nranks)
 {
 	/* An empty call the optimizer must keep: the debugger's breakpoint lands here. */
 	__asm__ volatile("" : : "r"(nranks) : "memory");
-}
-
-_Noreturn void shl_loader_exit_process(int code)
-{
-	shl_loader_stdio_flush_all(false);
-	shl_loader.real__exit(code);
 }
 
 static int usage(void)
@@ -359,7 +353,7 @@ static void *watch(void *arg)
 	fflush(stderr);
 	kill(getppid(), SIGUSR1);  /* mpiexec adds each rank's call and ends the job */
 	sleep(SHL_LOADER_REPORT_GRACE_S);
-	shl_loader_exit_process(SHL_REPORT_DEADLOCK_EXIT);
+	shl_exit_now(SHL_REPORT_DEADLOCK_EXIT);
 	return arg;
 }
 
@@ -562,9 +556,8 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 		code = shl_loader.copies[failed].code & 0xff;
 		fprintf(stderr, "shoal: rank %d exited with code %d\n", shl_loader.copies[failed].rank,
 			code);
-		fflush(stderr);
 	}
-	/* Not exit(): atexit handlers left by ranks that called _exit or quick_exit point into
-	 * copies that must not run them. */
-	shl_loader_exit_process(code);
+	/* No atexit handler runs: those left by ranks that called _exit or quick_exit point
+	 * into copies that must not run them. */
+	shl_exit_now(code);
 }

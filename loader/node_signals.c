@@ -15,6 +15,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "io/exit.h"
 #include "loader/loader.h"
 #include "loader/loader_internal.h"
 #include "runtime/job.h"
@@ -187,8 +188,7 @@ static void on_crash(int sig, siginfo_t *si, void *uc_)
 		say("  source lines of the program's frames:\n");
 		source_lines(c->path, own, offs, nown);
 	}
-	fflush(NULL);
-	shl_loader_exit_process(128 + sig);
+	shl_exit_in_handler(128 + sig);
 }
 
 /* The one thread that takes SIGINT/SIGTERM/SIGHUP (blocked everywhere else), so flushing
@@ -201,8 +201,7 @@ static void *wait_signals(void *arg)
 	pthread_setname_np(pthread_self(), "shoal signals");
 	while (sigwait(set, &sig) != 0)
 		;
-	fflush(NULL);
-	shl_loader_exit_process(128 + sig);
+	shl_exit_now(128 + sig);
 }
 
 int shl_loader_install_crash_handlers(void)

@@ -17,6 +17,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "io/exit.h"
 #include "loader/loader.h"
 #include "loader/loader_internal.h"
 #include "runtime/job.h"
@@ -326,6 +327,7 @@ int shl_loader_stdio_setup(void)
 	stderr = streams[ERR].f;
 	if (streams[IN].f)
 		stdin = streams[IN].f;
+	shl_exit_set_flush(shl_loader_stdio_flush_all);  /* however the node ends */
 	return 0;
 }
 

@@ -61,8 +61,9 @@ _Noreturn static void end_rank(struct shl_copy *c, int code, enum shl_ending how
 		      "of its program while it was being loaded or unloaded", c->rank, code);
 }
 
-/* Library code never ends a rank (STYLE.md: it never calls exit()), so an exit-family call
- * made from inside libmpi.so, e.g. by shl_job_abort, means the whole process. */
+/* Library code never ends only a rank: it ends the whole process through io/exit.h, and
+ * calls _exit only in a child it forked. So an exit-family call made from inside libmpi.so
+ * means the whole process and is libc's. */
 static bool from_libmpi(const void *caller)
 {
 	Dl_info info;

@@ -10,9 +10,9 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "io/exit.h"
 #include "runtime/core/rt.h"
 #include "runtime/core/fiber.h"
 
@@ -187,20 +187,10 @@ int shl_job_my_rank(void)
 
 _Noreturn void shl_job_abort(int code, const char *fmt, ...)
 {
-	static pthread_mutex_t once = PTHREAD_MUTEX_INITIALIZER;  /* process-wide: first wins */
 	va_list ap;
 
-	pthread_mutex_lock(&once);
-	fflush(NULL);
-	fputs("shoal: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	fflush(NULL);
-	/* exit_group directly: libmpi interposes _exit to end just one rank. */
-	syscall(SYS_exit_group, code >= 1 && code <= 255 ? code : 1);
-	__builtin_unreachable();
+	shl_exit_vfatal(code, fmt, ap);
 }
 
 static int init(const char *fn, int required, int *provided)
