@@ -61,7 +61,7 @@ _Noreturn static void end_rank(struct shl_copy *c, int code, enum shl_ending how
 		      "of its program while it was being loaded or unloaded", c->rank, code);
 }
 
-/* Library code never ends a rank (STYLE.md: it never calls exit()), so an exit-family call
+/* Library code never ends a rank (it never calls exit()), so an exit-family call
  * made from inside libmpi.so, e.g. by shl_job_abort, means the whole process. */
 static bool from_libmpi(const void *caller)
 {
