@@ -199,11 +199,37 @@ sub check_names {
 	}
 }
 
+# The titles a doc's sections go by: its headings, bold labels and first table cells.
+my %titles;
+for my $f (grep { is_doc($_) } @files) {
+	for my $l (split /\n/, slurp($f)) {
+		$titles{$f}{$1} = 1 if $l =~ /^#+ +(.*?)\s*$/ || $l =~ /^\| ([^|]*?) \|/;
+		$titles{$f}{$1} = 1 while $l =~ /\*\*([^*]+?)[.:]?\*\*/g;
+	}
+}
+
+# check_sections FILE, LINE, TEXT: a section cited by its doc and its title, in quotes,
+# is there, its title one of the doc's or the start of one.
+sub check_sections {
+	my ($f, $line, $text) = @_;
+	$text =~ s/\n[ \t]*(?:\*|#|\/\/)?[ \t]*/\n/g unless is_doc($f);
+	while ($text =~ m{((?:docs/)?[\w\-]+\.md)`?,?\s+"([^"]+)"}g) {
+		my ($d, $t, $pos) = ($1, $2, $-[0]);
+		$d = "docs/$d" unless $exists{$d};
+		next unless $titles{$d};
+		$t =~ s/\s+/ /g;
+		$t =~ s/[.,]$//;
+		next if grep { index($_, $t) == 0 } keys %{ $titles{$d} };
+		bad($f, $line + (substr($text, 0, $pos) =~ tr/\n//), "cites \"$t\" of $d, which has no such section");
+	}
+}
+
 for my $f (@files) {
 	if (is_doc($f)) {
 		my $t = slurp($f);
 		check_paths($f, 1, $t);
 		check_pairs($f, 1, $t);
+		check_sections($f, 1, $t);
 		my ($ln, $all) = (0, 0);
 		for my $l (split /\n/, $t) {
 			$ln++;
@@ -214,6 +240,7 @@ for my $f (@files) {
 		for (comments($f)) {
 			check_paths($f, @$_);
 			check_pairs($f, @$_);
+			check_sections($f, @$_);
 			check_names($f, @$_, 0);
 		}
 	}
