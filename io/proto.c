@@ -436,7 +436,7 @@ static int deliver(const struct shl_io_frame *f, struct shl_envelope *env, uint6
 	env->src = f->src;
 	env->tag = f->tag;
 	env->bytes = bytes;
-	/* An RTS is claimed like an on-node send that waits (p2p/p2p.c's claim): a CANCEL from
+	/* An RTS is claimed like an on-node send that waits (p2p/match.h's claim()): a CANCEL from
 	 * its sender races with the receive for its state. The cookie is only a mark. */
 	env->cookie = env->payload == SHL_Q_REMOTE ? env : NULL;
 	env->via_fbox = false;
@@ -582,7 +582,7 @@ static void got_cancel(const struct shl_io_frame *f)
 	struct rts_in **link = rts_in_of(f->src, f->dst, f->cookie);
 	uint8_t expected = SHL_Q_PENDING;
 
-	/* Pairs with the receiver's CAS in p2p/p2p.c's claim: exactly one of them wins. */
+	/* Pairs with the receiver's CAS in p2p/match.h's claim(): exactly one of them wins. */
 	if (link == NULL || !atomic_compare_exchange_strong(&(*link)->env->state, &expected,
 							    SHL_Q_CANCELLED))
 		return;

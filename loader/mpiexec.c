@@ -67,7 +67,7 @@ static const char *const agent_opts[] = {
 	"--launcher-agent", "-launcher-exec", "-bootstrap-exec", NULL };
 
 /* Open MPI / MPICH options that do not apply to one node: accepted with a warning so their
- * scripts run. The ones in with_arg take a value. */
+ * scripts run. The ones in ignored_with_arg take a value. */
 static const char *const ignored_flags[] = {
 	"--oversubscribe", "-oversubscribe", "--allow-run-as-root", "--timestamp-output",
 	"--display-allocation", "--use-hwthread-cpus", "--nooversubscribe",

@@ -65,7 +65,7 @@ struct node {
 	unsigned char *buf;    /* bytes received, not yet a whole record */
 	size_t len;
 	/* Its last STATE (the deadlock check): every rank blocked in MPI or ended, and its
-	 * frame counts (io/mesh.h, shl_io_count_frames). */
+	 * frame counts (io/transport.h, shl_io_count_frames). */
 	bool stated, blocked;
 	uint64_t sent, retired;
 	bool report_wait;      /* REPORT sent, REPORTED not yet back */
@@ -103,7 +103,7 @@ struct run {
 	time_t kill_at;         /* when launchers still alive get SIGKILL, 0: not set */
 	time_t connect_by;      /* every node must have said HELLO by then */
 	long connect_s;         /* SHOAL_LAUNCH_TIMEOUT */
-	long timeout_at_ms;     /* --timeout, by shl_launch_now_ms (never early by a second's rounding);
+	long timeout_at_ms;     /* --timeout, by shl_mono_ms (never early by a second's rounding);
 				 * 0: none */
 	int stdin_node;         /* node of rank 0, which gets mpiexec's stdin */
 	bool stdin_open;        /* stdin still to be read and forwarded */

@@ -31,7 +31,7 @@ long shl_report_env_seconds(const char *name, long dflt, long min);
 pid_t shl_report_start(pid_t node, const char *ext, int out, const sigset_t *mask);
 
 /* Any thread: the path of Shoal's gdb extension next to the running program (shoal-node
- * lives beside it in lib/shoal; mpiexec in bin, so ../lib/shoal). Returns 0, or -ENOENT
+ * lives beside it in lib/shoal; mpiexec in bin, beside lib). Returns 0, or -ENOENT
  * with the last path tried in `buf`. */
 int shl_report_ext(char *buf, size_t len);
 

@@ -31,7 +31,7 @@ struct shl_net_cre {
 };
 
 struct cre_arg {
-	struct shl_cargs x;           /* first: finish_members frees it by this address */
+	struct shl_cargs x;           /* first: shl_coll_net_finish frees it by this address */
 	struct shl_net_made md;
 };
 

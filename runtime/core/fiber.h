@@ -2,7 +2,7 @@
  * does not sleep in the kernel. Its registers are saved on its own stack and one of a few
  * carrier threads (one per core) goes on with the next runnable rank: a switch is a few
  * dozen instructions instead of a futex hand-off and a kernel context switch (4.1-6.7 µs
- * here, docs/performance.md "Limits measured here").
+ * here, docs/performance.md, "Ranks switched in user space").
  *
  * A rank keeps its own thread, stack and thread control block: a carrier that runs it loads
  * the rank's %fs base (wrfsbase), so the rank's globals, thread-locals, errno and

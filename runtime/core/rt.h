@@ -120,7 +120,7 @@ struct shl_req {
 	MPI_Status status;            /* recv: filled at completion; send: cancelled flag */
 	struct shl_envelope *env;     /* send with a cookie: the envelope in flight */
 	void *bsend_block;            /* buffered send: block of the attached buffer */
-	shl_meet_fn *run;             /* persistent collective: the operation (coll/coll.c) */
+	shl_meet_fn *run;             /* persistent collective: the operation (coll/move.c, ...) */
 	struct shl_cargs *cargs;      /* persistent collective: its arguments, held */
 	struct shl_req *next;         /* posted list, detached list or free list */
 	uint64_t seq;                 /* posted receive: its number among its rank's */

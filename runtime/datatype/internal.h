@@ -1,4 +1,5 @@
-/* Datatype internals shared by datatype/query.c, datatype/build.c, datatype/constructors.c, datatype/copy.c and dt_pack.c.
+/* Datatype internals shared by datatype/query.c, datatype/build.c, datatype/constructors.c
+ * and datatype/pack.c.
  * Entered by rank threads. Nothing here touches MPI error handlers: callers convert. */
 #ifndef SHL_RUNTIME_DT_INTERNAL_H
 #define SHL_RUNTIME_DT_INTERNAL_H
