@@ -1,5 +1,5 @@
 #!/bin/bash
-# shoal_program_started_by_a_process_rank_is_refused_at_init: a program built by mpicc that a process rank starts (a wrapper script that execs it, as job scripts do) or a program linked with Shoal's libmpi by plain gcc never runs as a silent singleton: its MPI_Init ends it with a non-zero status and a message naming the rank and saying to start it with mpiexec itself, and the job's status is non-zero; the same program started by mpiexec directly, by an mpiexec inside a process rank (whose ranks do not see the outer rank's SHOAL_RANK), or alone with SHOAL_RANK unset runs.
+# shoal_program_started_by_a_process_rank_is_refused_at_init: a program built by mpicc that a process rank starts (a wrapper script that execs it, as job scripts do) or a program linked with Shoal's libmpi by plain gcc never runs as a silent singleton: its MPI_Init ends it with a non-zero status and a message naming the rank and saying to start it with mpiexec itself, and the job's status is non-zero; the same program started by mpiexec directly, by a wrapper in a job of one rank (rank 0 of 1 is a singleton), by an mpiexec inside a process rank (whose ranks do not see the outer rank's SHOAL_RANK), or alone with SHOAL_RANK unset runs.
 # timeout: 120
 . "$SHOAL_TESTS/lib/common.bash"
 cd "$TEST_TMP"
@@ -38,6 +38,10 @@ expect_out_count '^hello [01] of 2$' 2
 run "$MPIEXEC" -n 1 sh -c "\"$MPIEXEC\" -n 3 ./hello"
 expect_rc 0
 expect_out_count '^hello [012] of 3$' 3
+# In a job of one rank, the singleton is that rank.
+run "$MPIEXEC" -n 1 ./wrapper.sh
+expect_rc 0
+expect_out_count '^hello 0 of 1 SHOAL_RANK set$' 1
 # Alone on purpose.
 run "$MPIEXEC" -n 1 sh -c 'unset SHOAL_RANK; exec ./hello'
 expect_rc 0

@@ -205,12 +205,13 @@ _Noreturn void shl_job_abort(int code, const char *fmt, ...)
 
 /* A program built by mpicc that mpiexec did not start itself, but a process rank did (a
  * script mpiexec ran, which started or exec'd it: SHOAL_RANK is in its environment), would
- * be a singleton instead of that rank: end it saying so. */
+ * be a singleton instead of that rank: end it saying so. In a job of one rank the
+ * singleton is that rank (0 of 1), and runs. */
 static void refuse_under_process_rank(const char *fn)
 {
 	const char *rank = getenv("SHOAL_RANK"), *size = getenv("SHOAL_SIZE");
 
-	if (rank == NULL || *rank == '\0')
+	if (rank == NULL || *rank == '\0' || (size != NULL && !strcmp(size, "1")))
 		return;
 	shl_job_abort(1, "%s: %s was built with Shoal's mpicc but was started by rank %s of %s "
 		      "of a job whose program mpicc did not build (a script or command that "
