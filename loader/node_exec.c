@@ -296,7 +296,7 @@ static void reap(void)
 			}
 }
 
-/* The node's signals: SIGCHLD and the stop signals, read from `sfd`. */
+/* The node's signals: SIGCHLD, the stop signals and SIGPIPE, read from `sfd`. */
 static void take_signals(int sfd)
 {
 	struct signalfd_siginfo si;
@@ -411,12 +411,15 @@ int shl_node_exec_run(int world_size, int nlocal, const int *world, int argc, ch
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
+	/* The node's stdout gone (`mpiexec ... | head`): its write fails with EPIPE, SIGPIPE
+	 * comes here and goes on to the ranks, as they would get it writing there themselves.
+	 * Blocked in the stdin thread too: rank 0 gone, its write just fails. */
+	sigaddset(&set, SIGPIPE);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
 	    (sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC)) < 0) {
 		fprintf(stderr, "shoal: cannot take the node's signals: %s\n", strerror(errno));
 		return 1;
 	}
-	signal(SIGPIPE, SIG_IGN);  /* rank 0 gone while its stdin is fed: EPIPE, not death */
 	enough_files(nlocal);
 	if (shl_loader_stdio_setup() < 0) {
 		fprintf(stderr, "shoal: cannot set up the ranks' output\n");

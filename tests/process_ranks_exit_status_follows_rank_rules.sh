@@ -1,5 +1,5 @@
 #!/bin/bash
-# process_ranks_exit_status_follows_rank_rules: ranks that are processes (a #! script) end the job as thread ranks do: all 0 gives 0; a rank exiting 3 while the others exit 0 gives 3 and "shoal: rank R exited with code 3"; the first rank to fail sets the status; a rank killed by a signal is reported by rank and signal, the job's status is 128+signal and the other ranks (and what they started) are ended; a program whose interpreter is missing gives a shell's 127 and a message naming the rank; on one node and on nodes started by --launcher local.
+# process_ranks_exit_status_follows_rank_rules: ranks that are processes (a #! script) end the job as thread ranks do: all 0 gives 0; a rank exiting 3 while the others exit 0 gives 3 and "shoal: rank R exited with code 3"; the first rank to fail sets the status; a rank killed by a signal is reported by rank and signal, the job's status is 128+signal and the other ranks (and what they started) are ended; a job piped into head ends with 141 and no rank left; a program whose interpreter is missing gives a shell's 127 and a message naming the rank; on one node and on nodes started by --launcher local.
 # timeout: 120
 . "$SHOAL_TESTS/lib/common.bash"
 cd "$TEST_TMP"
@@ -66,6 +66,18 @@ rm -f pid2 done2
 run -t 60 "$MPIEXEC" -n 3 ./order_wrap.sh
 expect_rc 5
 expect_err '^shoal: rank 2 exited with code 5$'
+
+# mpiexec's stdout closed (a pipe into head): the ranks get SIGPIPE, as processes writing
+# there would, and the job ends with 141.
+timeout -k 5 60 bash -c '"$@" | head -n 2 >/dev/null; exit ${PIPESTATUS[0]}' pipe \
+	"$MPIEXEC" -n 2 sh -c 'while :; do echo y; done' "$marker" >"$OUT" 2>"$ERR" </dev/null
+RC=$?
+expect_rc 141
+for _ in $(seq 600); do
+	pgrep -f "$marker" >/dev/null || break
+	sleep 0.1
+done
+pgrep -af "$marker" && fail "ranks left writing into a closed pipe"
 
 printf '#!/nonexistent/interpreter\n' >badinterp
 chmod +x badinterp
