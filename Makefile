@@ -30,7 +30,8 @@ endif
 # libmpi.so because it interposes libc functions that must come ahead of libc.
 LOADER_PROGRAMS := $(wildcard loader/mpiexec*.c) loader/shoal_node.c loader/rankcrt.c
 # mpiexec's own files, and the pure parts of io/ and loader/ it shares with the node process.
-MPIEXEC_SRCS := $(wildcard loader/mpiexec*.c) loader/report.c loader/jobdir.c io/ctl.c io/auth.c
+MPIEXEC_SRCS := $(wildcard loader/mpiexec*.c) loader/report.c loader/jobdir.c loader/program_elf.c \
+                io/ctl.c io/auth.c
 # io/fuzz_*.c are libFuzzer targets (make fuzz), not library code.
 LIB_SRCS := $(wildcard runtime/*/*.c queues/*.c) $(filter-out io/fuzz_%,$(wildcard io/*.c)) \
             $(filter-out $(LOADER_PROGRAMS),$(wildcard loader/*.c))

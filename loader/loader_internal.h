@@ -187,10 +187,36 @@ void shl_loader_stdio_flush_all(bool wait);
  * calling thread. Returns 0 or -errno. */
 int shl_loader_install_crash_handlers(void);
 
-/* Any thread: check that `path` is an x86-64 ELF shared object carrying Shoal's note. Returns
- * 0, or -errno for a file that cannot be read, or -ENOEXEC (not ELF / not a shared object)
- * or -EPROTO (ELF but not built by mpicc) with a reason in `why`. */
+/* How the ranks of a program run (shl_loader_check_program). */
+enum shl_program_kind {
+	SHL_PROGRAM_THREADS = 0,   /* built by mpicc: a thread and a copy of the program each */
+	SHL_PROGRAM_PROCESSES = 1, /* anything else: a process each (loader/node_exec.c) */
+};
+
+/* Any thread: how the ranks of `path` run: SHL_PROGRAM_THREADS for an x86-64 ELF shared
+ * object carrying Shoal's note, SHL_PROGRAM_PROCESSES for any other file (execve judges it).
+ * Else -errno with a reason in `why`: a file that cannot be read (and cannot be run), or
+ * -EPROTO for a program linked with another MPI's library (the reason names that MPI). */
 int shl_loader_check_program(const char *path, char *why, size_t whylen);
+
+/* shoal-node's main thread, once, instead of thread ranks (the program is not mpicc's): run
+ * the `nlocal` ranks whose world ranks are in `world` (NULL: 0..nlocal-1) of a job of
+ * `world_size` as one process each, argv the program's (argv[0] its path), with their
+ * rank and size in the environment (SHOAL_RANK, OMPI_COMM_WORLD_RANK, PMI_RANK, ...);
+ * forward their output, stdin to rank 0 and stop signals; end the process with the job's
+ * status as for thread ranks. Returns only the status of an error before any rank started. */
+int shl_node_exec_run(int world_size, int nlocal, const int *world, int argc, char **argv);
+
+/* shoal-node's main thread, before thread ranks start: remove the rank variables that
+ * shl_node_exec_run sets from the environment the ranks share (an mpiexec started by a
+ * process rank would pass them on, and they would describe that other job's rank). */
+void shl_node_exec_unset_env(void);
+
+/* The node's main thread, ranks being processes: `n` bytes that local rank `k` (index of
+ * shl_loader.copies) wrote on its stdout (`err` false) or stderr, in the order its pipe gave
+ * them. Whole lines go out as a thread rank's do (labelled if asked); the rest waits for its
+ * line's end or shl_loader_stdio_rank_done. */
+void shl_loader_stdio_put(int k, bool err, const char *p, size_t n);
 
 /* Signal handler context allowed: find the function containing file offset `vaddr` of ELF
  * file `path` from its .symtab. Returns the name (pointing into a mapping that stays mapped)

@@ -21,6 +21,7 @@
 
 #include "io/clock.h"
 #include "loader/jobdir.h"
+#include "loader/loader_internal.h"
 #include "loader/mpiexec.h"
 #include "loader/report.h"
 
@@ -238,10 +239,12 @@ static char *resolve(const char *name)
 	return NULL;
 }
 
-/* A program that is here but cannot run ends mpiexec as a shell would (status 126), before
- * any node starts. One that is not here is left to the hosts that run it. */
+/* A program that is here but cannot run ends mpiexec as a shell would (status 126), one
+ * built with another MPI with status 1, before any node starts. One that is not here is
+ * left to the hosts that run it. */
 static void check_runnable(const char *program)
 {
+	char why[PATH_MAX + 256];
 	struct stat st;
 
 	if (stat(program, &st) < 0)
@@ -253,6 +256,11 @@ static void check_runnable(const char *program)
 	if (access(program, X_OK) < 0) {
 		fprintf(stderr, "mpiexec: %s: %s\n", program, strerror(errno));
 		exit(126);
+	}
+	/* Built with another MPI: refused once, here, rather than by every node. */
+	if (shl_loader_check_program(program, why, sizeof(why)) == -EPROTO) {
+		fprintf(stderr, "mpiexec: %s\n", why);
+		exit(1);
 	}
 }
 

@@ -1,5 +1,6 @@
 /* The node process: checks the program, copies it once per rank, runs each rank's main in
- * its own thread and turns the ranks' ends into the node's exit status.
+ * its own thread and turns the ranks' ends into the node's exit status; a program mpicc did
+ * not build goes to loader/node_exec.c instead, a process per rank.
  * Entered by shoal-node's main thread (shl_node_main) and by the rank threads it starts.
  * Must not know MPI semantics beyond shl_job_*; ends the process only through io/exit.h
  * (exit() would end a rank). */
@@ -475,10 +476,14 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 	long n = nlocal;
 
 	err = shl_loader_check_program(argv[0], why, sizeof(why));
-	if (err) {
+	if (err < 0) {
 		fprintf(stderr, "shoal: %s\n", why);
 		return err == -ENOENT ? 127 : (err == -EACCES ? 126 : 1);
 	}
+	/* Not built by mpicc: its ranks are processes, which join no mesh and no job table. */
+	if (err == SHL_PROGRAM_PROCESSES)
+		return shl_node_exec_run(world_size, nlocal, world, argc, argv);
+	shl_node_exec_unset_env();
 	/* The first backtrace() loads libgcc_s; do it now, not inside a crash handler. */
 	backtrace(warm, 4);
 

@@ -2,8 +2,11 @@
  * labelled or not (mpiexec --tag-output, -l), copied to a file per rank and stream
  * (mpiexec --output-filename), stdin read by rank 0 alone (the others read end-of-file),
  * and a rank's freopen or fclose of one of them its own, as in a process.
- * Entered by the node's main thread (setup, before ranks start), any thread writing stdout
- * or stderr or reading stdin, and the exit paths (flush, possibly from a crash handler).
+ * Ranks that are processes (loader/node_exec.c) write into pipes whose bytes the node's main
+ * thread passes to shl_loader_stdio_put: their lines are cut and labelled the same way.
+ * Entered by the node's main thread (setup, before ranks start; the pipes of process ranks),
+ * any thread writing stdout or stderr or reading stdin, and the exit paths (flush, possibly
+ * from a crash handler).
  * Must not mix two ranks' bytes in one line nor lose a line a rank completed. */
 #include <dlfcn.h>
 #include <errno.h>
@@ -169,23 +172,11 @@ static struct line *rank_side(struct stream *s)
 	return k >= 0 ? &s->lines[k] : NULL;
 }
 
-static ssize_t write_out(void *cookie, const char *p, size_t n)
+/* Under o->lock: `n` bytes of local rank `k`; each whole line goes out in one write. */
+static void put_locked(struct stream *o, int k, const char *p, size_t n)
 {
-	struct stream *o = cookie;
-	struct line *l = rank_side(o);
-	int k = l ? (int)(l - o->lines) : -1;
-	size_t done = n;
+	struct line *l = &o->lines[k];
 
-	if (l != NULL && (l->closed || l->file != NULL))  /* the rank's own fclose, freopen */
-		return l->closed ? (ssize_t)n : (ssize_t)fwrite(p, 1, n, l->file);
-	pthread_mutex_lock(&o->lock);
-	if (l == NULL) {  /* the node's own threads: Shoal's messages, unlabelled */
-		struct iovec iov = { (void *)p, n };
-
-		write_all(o->fd, &iov, 1);
-		pthread_mutex_unlock(&o->lock);
-		return (ssize_t)done;
-	}
 	while (n > 0) {
 		const char *nl = memchr(p, '\n', n);
 		size_t take = nl ? (size_t)(nl - p) + 1 : n;
@@ -215,8 +206,34 @@ static ssize_t write_out(void *cookie, const char *p, size_t n)
 		p += take;
 		n -= take;
 	}
+}
+
+static ssize_t write_out(void *cookie, const char *p, size_t n)
+{
+	struct stream *o = cookie;
+	struct line *l = rank_side(o);
+
+	if (l != NULL && (l->closed || l->file != NULL))  /* the rank's own fclose, freopen */
+		return l->closed ? (ssize_t)n : (ssize_t)fwrite(p, 1, n, l->file);
+	pthread_mutex_lock(&o->lock);
+	if (l == NULL) {  /* the node's own threads: Shoal's messages, unlabelled */
+		struct iovec iov = { (void *)p, n };
+
+		write_all(o->fd, &iov, 1);
+	} else {
+		put_locked(o, (int)(l - o->lines), p, n);
+	}
 	pthread_mutex_unlock(&o->lock);
-	return (ssize_t)done;
+	return (ssize_t)n;
+}
+
+void shl_loader_stdio_put(int k, bool err, const char *p, size_t n)
+{
+	struct stream *o = &streams[err ? ERR : OUT];
+
+	pthread_mutex_lock(&o->lock);
+	put_locked(o, k, p, n);
+	pthread_mutex_unlock(&o->lock);
 }
 
 /* Write out the unfinished line of local rank `k` on output stream `o`. `wait`: take the

@@ -1,5 +1,7 @@
-/* Reading a program's ELF file: the check that mpicc built it (the .note.shoal note in a
- * PT_NOTE segment) and function names from .symtab for crash backtraces.
+/* Reading a program's ELF file: whether mpicc built it (the .note.shoal note in a PT_NOTE
+ * segment: its ranks are threads) or not (its ranks are processes), the libraries it needs
+ * (one of another MPI is refused by name), and function names from .symtab for crash
+ * backtraces.
  * Entered by the node's main thread (check) and by a crashing thread's signal handler (symbols).
  * Must not allocate with malloc: symbolize runs inside a signal handler. */
 #include <elf.h>
@@ -36,49 +38,102 @@ static bool has_note(const unsigned char *p, size_t size, size_t align)
 	return false;
 }
 
-static int reject(int err, char *why, size_t whylen, const char *fmt, const char *path)
+/* Libraries of other MPI implementations, by the start of their soname: a program that
+ * needs one calls that library's MPI_Init, which under Shoal's mpiexec would make every rank
+ * a singleton of a job of its own. */
+static const struct { const char *soname, *mpi; } other_mpis[] = {
+	{ "libmpi.so.40", "Open MPI" },       /* Open MPI 3, 4, 5 */
+	{ "libmpi_mpifh.so.", "Open MPI" },   /* its Fortran bindings */
+	{ "libmpi_cxx.so.", "Open MPI" },     /* its C++ bindings */
+	{ "libmpich.so.", "MPICH" },
+	{ "libmpichcxx.so.", "MPICH" },
+	{ "libmpichfort.so.", "MPICH" },
+	{ "libmpi.so.12", "MPICH" },          /* MPICH 3 and 4 (and Intel MPI, built on it) */
+};
+
+/* File offset of virtual address `vaddr` by the PT_LOAD segments of `fd`, or -1. */
+static off_t file_offset(int fd, const Elf64_Ehdr *eh, uint64_t vaddr)
 {
-	snprintf(why, whylen, fmt, path);
-	return err;
+	for (int i = 0; i < eh->e_phnum; i++) {
+		Elf64_Phdr ph;
+
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh->e_phoff + (size_t)i * sizeof(ph))) !=
+		    (ssize_t)sizeof(ph))
+			return -1;
+		if (ph.p_type == PT_LOAD && vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + ph.p_filesz)
+			return (off_t)(ph.p_offset + (vaddr - ph.p_vaddr));
+	}
+	return -1;
 }
 
-/* The message names the fix: "rebuild it with: mpicc -o prog prog.c". */
-static int refuse(char *why, size_t whylen, const char *path)
+/* If the program's dynamic section needs a library of another MPI, say which in `why` and
+ * return -EPROTO; else 0 (a static program, or one linked with no other MPI). */
+static int other_mpi(int fd, const Elf64_Ehdr *eh, const Elf64_Phdr *dyn, const char *path,
+		     char *why, size_t whylen)
 {
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	Elf64_Dyn d[512];
+	size_t n = dyn->p_filesz / sizeof(Elf64_Dyn);
+	uint64_t strtab = 0, strsz = 0;
+	off_t str;
 
-	snprintf(why, whylen, "%s was not built with Shoal's mpicc; rebuild it with: "
-		 "mpicc -o %s %s.c", path, path, base);
-	return -EPROTO;
+	if (n > sizeof(d) / sizeof(d[0]))
+		n = sizeof(d) / sizeof(d[0]);
+	if (pread(fd, d, n * sizeof(d[0]), (off_t)dyn->p_offset) != (ssize_t)(n * sizeof(d[0])))
+		return 0;
+	for (size_t i = 0; i < n && d[i].d_tag != DT_NULL; i++) {
+		if (d[i].d_tag == DT_STRTAB)
+			strtab = d[i].d_un.d_ptr;
+		else if (d[i].d_tag == DT_STRSZ)
+			strsz = d[i].d_un.d_val;
+	}
+	str = strtab ? file_offset(fd, eh, strtab) : -1;
+	if (str < 0)
+		return 0;
+	for (size_t i = 0; i < n && d[i].d_tag != DT_NULL; i++) {
+		char name[64] = "";
+		ssize_t r;
+
+		if (d[i].d_tag != DT_NEEDED || d[i].d_un.d_val >= strsz)
+			continue;
+		r = pread(fd, name, sizeof(name) - 1, str + (off_t)d[i].d_un.d_val);
+		if (r <= 0)
+			continue;
+		name[r] = '\0';
+		for (size_t k = 0; k < sizeof(other_mpis) / sizeof(other_mpis[0]); k++)
+			if (!strncmp(name, other_mpis[k].soname, strlen(other_mpis[k].soname))) {
+				snprintf(why, whylen, "%s is built with %s (it needs %s): Shoal's "
+					 "mpiexec cannot run it, each rank would be a job of its "
+					 "own; rebuild it with Shoal's mpicc, or run it with %s's "
+					 "mpiexec", path, other_mpis[k].mpi, name,
+					 other_mpis[k].mpi);
+				return -EPROTO;
+			}
+	}
+	return 0;
 }
 
 int shl_loader_check_program(const char *path, char *why, size_t whylen)
 {
 	Elf64_Ehdr eh;
-	int fd, err = 0;
+	Elf64_Phdr dyn = { .p_type = PT_NULL };
+	int fd, err = SHL_PROGRAM_PROCESSES;
 	bool found = false;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno == EACCES && access(path, X_OK) == 0)
+		return SHL_PROGRAM_PROCESSES;  /* runnable, not readable: exec can still run it */
 	if (fd < 0) {
 		err = -errno;
 		snprintf(why, whylen, "%s: %s", path, strerror(errno));
 		return err;
 	}
+	/* Not ELF (a #! script), not x86-64, not position independent (a static or non-PIE
+	 * program): not mpicc's, so the ranks are processes and execve judges the file. */
 	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG)) {
-		err = reject(-ENOEXEC, why, whylen, "%s is not an ELF program (a script or data "
-			     "file?); mpiexec runs programs built with mpicc", path);
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_machine != EM_X86_64 || eh.e_phentsize != sizeof(Elf64_Phdr))
 		goto out;
-	}
-	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64) {
-		err = reject(-ENOEXEC, why, whylen, "%s is not an x86-64 program", path);
-		goto out;
-	}
-	if (eh.e_type != ET_DYN || eh.e_phentsize != sizeof(Elf64_Phdr)) {
-		err = refuse(why, whylen, path);
-		goto out;
-	}
-	for (int i = 0; i < eh.e_phnum && !found; i++) {
+	for (int i = 0; i < eh.e_phnum; i++) {
 		Elf64_Phdr ph;
 		unsigned char buf[4096];
 		size_t size;
@@ -86,15 +141,19 @@ int shl_loader_check_program(const char *path, char *why, size_t whylen)
 		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (size_t)i * sizeof(ph))) !=
 		    (ssize_t)sizeof(ph))
 			break;
-		if (ph.p_type != PT_NOTE)
+		if (ph.p_type == PT_DYNAMIC)
+			dyn = ph;
+		if (ph.p_type != PT_NOTE || found || eh.e_type != ET_DYN)
 			continue;
 		size = ph.p_filesz < sizeof(buf) ? ph.p_filesz : sizeof(buf);
 		if (pread(fd, buf, size, (off_t)ph.p_offset) != (ssize_t)size)
 			break;
 		found = has_note(buf, size, ph.p_align >= 8 ? 8 : 4);
 	}
-	if (!found)
-		err = refuse(why, whylen, path);
+	if (found)
+		err = SHL_PROGRAM_THREADS;
+	else if (dyn.p_type == PT_DYNAMIC && other_mpi(fd, &eh, &dyn, path, why, whylen) < 0)
+		err = -EPROTO;
 out:
 	close(fd);
 	return err;

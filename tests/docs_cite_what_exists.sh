@@ -18,6 +18,8 @@ my %foreign = (
 	'osu_util.h' => "the OSU benchmarks' header (bench/bench.h follows its definitions)",
 	'prog.c'     => "the user's program, in the message of a refused one",
 	'summary.md' => "a table bench/run writes into its results",
+	'run.py'     => "a user's script in the README's example",
+	'rank.sh'    => "the script process_ranks_exit_status_follows_rank_rules writes",
 );
 # The sections of docs/architecture.md whose every name in backticks must be in the sources.
 my %named = map { $_ => 1 } ('The objects', 'One message on a node', 'One message across hosts',

@@ -193,12 +193,33 @@ _Noreturn void shl_job_abort(int code, const char *fmt, ...)
 	shl_exit_vfatal(code, fmt, ap);
 }
 
+/* A program built by mpicc that mpiexec did not start itself, but a process rank did (a
+ * script mpiexec ran, which started or exec'd it: SHOAL_RANK is in its environment), would
+ * be a singleton instead of that rank: end it saying so. In a job of one rank the
+ * singleton is that rank (0 of 1), and runs. */
+static void refuse_under_process_rank(const char *fn)
+{
+	const char *rank = getenv("SHOAL_RANK"), *size = getenv("SHOAL_SIZE");
+
+	if (rank == NULL || *rank == '\0' || (size != NULL && !strcmp(size, "1")))
+		return;
+	shl_job_abort(1, "%s: %s was built with Shoal's mpicc but was started by rank %s of %s "
+		      "of a job whose program mpicc did not build (a script or command that "
+		      "mpiexec ran as a process per rank): it cannot join that job and would run "
+		      "alone as a singleton. Start it with mpiexec itself (mpiexec -n %s %s); "
+		      "to run it alone on purpose, unset SHOAL_RANK first", fn,
+		      program_invocation_short_name, rank, size ? size : "?", size ? size : "N",
+		      program_invocation_name);
+}
+
 static int init(const char *fn, int required, int *provided)
 {
 	struct shl_rank *r = shl_self;
 
 	if (r == NULL) {
 		/* Not started by mpiexec: a singleton, MPI_COMM_WORLD of size 1. */
+		if (shl_job.size == 0)
+			refuse_under_process_rank(fn);
 		if (shl_job.size == 0 && shl_job_create(1) < 0)
 			shl_panic(fn, ENOMEM, "cannot create the job");
 		shl_job_bind_rank(0);
