@@ -7,6 +7,7 @@
 
 #include <getopt.h>
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -173,6 +174,10 @@ int shl_loader_bind_setup(void);
  * of local rank `k` (world rank `rank`) when ranks are bound, and report them on stderr if
  * asked. Returns 0 or an errno. */
 int shl_loader_bind_rank(pthread_attr_t *attr, int k, int rank);
+
+/* The same for a rank that is a process: whether it is bound, and then its CPUs in *cpus
+ * (for sched_setaffinity in the child). Reports as shl_loader_bind_rank does. */
+bool shl_loader_bind_cpus(int k, int rank, cpu_set_t *cpus);
 
 /* Rank thread, at its end: flush stdio, write its unfinished lines (a newline added if
  * labelled) and close the files its freopen of a standard stream opened. */

@@ -4,7 +4,8 @@
  * each, `core` the CPUs that share a core (sysfs topology), in the order of their first
  * CPU. Local rank k takes unit k modulo the units, so ranks that outnumber them share.
  * Threads a rank creates inherit its mask (Linux gives a new thread its creator's), so an
- * OpenMP team stays on its rank's unit, as in a process bound by Open MPI.
+ * OpenMP team stays on its rank's unit, as in a process bound by Open MPI. A rank that is a
+ * process (loader/node_exec.c) takes the same unit before it execs.
  * Entered by the node's main thread only, before and while it starts the ranks. */
 #include <errno.h>
 #include <pthread.h>
@@ -116,29 +117,36 @@ static void host_name(char *buf, size_t len)
 		snprintf(buf, len, "?");
 }
 
-int shl_loader_bind_rank(pthread_attr_t *attr, int k, int rank)
+bool shl_loader_bind_cpus(int k, int rank, cpu_set_t *cpus)
 {
-	char host[256] = "", cpus[256];
+	char host[256] = "", list[256];
 	cpu_set_t all;
-	int err = 0;
 
 	if (bind.units) {
-		const struct unit *u = &bind.units[k % bind.nunits];
-
-		err = pthread_attr_setaffinity_np(attr, sizeof(u->cpus), &u->cpus);
-		if (bind.report && !err) {
+		*cpus = bind.units[k % bind.nunits].cpus;
+		if (bind.report) {
 			host_name(host, sizeof(host));
-			cpu_list(&u->cpus, cpus, sizeof(cpus));
+			cpu_list(cpus, list, sizeof(list));
 			fprintf(stderr, "shoal: host %s: rank %d bound to %s %d (cpus %s)\n", host,
-				rank, bind.kind, k % bind.nunits, cpus);
+				rank, bind.kind, k % bind.nunits, list);
 		}
-	} else if (bind.report) {
+		return true;
+	}
+	if (bind.report) {
 		host_name(host, sizeof(host));
 		if (sched_getaffinity(0, sizeof(all), &all) == 0)
-			cpu_list(&all, cpus, sizeof(cpus));
+			cpu_list(&all, list, sizeof(list));
 		else
-			strcpy(cpus, "?");
-		fprintf(stderr, "shoal: host %s: rank %d not bound (cpus %s)\n", host, rank, cpus);
+			strcpy(list, "?");
+		fprintf(stderr, "shoal: host %s: rank %d not bound (cpus %s)\n", host, rank, list);
 	}
-	return err;
+	return false;
+}
+
+int shl_loader_bind_rank(pthread_attr_t *attr, int k, int rank)
+{
+	cpu_set_t cpus;
+
+	return shl_loader_bind_cpus(k, rank, &cpus) ?
+		pthread_attr_setaffinity_np(attr, sizeof(cpus), &cpus) : 0;
 }

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -128,7 +129,7 @@ static char **rank_env(int k, int world_size)
 /* In the child of fork: become local rank `k` and exec the program. Only async-signal-safe
  * calls: the node may have another thread (stdin's). */
 static _Noreturn void become_rank(int k, char **argv, char **env, int in, int out, int err,
-				  pid_t node)
+				  pid_t node, const cpu_set_t *cpus)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	sigset_t none;
@@ -147,6 +148,8 @@ static _Noreturn void become_rank(int k, char **argv, char **env, int in, int ou
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	setrlimit(RLIMIT_NOFILE, &files);
+	if (cpus != NULL)
+		sched_setaffinity(0, sizeof(*cpus), cpus);
 	if (dup2(in, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0 ||
 	    dup2(err, STDERR_FILENO) < 0)
 		shl_loader.real__exit(126);
@@ -327,6 +330,8 @@ static int start_ranks(int world_size, char **argv)
 	for (int k = 0; k < shl_loader.nranks; k++) {
 		int out[2], err[2], in = null;
 		char **env = rank_env(k, world_size);
+		cpu_set_t cpus;
+		bool bound = shl_loader_bind_cpus(k, shl_loader.copies[k].rank, &cpus);
 		pid_t pid;
 
 		if (shl_loader.copies[k].rank == 0 && (in = in0 = rank0_stdin()) < 0) {
@@ -345,7 +350,7 @@ static int start_ranks(int world_size, char **argv)
 		}
 		pid = fork();
 		if (pid == 0)
-			become_rank(k, argv, env, in, out[1], err[1], node);
+			become_rank(k, argv, env, in, out[1], err[1], node, bound ? &cpus : NULL);
 		free(env);
 		close(out[1]);
 		close(err[1]);
@@ -388,7 +393,7 @@ int shl_node_exec_run(int world_size, int nlocal, const int *world, int argc, ch
 {
 	struct pollfd *fds;
 	sigset_t set;
-	int sfd, failed, code = 0;
+	int sfd, failed, code = 0, err;
 
 	shl_loader.program = argv[0];
 	shl_loader.nranks = nlocal;
@@ -424,6 +429,12 @@ int shl_node_exec_run(int world_size, int nlocal, const int *world, int argc, ch
 	enough_files(nlocal);
 	if (shl_loader_stdio_setup() < 0) {
 		fprintf(stderr, "shoal: cannot set up the ranks' output\n");
+		return 1;
+	}
+	err = shl_loader_bind_setup();
+	if (err) {
+		fprintf(stderr, "shoal: cannot bind ranks as SHOAL_BIND=%s asks: %s\n",
+			getenv("SHOAL_BIND"), strerror(-err));
 		return 1;
 	}
 	if (start_ranks(world_size, argv) < 0) {

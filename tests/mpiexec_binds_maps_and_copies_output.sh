@@ -1,5 +1,5 @@
 #!/bin/bash
-# mpiexec_binds_maps_and_copies_output: Open MPI's placement and output options on one host. --bind-to hwthread puts rank k on the k-th usable CPU (modulo their count) and threads a rank makes inherit it; --bind-to core gives each rank one core's CPUs, covering every CPU; without it ranks keep every CPU; --report-bindings says so per rank; --map-by ppr:2:node with -H host:4 runs 2 ranks; -print-rank-map prints the map; --output-filename DIR also writes each rank's stdout and stderr, unlabelled, to DIR/1/rank.N/; an unsupported binding warns, a bogus one is refused. 1, 3 and 5 ranks.
+# mpiexec_binds_maps_and_copies_output: Open MPI's placement and output options on one host. --bind-to hwthread puts rank k on the k-th usable CPU (modulo their count) and threads a rank makes inherit it; --bind-to core gives each rank one core's CPUs, covering every CPU; without it ranks keep every CPU; --report-bindings says so per rank; --map-by ppr:2:node with -H host:4 runs 2 ranks; -print-rank-map prints the map; --output-filename DIR also writes each rank's stdout and stderr, unlabelled, to DIR/1/rank.N/; ranks that are processes (python3) are bound as threads are; an unsupported binding warns, a bogus one is refused. 1, 3 and 5 ranks.
 . "$SHOAL_TESTS/lib/common.bash"
 
 build aff -pthread <<'SRC'
@@ -74,6 +74,14 @@ for n in 1 3 5; do
 	expect_rc 0
 	expect_out_count "^rank [0-9]+ cpus $all thread $all\$" $n
 	[ "$(grep -c 'not bound' "$ERR")" = $n ] || { show; fail "--report-bindings without binding"; }
+done
+
+# Ranks that are processes (a program mpicc did not build) are bound the same way.
+run "$MPIEXEC" -n 3 --bind-to hwthread python3 -c \
+	'import os; print("rank", os.environ["SHOAL_RANK"], "cpus", ",".join(map(str, sorted(os.sched_getaffinity(0)))))'
+expect_rc 0
+for k in 0 1 2; do
+	expect_out "^rank $k cpus ${usable[k % nu]}\$"
 done
 
 run "$MPIEXEC" -H "$(hostname):4" --map-by ppr:2:node -print-rank-map "$TEST_TMP/aff"
