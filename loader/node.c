@@ -175,8 +175,8 @@ static int collect_library(struct dl_phdr_info *info, size_t size, void *arg)
 	const char *name = info->dlpi_name;
 
 	(void)size;
-	if (!name || name[0] != '/' || !strncmp(name, l->copies, l->copies_len))
-		return 0;  /* the node's executable, the vDSO, or a rank's copy */
+	if (!name || !name[0] || !strncmp(name, l->copies, l->copies_len))
+		return 0;  /* the node's executable, or a rank's copy */
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 16;
 		char **more = realloc(l->names, cap * sizeof(*more));
@@ -198,7 +198,8 @@ static int collect_library(struct dl_phdr_info *info, size_t size, void *arg)
 static void pin_libraries(struct shl_copy *c)
 {
 	const char *slash = strrchr(c->path, '/');
-	struct pin_list l = { .copies = c->path, .copies_len = slash ? (size_t)(slash - c->path) + 1 : 0 };
+	struct pin_list l = { .copies = c->path,
+			      .copies_len = slash ? (size_t)(slash - c->path) + 1 : 0 };
 
 	dl_iterate_phdr(collect_library, &l);
 	for (size_t i = 0; i < l.n; i++) {
