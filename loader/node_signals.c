@@ -241,7 +241,10 @@ static void report_frames(struct shl_copy *c, ucontext_t *uc, struct own_frames 
 		if ((uintptr_t)pcs[i] == pc)
 			first = i;
 	if (first < 0) {
-		say("  (the unwinder did not reach the interrupted frame)\n");
+		/* Every frame unwound, this handler's first, rather than none. */
+		say("  (the unwinder did not reach the interrupted frame; all frames unwound:)\n");
+		for (int i = 0; i < n; i++)
+			own_frame(own, c, i + 1, (uintptr_t)pcs[i], false);
 		return;
 	}
 	/* Frame 1 on: after frame 0 where it is mapped, else from the caller taken as frame 1. */
