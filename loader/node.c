@@ -1,5 +1,6 @@
 /* The node process: checks the program, copies it once per rank, runs each rank's main in
- * its own thread and turns the ranks' ends into the node's exit status.
+ * its own thread (keeping the libraries the copies bring in loaded, and a copy mapped while
+ * threads its rank created live) and turns the ranks' ends into the node's exit status.
  * Entered by shoal-node's main thread (shl_node_main) and by the rank threads it starts.
  * Must not know MPI semantics beyond shl_job_*; never calls exit() (that ends a rank). */
 #include <dlfcn.h>
