@@ -1,6 +1,7 @@
 /* The node process: checks the program, copies it once per rank, runs each rank's main in
- * its own thread and turns the ranks' ends into the node's exit status; a program mpicc did
- * not build goes to loader/node_exec.c instead, a process per rank.
+ * its own thread (keeping the libraries the copies bring in loaded, and a copy mapped while
+ * threads its rank created live) and turns the ranks' ends into the node's exit status; a
+ * program mpicc did not build goes to loader/node_exec.c instead, a process per rank.
  * Entered by shoal-node's main thread (shl_node_main) and by the rank threads it starts.
  * Must not know MPI semantics beyond shl_job_*; ends the process only through io/exit.h
  * (exit() would end a rank). */
@@ -9,6 +10,7 @@
 #include <execinfo.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <link.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -158,6 +160,101 @@ static void run_atexit(struct shl_copy *c)
 		__cxa_finalize(c->libc.dso);
 }
 
+/* The libraries a copy brings in (libgomp, libstdc++, ...) are loaded once per node and
+ * shared by every rank's copy; the last copy's dlclose would unmap them while threads they
+ * started (an OpenMP pool, which ends only after the rank's thread) or their destructors
+ * registered for the rank's thread still need their code. So every library loaded with
+ * the copy stays loaded until the node ends: RTLD_NODELETE on each, found with
+ * dl_iterate_phdr. The copies themselves (files in the job directory) are not pinned. */
+struct pin_list {
+	const char *copies;  /* job directory with its slash: names under it are copies */
+	size_t copies_len;
+	char **names;
+	size_t n, cap;
+};
+
+static int collect_library(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct pin_list *l = arg;
+	const char *name = info->dlpi_name;
+
+	(void)size;
+	if (!name || !name[0] || !strncmp(name, l->copies, l->copies_len))
+		return 0;  /* the node's executable, or a rank's copy */
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		char **more = realloc(l->names, cap * sizeof(*more));
+
+		if (!more)
+			return 1;
+		l->names = more;
+		l->cap = cap;
+	}
+	l->names[l->n] = strdup(name);
+	if (l->names[l->n])
+		l->n++;
+	return 0;
+}
+
+/* Rank thread, once its copy is loaded. dlopen is not called inside dl_iterate_phdr (which
+ * holds the loader's list lock): names are collected first, then each loaded one is
+ * pinned; one that went away meanwhile (RTLD_NOLOAD fails) needs no pin. */
+static void pin_libraries(struct shl_copy *c)
+{
+	const char *slash = strrchr(c->path, '/');
+	struct pin_list l = { .copies = c->path,
+			      .copies_len = slash ? (size_t)(slash - c->path) + 1 : 0 };
+
+	dl_iterate_phdr(collect_library, &l);
+	for (size_t i = 0; i < l.n; i++) {
+		/* Never closed: the reference and the pin last as long as the node. */
+		(void)dlopen(l.names[i], RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+		free(l.names[i]);
+	}
+	free(l.names);
+}
+
+/* The copy's ELF destructors (.fini_array in reverse, then DT_FINI), as dlclose runs them,
+ * without unmapping it. Their addresses in the dynamic section are relative to the copy's
+ * base (glibc relocates only the tags its lookups use). */
+static void run_fini(struct shl_copy *c)
+{
+	struct link_map *map = NULL;
+	ElfW(Addr) array = 0, fini = 0;
+	size_t count = 0;
+
+	if (dlinfo(c->handle, RTLD_DI_LINKMAP, &map) != 0 || !map)
+		return;
+	for (ElfW(Dyn) *d = map->l_ld; d->d_tag != DT_NULL; d++)
+		if (d->d_tag == DT_FINI_ARRAY)
+			array = d->d_un.d_ptr;
+		else if (d->d_tag == DT_FINI_ARRAYSZ)
+			count = d->d_un.d_val / sizeof(ElfW(Addr));
+		else if (d->d_tag == DT_FINI)
+			fini = d->d_un.d_ptr;
+	if (array)
+		for (ElfW(Addr) *f = (ElfW(Addr) *)(map->l_addr + array) + count;
+		     f-- > (ElfW(Addr) *)(map->l_addr + array);)
+			((void (*)(void))*f)();
+	if (fini)
+		((void (*)(void))(map->l_addr + fini))();
+}
+
+/* Rank thread, after the copy's atexit handlers and static destructors: end the copy as
+ * dlclose does. While threads the rank created are still alive (an OpenMP pool waiting for
+ * work, a detached thread blocked in a call) they may still run the copy's code, as a
+ * process's threads do until its exit: the copy's destructors run and it stays mapped
+ * until the node ends. */
+static void unload_copy(struct shl_copy *c)
+{
+	if (shl_job_rank_threads(c->rank) > 0) {
+		run_fini(c);
+		return;
+	}
+	if (dlclose(c->handle) != 0)
+		fprintf(stderr, "shoal: rank %d: dlclose: %s\n", c->rank, dlerror());
+}
+
 /* Called from pthread_exit in the rank's main: a process whose main thread calls pthread_exit
  * ends with status 0 once its threads end; here the rank simply ends. */
 static void on_pthread_exit(void *arg)
@@ -197,6 +294,7 @@ static void *run_rank(void *arg)
 		c->handle = dlopen(c->path, RTLD_NOW | RTLD_LOCAL);
 		if (!c->handle)
 			shl_job_abort(1, "rank %d: cannot load %s: %s", c->rank, c->path, dlerror());
+		pin_libraries(c);
 		entry = (int (*)(int, char **, char **))dlsym(c->handle, "main");
 		if (!entry)
 			shl_job_abort(1, "rank %d: %s has no main: %s", c->rank, shl_loader.program,
@@ -223,8 +321,8 @@ static void *run_rank(void *arg)
 	shl_loader_rank_ended(c);
 	shl_loader_stdio_rank_done(c);
 	/* _exit and quick_exit leave the copy mapped: its destructors must not run. */
-	if (c->ending == SHL_END_RETURN && dlclose(c->handle) != 0)
-		fprintf(stderr, "shoal: rank %d: dlclose: %s\n", c->rank, dlerror());
+	if (c->ending == SHL_END_RETURN)
+		unload_copy(c);
 	c->stage = SHL_STAGE_DONE;
 	return NULL;
 }

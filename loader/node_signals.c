@@ -4,13 +4,15 @@
  * signal thread. Must not return from a crash handler or let two threads report. */
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <execinfo.h>
+#include <fcntl.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -138,20 +140,150 @@ static void source_lines(const char *copy, const int *index, const uintptr_t *of
 	}
 }
 
+/* The thread writing the crash report, and where a fault inside the report itself goes
+ * (the unwinder reading memory that is gone): written by that thread alone. */
+static _Atomic pid_t reporter;
+static sigjmp_buf report_escape;
+static volatile sig_atomic_t escape_armed;
+
+/* Whether the page holding `addr` is mapped (mincore fails with ENOMEM where it is not). */
+static bool mapped(uintptr_t addr)
+{
+	unsigned char v;
+	long page = sysconf(_SC_PAGESIZE);
+
+	return mincore((void *)(addr & ~(uintptr_t)(page - 1)), 1, &v) == 0 || errno != ENOMEM;
+}
+
+/* Whether `ra` looks like a return address: inside a loaded object, just after a call
+ * (e8 rel32, or ff /2 through a register or memory operand of 2 to 7 bytes). */
+static bool after_call(uintptr_t ra)
+{
+	Dl_info info;
+	const unsigned char *p = (const unsigned char *)ra;
+
+	if (ra < 8 || !dladdr((void *)(ra - 1), &info) || !mapped(ra - 8))
+		return false;
+	if (p[-5] == 0xe8)
+		return true;
+	for (int len = 2; len <= 7; len++)
+		if (p[-len] == 0xff && ((p[-len + 1] >> 3) & 7) == 2)
+			return true;
+	return false;
+}
+
+/* The copy of the rank that the calling thread belongs to (its main thread or a thread it
+ * created), for the source lines of its frames; NULL in the node's own threads. */
+static struct shl_copy *copy_of_thread(void)
+{
+	int rank = shl_job_my_rank();
+
+	if (shl_loader_self)
+		return shl_loader_self;
+	for (int k = 0; rank >= 0 && k < shl_loader.nranks; k++)
+		if (shl_loader.copies[k].rank == rank)
+			return &shl_loader.copies[k];
+	return NULL;
+}
+
+/* Frames of the crashing rank's own copy, for source_lines. */
+struct own_frames {
+	int index[SHL_LOADER_BACKTRACE_MAX];
+	uintptr_t off[SHL_LOADER_BACKTRACE_MAX];
+	int n;
+};
+
+/* Print frame `i` at `pc` (`exact`: the faulting pc, not a return address) and note it if it
+ * lies in the copy `c`. */
+static void own_frame(struct own_frames *own, struct shl_copy *c, int i, uintptr_t pc,
+		      bool exact)
+{
+	uintptr_t at = pc - (exact ? 0 : 1);
+	Dl_info info;
+
+	frame(i, pc, exact);
+	if (c && own->n < SHL_LOADER_BACKTRACE_MAX && dladdr((void *)at, &info) &&
+	    info.dli_fname && !strcmp(info.dli_fname, c->path)) {
+		own->index[own->n] = i;
+		own->off[own->n++] = at - (uintptr_t)info.dli_fbase;
+	}
+}
+
+/* Print the backtrace from the interrupted frame, frame 0 first (before anything is
+ * unwound, so it shows even if unwinding faults). Code that is no longer mapped (a library
+ * unloaded under a thread) cannot be unwound through: its pc is frame 0, and when the
+ * stack's top holds a return address (the fault came on entering the gone code), the
+ * context is moved to that caller, as a return would, and unwinding goes on from there. */
+static void report_frames(struct shl_copy *c, ucontext_t *uc, struct own_frames *own)
+{
+	void *pcs[SHL_LOADER_BACKTRACE_MAX];
+	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+	int n, first = -1, next = 1;  /* next: 1 once frame 0 is printed from the context */
+
+	if (mapped(pc)) {
+		own_frame(own, c, 0, pc, true);
+	} else {
+		uintptr_t ra = mapped(sp) ? *(const uintptr_t *)sp : 0;
+
+		say("  #0  0x%016lx (not mapped: the code was unloaded)\n", (unsigned long)pc);
+		if (!after_call(ra)) {
+			say("  (no return address on the stack: cannot unwind past unmapped code)\n");
+			return;
+		}
+		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)ra;
+		uc->uc_mcontext.gregs[REG_RSP] = (greg_t)(sp + sizeof(uintptr_t));
+		pc = ra;
+		next = 0;
+	}
+	n = backtrace(pcs, SHL_LOADER_BACKTRACE_MAX);
+	/* Skip this handler and the signal trampoline: start at the interrupted pc. */
+	for (int i = 0; i < n && first < 0; i++)
+		if ((uintptr_t)pcs[i] == pc)
+			first = i;
+	if (first < 0) {
+		/* Every frame unwound, this handler's first, rather than none. */
+		say("  (the unwinder did not reach the interrupted frame; all frames unwound:)\n");
+		for (int i = 0; i < n; i++)
+			own_frame(own, c, i + 1, (uintptr_t)pcs[i], false);
+		return;
+	}
+	/* Frame 1 on: after frame 0 where it is mapped, else from the caller taken as frame 1. */
+	for (int i = first + next; i < n; i++)
+		own_frame(own, c, i - first + 1 - next, (uintptr_t)pcs[i], false);
+}
+
 static void on_crash(int sig, siginfo_t *si, void *uc_)
 {
 	ucontext_t *uc = uc_;
-	struct shl_copy *c = shl_loader_self;
-	void *pcs[SHL_LOADER_BACKTRACE_MAX];
-	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	struct shl_copy *c;
 	char who[128];
-	int n, first = 0;
+	sigset_t faults;
+	/* static: the handler runs on a small signal stack, and only one thread reports */
+	static struct own_frames own;
 
-	/* Only the first crashing thread reports; the others wait for it to end the process. */
-	if (atomic_exchange(&shl_loader.crashing, 1))
-		for (;;)
-			pause();
-	if (c)
+	/* Only the first crashing thread reports; the others wait for it to end the process.
+	 * A fault inside the report comes back here in the reporting thread: it escapes to
+	 * the end of the report. */
+	if (atomic_exchange(&shl_loader.crashing, 1)) {
+		if (atomic_load(&reporter) != gettid())
+			for (;;)
+				pause();
+		if (escape_armed) {
+			escape_armed = 0;
+			siglongjmp(report_escape, 1);
+		}
+		shl_exit_in_handler(128 + sig);
+	}
+	atomic_store(&reporter, gettid());
+	/* Faults of the report itself must reach this handler, not kill the process. */
+	sigemptyset(&faults);
+	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
+		if (crash_signals[i] != SIGABRT)
+			sigaddset(&faults, crash_signals[i]);
+	pthread_sigmask(SIG_UNBLOCK, &faults, NULL);
+	c = copy_of_thread();
+	if (shl_loader_self)
 		snprintf(who, sizeof(who), "rank %d%s", c->rank, on_host);
 	else if (shl_job_my_rank() >= 0) /* a thread the rank created */
 		snprintf(who, sizeof(who), "rank %d (thread %d)%s", shl_job_my_rank(), gettid(),
@@ -164,29 +296,18 @@ static void on_crash(int sig, siginfo_t *si, void *uc_)
 	else
 		say("shoal: %s: killed by signal SIG%s (%s) at %p\n", who, sigabbrev_np(sig),
 		    sigdescr_np(sig), si->si_addr);
-	n = backtrace(pcs, SHL_LOADER_BACKTRACE_MAX);
-	/* Skip this handler and the signal trampoline: start at the interrupted pc. */
-	for (int i = 0; i < n; i++)
-		if ((uintptr_t)pcs[i] == pc) {
-			first = i;
-			break;
-		}
-	int own[SHL_LOADER_BACKTRACE_MAX], nown = 0;
-	uintptr_t offs[SHL_LOADER_BACKTRACE_MAX];
-	for (int i = first; i < n; i++) {
-		uintptr_t at = (uintptr_t)pcs[i] - (i == first ? 0 : 1);
-		Dl_info info;
-
-		frame(i - first, (uintptr_t)pcs[i], i == first);
-		if (c && dladdr((void *)at, &info) && info.dli_fname &&
-		    !strcmp(info.dli_fname, c->path)) {
-			own[nown] = i - first;
-			offs[nown++] = at - (uintptr_t)info.dli_fbase;
-		}
+	if (sigsetjmp(report_escape, 1) == 0) {
+		escape_armed = 1;
+		report_frames(c, uc, &own);
+		escape_armed = 0;
+	} else {
+		say("  (the backtrace stops here: unwinding further faulted)\n");
 	}
-	if (nown > 0) {
+	if (own.n > 0 && sigsetjmp(report_escape, 1) == 0) {
+		escape_armed = 1;
 		say("  source lines of the program's frames:\n");
-		source_lines(c->path, own, offs, nown);
+		source_lines(c->path, own.index, own.off, own.n);
+		escape_armed = 0;
 	}
 	shl_exit_in_handler(128 + sig);
 }

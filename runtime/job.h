@@ -56,6 +56,10 @@ enum shl_phase shl_job_phase(int rank);
 /* Any thread: the rank the calling thread is bound to, or -1. */
 int shl_job_my_rank(void);
 
+/* Any thread: how many threads created by rank `rank` (by its main thread or by threads it
+ * created) have not ended yet; such a thread may still run code of the rank's program. */
+int shl_job_rank_threads(int rank);
+
 /* Any thread: whether rank `rank` is stuck in MPI unless another rank sends to it: every
  * thread that may call MPI (MPI_THREAD_FUNNELED at most) sleeps in a wait and its inbox is
  * empty; a rank past MPI_Finalize counts too (it can no longer send). *seq gets a value

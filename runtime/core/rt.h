@@ -197,6 +197,7 @@ struct shl_rank {
 	_Atomic int sleepers;                    /* threads of this rank in shl_wait's sleep */
 	_Atomic int futex_sleepers;              /* ... of which asleep on the futex, not parked */
 	alignas(64) _Atomic int phase;           /* enum shl_phase; release-stored by the rank */
+	_Atomic int threads;          /* threads the rank created that have not ended (threads.c) */
 };
 
 /* Process-wide job state; written once by shl_job_create (or the singleton MPI_Init)

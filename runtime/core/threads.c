@@ -1,14 +1,20 @@
 /* Threads that a rank creates belong to that rank: pthread_create is interposed so the new
  * thread inherits the creator's rank binding (shl_self), which MPI_THREAD_MULTIPLE needs,
- * and the rank's thread name "rank N", which debuggers go by (docs/debugging.md).
- * Entered by any thread that calls pthread_create; must not call into MPI. */
+ * and the rank's thread name "rank N", which debuggers go by (docs/debugging.md). Each
+ * rank counts its threads that have not ended (shl_job_rank_threads): the loader keeps the
+ * rank's copy of the program mapped while any may still run its code.
+ * Entered by any thread that calls pthread_create, and by those threads as they end;
+ * must not call into MPI. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "runtime/core/rt.h"
+#include "runtime/job.h"
 
 struct start {
 	void *(*fn)(void *);
@@ -16,12 +22,47 @@ struct start {
 	struct shl_rank *rank;
 };
 
+/* Rounds of thread-specific destructors a counted thread lets pass before it counts as
+ * ended: destructors of other keys (the program's among them) run in the earlier rounds.
+ * Two re-arms keep within the 4 rounds POSIX guarantees (PTHREAD_DESTRUCTOR_ITERATIONS). */
+#define SHL_THREAD_END_ROUNDS 3
+
+/* Process-wide, created once: its value in a counted thread is the thread's rank; its
+ * destructor is the last thing such a thread runs before it ends. */
+static pthread_key_t ending_key;
+static pthread_once_t ending_once = PTHREAD_ONCE_INIT;
+static int ending_err;  /* pthread_key_create's error, written once under ending_once */
+
+struct ending {
+	struct shl_rank *rank;
+	int rounds;
+};
+
+static void thread_ending(void *p)
+{
+	struct ending *e = p;
+
+	if (++e->rounds < SHL_THREAD_END_ROUNDS && pthread_setspecific(ending_key, e) == 0)
+		return;
+	atomic_fetch_sub_explicit(&e->rank->threads, 1, memory_order_release);
+	free(e);
+}
+
+static void make_ending_key(void)
+{
+	ending_err = pthread_key_create(&ending_key, thread_ending);
+}
+
 static void *trampoline(void *p)
 {
 	struct start s = *(struct start *)p;
+	struct ending *e = (struct ending *)p;
 	char name[16];
 
-	free(p);
+	/* The start block becomes the thread's ending record: the count drops when the thread
+	 * ends, by return, pthread_exit or cancellation. */
+	*e = (struct ending){ s.rank, 0 };
+	pthread_setspecific(ending_key, e);
 	shl_self = s.rank;
 	/* The kernel names a new thread after its creator: a carrier's name, "carrier N", if
 	 * the rank ran on one (core/fiber.h). */
@@ -46,12 +87,25 @@ SHL_API int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 	}
 	if (shl_self == NULL)
 		return next(thread, attr, fn, arg);
+	pthread_once(&ending_once, make_ending_key);
+	if (ending_err != 0)
+		return ending_err;
+	_Static_assert(sizeof(struct start) >= sizeof(struct ending), "start block reused");
 	s = malloc(sizeof(*s));
 	if (s == NULL)
 		return EAGAIN;
 	*s = (struct start){ fn, arg, shl_self };
+	/* Counted before it exists: the rank's end must not miss a thread starting. */
+	atomic_fetch_add_explicit(&shl_self->threads, 1, memory_order_relaxed);
 	rc = next(thread, attr, trampoline, s);
-	if (rc != 0)
+	if (rc != 0) {
+		atomic_fetch_sub_explicit(&s->rank->threads, 1, memory_order_relaxed);
 		free(s);
+	}
 	return rc;
+}
+
+int shl_job_rank_threads(int rank)
+{
+	return atomic_load_explicit(&shl_job.ranks[rank]->threads, memory_order_acquire);
 }
