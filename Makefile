@@ -11,7 +11,7 @@ CC      ?= cc
 CXX     ?= c++
 
 DEB_PACKAGES := build-essential liburcu-dev libelf-dev gdb procps time clang iproute2 python3 \
-                libssl-dev slurmd slurmctld slurm-client munge
+                libssl-dev slurmd slurmctld slurm-client munge cmake meson ninja-build pkg-config
 
 WARN    := -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS  ?= -O2 -g
@@ -45,14 +45,18 @@ RANKCRT  := $(BUILD)/lib/shoal/rankcrt.o
 RANKMAP  := $(BUILD)/lib/shoal/rank.map
 NODE     := $(BUILD)/lib/shoal/shoal-node
 MPIEXEC  := $(BUILD)/bin/mpiexec
-WRAPPERS := $(BUILD)/bin/mpicc $(BUILD)/bin/mpicxx
+WRAPPERS := $(BUILD)/bin/mpicc $(BUILD)/bin/mpicxx $(BUILD)/bin/mpic++ $(BUILD)/bin/mpiCC \
+            $(BUILD)/bin/pkg-config
+# pkg-config files: mpi.pc, and Shoal under the names Meson asks for (wrappers/ompi-c.pc.in).
+PCFILES  := $(BUILD)/lib/pkgconfig/mpi.pc $(BUILD)/lib/pkgconfig/ompi-c.pc \
+            $(BUILD)/lib/pkgconfig/ompi-cxx.pc
 SHOALGDB := $(BUILD)/lib/shoal/shoal_gdb.py $(BUILD)/bin/shoal-gdb
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 
 .PHONY: all deps demo examples test-ready test test-node test-hosts test-debugger test-san test-programs \
         bench fuzz install clean
 all: $(LIBMPI) $(MPIH) $(RANKCRT) $(RANKMAP) $(NODE) $(MPIEXEC) $(BUILD)/bin/mpirun $(WRAPPERS) \
-     $(BUILD)/lib/pkgconfig/mpi.pc $(SHOALGDB)
+     $(PCFILES) $(SHOALGDB)
 
 $(MPIH): runtime/mpi.h
 	@mkdir -p $(@D)
@@ -96,6 +100,10 @@ $(BUILD)/bin/%: wrappers/%.in
 	cp $< $@
 	chmod +x $@
 
+# The other names of mpicxx (Open MPI's; Meson looks for mpic++ first).
+$(BUILD)/bin/mpic++ $(BUILD)/bin/mpiCC: $(BUILD)/bin/mpicxx
+	ln -sf mpicxx $@
+
 # The gdb extension and its attach launcher (debugger/).
 $(BUILD)/lib/shoal/shoal_gdb.py: debugger/shoal_gdb.py
 	@mkdir -p $(@D)
@@ -106,7 +114,7 @@ $(BUILD)/bin/shoal-gdb: debugger/shoal-gdb
 	cp $< $@
 	chmod +x $@
 
-$(BUILD)/lib/pkgconfig/mpi.pc: wrappers/mpi.pc.in
+$(BUILD)/lib/pkgconfig/%.pc: wrappers/%.pc.in
 	@mkdir -p $(@D)
 	cp $< $@
 
@@ -230,13 +238,16 @@ fuzz:
 
 install: all
 	install -d $(PREFIX)/bin $(PREFIX)/include $(PREFIX)/lib/shoal $(PREFIX)/lib/pkgconfig
-	install -m 755 $(MPIEXEC) $(WRAPPERS) $(PREFIX)/bin/
+	install -m 755 $(MPIEXEC) $(BUILD)/bin/mpicc $(BUILD)/bin/mpicxx $(BUILD)/bin/pkg-config \
+	  $(PREFIX)/bin/
 	ln -sf mpiexec $(PREFIX)/bin/mpirun
+	ln -sf mpicxx $(PREFIX)/bin/mpic++
+	ln -sf mpicxx $(PREFIX)/bin/mpiCC
 	install -m 644 $(MPIH) $(PREFIX)/include/
 	install -m 755 $(LIBMPI) $(PREFIX)/lib/
 	install -m 644 $(RANKCRT) $(RANKMAP) $(PREFIX)/lib/shoal/
 	install -m 755 $(NODE) $(PREFIX)/lib/shoal/
-	install -m 644 $(BUILD)/lib/pkgconfig/mpi.pc $(PREFIX)/lib/pkgconfig/
+	install -m 644 $(PCFILES) $(PREFIX)/lib/pkgconfig/
 	install -m 644 $(BUILD)/lib/shoal/shoal_gdb.py $(PREFIX)/lib/shoal/
 	install -m 755 $(BUILD)/bin/shoal-gdb $(PREFIX)/bin/
 

@@ -24,6 +24,7 @@
 
 #include "loader/loader.h"
 #include "loader/loader_internal.h"
+#include "loader/program_origin.h"
 #include "loader/report.h"
 #include "io/exit.h"
 #include "io/mesh.h"
@@ -290,10 +291,14 @@ static void *run_rank(void *arg)
 	c->stage = SHL_STAGE_LOADING;
 	pthread_cleanup_push(on_pthread_exit, c);
 	if (setjmp(c->start) == 0) {
-		/* Constructors of the copy run here, in the rank's thread, after binding. */
+		/* Constructors of the copy run here, in the rank's thread, after binding. The
+		 * libraries the program finds through $ORIGIN come from its own directory. */
+		void **origin_libs = shl_loader_origin_preload();
+
 		c->handle = dlopen(c->path, RTLD_NOW | RTLD_LOCAL);
 		if (!c->handle)
 			shl_job_abort(1, "rank %d: cannot load %s: %s", c->rank, c->path, dlerror());
+		shl_loader_origin_release(origin_libs);
 		pin_libraries(c);
 		entry = (int (*)(int, char **, char **))dlsym(c->handle, "main");
 		if (!entry)

@@ -39,17 +39,31 @@ typedef struct MPI_Status {
 } MPI_Status;
 
 /* ---- predefined handles ---- */
-extern struct shl_comm shl_mpi_comm_world, shl_mpi_comm_self;
+/* Code compiled -fPIE (a default-PIE compiler without mpicc's -fPIC, e.g. CMake's plain
+ * executables) addresses external data directly, which a program linked as a shared object
+ * (every Shoal program, docs/process-model.md) cannot do: these objects live in libmpi.so.
+ * GCC 12's nodirect_extern_access makes such code reach them through the GOT instead, as
+ * -fPIC code does. Only -fPIE compiles get it: -fPIC code (mpicc's) is unchanged. */
+#if defined(__PIE__) && defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(nodirect_extern_access)
+#define SHL_MPI_OBJECT __attribute__((nodirect_extern_access))
+#endif
+#endif
+#ifndef SHL_MPI_OBJECT
+#define SHL_MPI_OBJECT
+#endif
+
+extern SHL_MPI_OBJECT struct shl_comm shl_mpi_comm_world, shl_mpi_comm_self;
 #define MPI_COMM_NULL ((MPI_Comm)0)
 #define MPI_COMM_WORLD (&shl_mpi_comm_world)
 #define MPI_COMM_SELF (&shl_mpi_comm_self)
 
 #define MPI_REQUEST_NULL ((MPI_Request)0)
 #define MPI_MESSAGE_NULL ((MPI_Message)0)
-extern struct shl_envelope shl_mpi_message_no_proc;
+extern SHL_MPI_OBJECT struct shl_envelope shl_mpi_message_no_proc;
 #define MPI_MESSAGE_NO_PROC (&shl_mpi_message_no_proc)
 
-extern struct shl_errhandler shl_mpi_errors_are_fatal, shl_mpi_errors_return,
+extern SHL_MPI_OBJECT struct shl_errhandler shl_mpi_errors_are_fatal, shl_mpi_errors_return,
 	shl_mpi_errors_abort;
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
 #define MPI_ERRORS_ARE_FATAL (&shl_mpi_errors_are_fatal)
@@ -57,7 +71,7 @@ extern struct shl_errhandler shl_mpi_errors_are_fatal, shl_mpi_errors_return,
 #define MPI_ERRORS_ABORT (&shl_mpi_errors_abort)
 
 #define MPI_DATATYPE_NULL ((MPI_Datatype)0)
-extern struct shl_datatype shl_mpi_char, shl_mpi_signed_char, shl_mpi_unsigned_char,
+extern SHL_MPI_OBJECT struct shl_datatype shl_mpi_char, shl_mpi_signed_char, shl_mpi_unsigned_char,
 	shl_mpi_byte, shl_mpi_wchar, shl_mpi_short, shl_mpi_unsigned_short, shl_mpi_int,
 	shl_mpi_unsigned, shl_mpi_long, shl_mpi_unsigned_long, shl_mpi_long_long,
 	shl_mpi_unsigned_long_long, shl_mpi_float, shl_mpi_double, shl_mpi_long_double,
@@ -362,10 +376,10 @@ SHL_DECLARE(int, Startall, (int count, MPI_Request array_of_requests[]));
 typedef struct shl_group *MPI_Group;
 typedef struct shl_info *MPI_Info;
 
-extern struct shl_group shl_mpi_group_empty;
+extern SHL_MPI_OBJECT struct shl_group shl_mpi_group_empty;
 #define MPI_GROUP_NULL ((MPI_Group)0)
 #define MPI_GROUP_EMPTY (&shl_mpi_group_empty)
-extern struct shl_info shl_mpi_info_env;
+extern SHL_MPI_OBJECT struct shl_info shl_mpi_info_env;
 #define MPI_INFO_NULL ((MPI_Info)0)
 #define MPI_INFO_ENV (&shl_mpi_info_env)
 
@@ -490,7 +504,7 @@ typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len,
 /* A distinct address no buffer can start at (MPICH uses the same value). */
 #define MPI_IN_PLACE ((void *)-1)
 
-extern struct shl_op shl_mpi_max, shl_mpi_min, shl_mpi_sum, shl_mpi_prod, shl_mpi_land,
+extern SHL_MPI_OBJECT struct shl_op shl_mpi_max, shl_mpi_min, shl_mpi_sum, shl_mpi_prod, shl_mpi_land,
 	shl_mpi_band, shl_mpi_lor, shl_mpi_bor, shl_mpi_lxor, shl_mpi_bxor, shl_mpi_minloc,
 	shl_mpi_maxloc, shl_mpi_replace, shl_mpi_no_op;
 #define MPI_OP_NULL ((MPI_Op)0)

@@ -1,0 +1,15 @@
+// A C++ program using std::cout itself: links into a rank's copy only when compiled -fPIC
+// (CXX=mpicxx, or -DCMAKE_CXX_FLAGS=-fPIC). Prints "cout_data rank R".
+#include <iostream>
+#include <mpi.h>
+
+int main(int argc, char **argv)
+{
+	int rank;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	std::cout << "cout_data rank " << rank << std::endl;
+	MPI_Finalize();
+	return 0;
+}
