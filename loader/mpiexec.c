@@ -1,9 +1,10 @@
-/* mpiexec (and mpirun): parses the command line, makes the per-job directory, starts the node
- * process (or gdb running it, with --gdb), fills the MPIR process table (shl_mpir_publish,
- * also for several hosts), forwards SIGINT/SIGTERM/SIGHUP to it, reports what every rank
- * waits for on SIGQUIT or --timeout, and exits with its status.
+/* mpiexec (and mpirun): the options (one table: the parser and --help), the placement, the
+ * per-job directory of a job on this host, and the MPIR process table (shl_mpir_publish).
+ * Every job runs through the launch code (loader/mpiexec_launch.c, shl_launch_run), on
+ * this host alone too, but one under --gdb: gdb runs that node and owns the terminal, and
+ * mpiexec only waits for it (run_gdb).
  * Entered by the user's shell; single-threaded. Must not leave the job directory behind or
- * wait for ever: a node that ignores a forwarded signal is killed 3 s later. */
+ * wait for ever: gdb ignoring a forwarded signal is killed 3 s later. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -22,7 +23,6 @@
 #include "io/clock.h"
 #include "loader/jobdir.h"
 #include "loader/mpiexec.h"
-#include "loader/report.h"
 
 #define SHL_MPIEXEC_VERSION "0.1.0"
 /* Grace between forwarding a signal and SIGKILL: long enough to flush stdio of a thousand
@@ -162,7 +162,6 @@ struct job {
 	char *program;       /* resolved path */
 	char **args;         /* argv from the program on */
 	char dir[PATH_MAX];  /* per-job directory, "" until made */
-	pid_t node;          /* the node process, or gdb running it (--gdb) */
 	bool gdb;            /* --gdb: run the node under gdb with Shoal's extension */
 	const char *gdb_x;   /* --gdb-x FILE: gdb commands to run in batch mode after the stop */
 	long timeout;        /* --timeout SECONDS (SHOAL_TIMEOUT), 0 for none */
@@ -582,48 +581,6 @@ static int gdb_args(const struct job *job, char **argv)
 	return k;
 }
 
-static pid_t start(struct job *job, const char *node, const sigset_t *old)
-{
-	int nargs = 0, k = 0;
-	char **argv, nbuf[24];
-	pid_t pid;
-
-	while (job->args[nargs])
-		nargs++;
-	argv = calloc((size_t)nargs + 20, sizeof(char *));
-	if (!argv)
-		return -1;
-	if (job->gdb) {
-		k = gdb_args(job, argv);
-		setenv("SHOAL_DEBUG_STOP", "1", 1);
-	}
-	snprintf(nbuf, sizeof(nbuf), "%ld", job->nranks);
-	argv[k] = job->gdb ? (char *)node : "shoal-node";
-	argv[k + 1] = job->dir;
-	argv[k + 2] = nbuf;
-	argv[k + 3] = job->program;
-	for (int i = 1; i < nargs; i++)
-		argv[k + 3 + i] = job->args[i];
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		/* If mpiexec dies (even by SIGKILL) the node must not run on unattended. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		sigprocmask(SIG_SETMASK, old, NULL);
-		/* Ctrl-\ reaches the whole process group: mpiexec reports, the node goes on. */
-		if (!job->gdb)
-			signal(SIGQUIT, SIG_IGN);
-		if (job->gdb)
-			execvp(argv[0], argv);
-		else
-			execv(node, argv);
-		fprintf(stderr, "mpiexec: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	free(argv);
-	return pid;
-}
-
 void shl_mpir_publish(const struct shl_place *p, const char *program, const pid_t *node_pid)
 {
 	MPIR_proctable = calloc((size_t)p->nranks, sizeof(*MPIR_proctable));
@@ -641,69 +598,81 @@ void shl_mpir_publish(const struct shl_place *p, const char *program, const pid_
 	MPIR_Breakpoint();
 }
 
-/* Print on stderr what every rank waits for: gdb attaches to the node for a moment with
- * Shoal's extension (the ranks are stopped meanwhile) and runs info ranks and mpi queues. */
-static void report(const struct job *job, const char *why)
-{
-	pid_t g;
-	int status;
-
-	fprintf(stderr, "shoal: hang report (%s): what every rank is waiting for\n", why);
-	fflush(stderr);
-	g = shl_report_start(job->node, job->ext, STDERR_FILENO, &job->old_mask);
-	if (g > 0)
-		while (waitpid(g, &status, 0) < 0 && errno == EINTR)
-			;
-}
-
-/* Wait for the node, forwarding stop signals; returns its wait status. */
-static int supervise(const struct job *job, const sigset_t *set, bool *timed_out,
-		     bool *deadlocked)
+/* --gdb: gdb runs the node process and owns the terminal (the user types to it, Ctrl-C
+ * interrupts the ranks), so the job has no proxy: fork gdb --args shoal-node JOBDIR N
+ * PROGRAM ARGS, forward SIGTERM and SIGHUP to it (SIGKILL SHL_MPIEXEC_KILL_GRACE_S later),
+ * end it at --timeout, and return mpiexec's exit status. */
+static int run_gdb(struct job *job, const char *node, const sigset_t *set)
 {
 	struct timespec tick = { .tv_sec = 0, .tv_nsec = 200 * 1000 * 1000 };
-	const long grace_ms = 1000 * SHL_MPIEXEC_KILL_GRACE_S;
 	long kill_at = 0, end_at = job->timeout ? shl_mono_ms() + 1000 * job->timeout : 0;
-	pid_t node = job->node;
-	int status;
+	int nargs = 0, k, status;
+	char **argv, nbuf[24];
+	bool timed_out = false;
+	pid_t g;
 
+	while (job->args[nargs])
+		nargs++;
+	argv = calloc((size_t)nargs + 20, sizeof(char *));
+	if (!argv)
+		return 1;
+	k = gdb_args(job, argv);
+	setenv("SHOAL_DEBUG_STOP", "1", 1);
+	snprintf(nbuf, sizeof(nbuf), "%ld", job->nranks);
+	argv[k] = (char *)node;
+	argv[k + 1] = job->dir;
+	argv[k + 2] = nbuf;
+	argv[k + 3] = job->program;
+	for (int i = 1; i < nargs; i++)
+		argv[k + 3 + i] = job->args[i];
+	fflush(NULL);
+	g = fork();
+	if (g == 0) {
+		/* If mpiexec dies (even by SIGKILL) the session must not run on unattended. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		sigprocmask(SIG_SETMASK, &job->old_mask, NULL);
+		execvp(argv[0], argv);
+		fprintf(stderr, "mpiexec: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	free(argv);
+	if (g < 0) {
+		fprintf(stderr, "mpiexec: cannot start gdb: %s\n", strerror(errno));
+		return 1;
+	}
 	for (;;) {
-		siginfo_t si;
+		pid_t r = waitpid(g, &status, WNOHANG);
 		int sig;
-		pid_t r = waitpid(node, &status, WNOHANG);
 
-		if (r == node)
-			return status;
+		if (r == g)
+			break;
 		if (r < 0 && errno != EINTR)
-			return 1 << 8;
-		sig = sigtimedwait(set, &si, &tick);
-		if (sig == SIGQUIT && !job->gdb)
-			report(job, "SIGQUIT");
-		if (sig == SIGUSR1 && si.si_pid == node && !*deadlocked) {
-			/* The node's watchdog saw every rank blocked for good. */
-			*deadlocked = true;
-			report(job, "likely deadlock");
-			kill(node, SIGTERM);
-			kill_at = shl_mono_ms() + grace_ms;
-		}
-		/* Under gdb the terminal's Ctrl-C belongs to gdb (it interrupts the ranks). */
-		if ((sig == SIGINT && !job->gdb) || sig == SIGTERM || sig == SIGHUP) {
-			kill(node, sig);
+			return 1;
+		sig = sigtimedwait(set, NULL, &tick);
+		if (sig == SIGTERM || sig == SIGHUP) {
+			kill(g, sig);
 			if (!kill_at)
-				kill_at = shl_mono_ms() + grace_ms;
+				kill_at = shl_mono_ms() + 1000 * SHL_MPIEXEC_KILL_GRACE_S;
 		}
-		if (end_at && shl_mono_ms() >= end_at && !*timed_out) {
-			char why[64];
-
-			*timed_out = true;
-			snprintf(why, sizeof(why), "--timeout %ld s expired", job->timeout);
-			if (!job->gdb)
-				report(job, why);
-			kill(node, SIGTERM);
-			kill_at = shl_mono_ms() + grace_ms;
+		if (end_at && shl_mono_ms() >= end_at && !timed_out) {
+			timed_out = true;
+			kill(g, SIGTERM);
+			kill_at = shl_mono_ms() + 1000 * SHL_MPIEXEC_KILL_GRACE_S;
 		}
 		if (kill_at && shl_mono_ms() >= kill_at)
-			kill(node, SIGKILL);
+			kill(g, SIGKILL);
 	}
+	if (timed_out) {
+		fprintf(stderr, "shoal: job ended by --timeout after %ld s\n", job->timeout);
+		return SHL_MPIEXEC_TIMEOUT_EXIT;
+	}
+	if (WIFSIGNALED(status)) {
+		fprintf(stderr, "shoal: gdb killed by signal %s (%s)\n",
+			sigabbrev_np(WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?",
+			strsignal(WTERMSIG(status)));
+		return 128 + WTERMSIG(status);
+	}
+	return WEXITSTATUS(status);
 }
 
 /* Whether `name` is this machine: the single-node path needs no launcher for it. */
@@ -752,8 +721,8 @@ int main(int argc, char **argv)
 	struct job job = { 0 };
 	char node[PATH_MAX];
 	sigset_t set, old;
-	int status, code;
-	bool timed_out = false, deadlocked = false, multi;
+	int status;
+	bool multi;
 
 	parse(argc, argv, &job);
 	if (job.label) {
@@ -810,7 +779,6 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGQUIT);
-	sigaddset(&set, SIGUSR1);
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	job.old_mask = old;
@@ -820,50 +788,30 @@ int main(int argc, char **argv)
 		setenv("SHOAL_DEBUG_STOP", "gate", 1);
 		forward(&job, "SHOAL_DEBUG_STOP", strlen("SHOAL_DEBUG_STOP"));
 	}
-	if (multi) {
+	if (!multi || job.gdb) {
+		/* The ranks' program copies: removed here, whatever ends the job; if mpiexec
+		 * is killed, by the next mpiexec on this machine (shl_jobdir_make). */
+		int err = shl_jobdir_make("shoal", job.dir, sizeof(job.dir));
+
+		if (err < 0) {
+			fprintf(stderr, "mpiexec: cannot create a job directory in /dev/shm, $TMPDIR "
+				"or /tmp: %s\n", strerror(-err));
+			return 1;
+		}
+	}
+	if (job.gdb) {
+		status = run_gdb(&job, node, &set);
+	} else {
 		struct shl_launch l = {
 			.place = &job.place, .node_path = node, .program = job.program,
 			.args = job.args, .launcher = job.launcher, .agent = job.agent,
 			.control_addr = job.control_addr, .timeout = job.timeout,
 			.env = job.env, .nenv = job.nenv, .env_all = job.env_all,
-			.old_mask = old, .waited = &set,
+			.old_mask = old, .waited = &set, .here = !multi, .jobdir = job.dir,
 		};
 
-		return shl_launch_run(&l);
+		status = shl_launch_run(&l);
 	}
-	int err = shl_jobdir_make("shoal", job.dir, sizeof(job.dir));
-	if (err < 0) {
-		fprintf(stderr, "mpiexec: cannot create a job directory in /dev/shm, $TMPDIR or "
-			"/tmp: %s\n", strerror(-err));
-		return 1;
-	}
-	job.node = start(&job, node, &old);
-	if (job.node < 0) {
-		fprintf(stderr, "mpiexec: cannot start the node process: %s\n", strerror(errno));
-		shl_jobdir_remove(job.dir);
-		return 1;
-	}
-	if (!job.gdb) {  /* under --gdb, gdb is the node's debugger already */
-		pid_t pid = job.node;
-
-		shl_mpir_publish(&job.place, job.program, &pid);
-	}
-	status = supervise(&job, &set, &timed_out, &deadlocked);
 	shl_jobdir_remove(job.dir);
-	if (deadlocked) {
-		fprintf(stderr, "shoal: job ended as a likely deadlock\n");
-		return SHL_REPORT_DEADLOCK_EXIT;  /* the node found it (it asks with SIGUSR1) */
-	}
-	if (timed_out) {
-		fprintf(stderr, "shoal: job ended by --timeout after %ld s\n", job.timeout);
-		return SHL_MPIEXEC_TIMEOUT_EXIT;
-	}
-	if (WIFSIGNALED(status)) {
-		fprintf(stderr, "shoal: node process killed by signal %s (%s)\n",
-			sigabbrev_np(WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?",
-			strsignal(WTERMSIG(status)));
-		return 128 + WTERMSIG(status);
-	}
-	code = WEXITSTATUS(status);
-	return code;
+	return status;
 }

@@ -1,5 +1,6 @@
-/* mpiexec's side of a job on several hosts (docs/offnode.md): the job secret, the control
- * listener, one launcher process per node, the handshake, the MPIR process table once every
+/* mpiexec's side of every job (docs/offnode.md) but one under --gdb: the job secret, the
+ * control listener, one launcher process per node (for a job on this host alone, one node
+ * proxy forked on a socketpair instead of both), the handshake, the MPIR process table once every
  * node process runs, output and exit forwarding, hang reports gathered from every node
  * (SIGQUIT, --timeout), the deadlock check over the nodes' states, and ending the whole job
  * when a node fails, is lost, or a signal, --timeout or a deadlock says so.
@@ -208,6 +209,10 @@ static int node_command(struct run *run, char **argv, int n, char *node, const c
 	argv[n++] = host;
 	argv[n++] = "--wdir";
 	argv[n++] = cwd;
+	if (l->here) {
+		argv[n++] = "--jobdir";
+		argv[n++] = (char *)l->jobdir;
+	}
 	argv[n++] = (char *)l->program;
 	for (int i = 1; l->args[0] && l->args[i]; i++)
 		argv[n++] = l->args[i];
@@ -221,7 +226,7 @@ static char **agent_argv(struct run *run, int k, char *nodeidx, char *cwd)
 	const char *launcher = l->launcher ? l->launcher : "ssh";
 	char *agent = NULL, *save;
 	int nargs = 0, n = 0;
-	bool ssh = !l->agent && (!strcmp(launcher, "ssh") || !strcmp(launcher, "rsh"));
+	bool ssh = !l->here && !l->agent && (!strcmp(launcher, "ssh") || !strcmp(launcher, "rsh"));
 	char **argv;
 
 	while (l->args[nargs])
@@ -289,15 +294,42 @@ static char **srun_argv(struct run *run, char *cwd, char **hosts)
 	return argv;
 }
 
-/* Fork node k's launcher with the secret on its stdin (with slurm: the one srun, k 0). */
+static void add_pending(struct run *run, int fd, const char *peer);
+
+/* A job on this host alone: the control connection of its one node is a socketpair. Our
+ * end waits for the HELLO as an accepted connection does; the proxy's end, without
+ * close-on-exec, is named on its command line (--connect fd:N) and closed here once the
+ * proxy is forked. Returns the proxy's end, or -errno. */
+static int here_channel(struct run *run)
+{
+	int sv[2], fd;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return -errno;
+	fd = fcntl(sv[1], F_DUPFD, 3);
+	close(sv[1]);
+	if (fd < 0) {
+		close(sv[0]);
+		return -errno;
+	}
+	fcntl(sv[0], F_SETFL, O_NONBLOCK);
+	add_pending(run, sv[0], "this host's node proxy");
+	snprintf(run->addr, sizeof(run->addr), "fd:%d", fd);
+	return fd;
+}
+
+/* Fork node k's launcher with the secret on its stdin (with slurm: the one srun, k 0; on
+ * this host alone: the node proxy itself). */
 static int start_node(struct run *run, int k)
 {
 	char nodeidx[16], cwd[PATH_MAX], hex[2 * SHL_IO_CTL_SECRET + 2];
 	char **argv, *hosts = NULL;
 	bool slurm = run->l->launcher && !strcmp(run->l->launcher, "slurm") && !run->l->agent;
-	int in[2];
+	int in[2], here = -1;
 	pid_t pid;
 
+	if (run->l->here && (here = here_channel(run)) < 0)
+		return here;
 	if (!getcwd(cwd, sizeof(cwd)))
 		strcpy(cwd, "/");
 	snprintf(nodeidx, sizeof(nodeidx), "%d", k);
@@ -322,6 +354,8 @@ static int start_node(struct run *run, int k)
 		_exit(127);
 	}
 	close(in[0]);
+	if (here >= 0)
+		close(here);
 	if (pid > 0) {
 		/* A launcher that already ended (ssh to an unknown host) must not kill mpiexec
 		 * with SIGPIPE: its exit is reported when it is reaped. */
@@ -394,6 +428,22 @@ static void drop_pending(struct run *run, int i, const char *why)
 	run->pending[i] = run->pending[--run->npending];
 }
 
+/* A new control connection from `peer`: it has SHL_LAUNCH_HELLO_S to say HELLO. */
+static void add_pending(struct run *run, int fd, const char *peer)
+{
+	struct pending *c;
+
+	if (run->npending == SHL_LAUNCH_PENDING_MAX) {
+		close(fd);
+		return;
+	}
+	c = &run->pending[run->npending++];
+	memset(c, 0, sizeof(*c));
+	c->fd = fd;
+	c->deadline = shl_mono_s() + SHL_LAUNCH_HELLO_S;
+	snprintf(c->peer, sizeof(c->peer), "%s", peer);
+}
+
 static void accept_all(struct run *run)
 {
 	for (;;) {
@@ -401,21 +451,13 @@ static void accept_all(struct run *run)
 		socklen_t len = sizeof(sa);
 		int fd = accept4(run->listen, (struct sockaddr *)&sa, &len,
 				 SOCK_CLOEXEC | SOCK_NONBLOCK);
-		struct pending *c;
-		char ip[INET_ADDRSTRLEN];
+		char ip[INET_ADDRSTRLEN], peer[64];
 
 		if (fd < 0)
 			return;
-		if (run->npending == SHL_LAUNCH_PENDING_MAX) {
-			close(fd);
-			continue;
-		}
-		c = &run->pending[run->npending++];
-		memset(c, 0, sizeof(*c));
-		c->fd = fd;
-		c->deadline = shl_mono_s() + SHL_LAUNCH_HELLO_S;
 		inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof(ip));
-		snprintf(c->peer, sizeof(c->peer), "%s:%u", ip, ntohs(sa.sin_port));
+		snprintf(peer, sizeof(peer), "%s:%u", ip, ntohs(sa.sin_port));
+		add_pending(run, fd, peer);
 	}
 }
 
@@ -865,9 +907,14 @@ static void check_deadlock(struct run *run)
 	if (!live || sent != retired)
 		return;
 	fflush(stdout);
-	fprintf(stderr, "shoal: likely deadlock: every rank on hosts %s has been blocked in MPI "
-		"for %ld s with no message in flight between them (SHOAL_DEADLOCK_S=0 turns this "
-		"check off)\n", hosts, run->deadlock_ms / 1000);
+	if (run->nnodes == 1)
+		fprintf(stderr, "shoal: likely deadlock: every rank has been blocked in MPI for "
+			"%ld s and none can progress (SHOAL_DEADLOCK_S=0 turns this check off)\n",
+			run->deadlock_ms / 1000);
+	else
+		fprintf(stderr, "shoal: likely deadlock: every rank on hosts %s has been blocked "
+			"in MPI for %ld s with no message in flight between them "
+			"(SHOAL_DEADLOCK_S=0 turns this check off)\n", hosts, run->deadlock_ms / 1000);
 	if (!start_report(run, "likely deadlock", SHL_IO_CTL_REPORT_DEADLOCK,
 			  SHL_REPORT_DEADLOCK_EXIT, "shoal: job ended as a likely deadlock"))
 		end_job(run, SHL_REPORT_DEADLOCK_EXIT, SIGTERM,
@@ -890,7 +937,6 @@ static void on_signal(struct run *run)
 				"node processes have started\n", run->naddr, run->nnodes);
 		else if (sig == SIGQUIT)  /* the job goes on */
 			start_report(run, "SIGQUIT", SHL_IO_CTL_REPORT_HANG, -1, NULL);
-		/* SIGUSR1 is the single node's deadlock call: mpiexec judges here itself. */
 	}
 }
 
@@ -1019,7 +1065,7 @@ int shl_launch_run(struct shl_launch *l)
 		fprintf(stderr, "mpiexec: cannot set up the job: %s\n", strerror(errno));
 		return 1;
 	}
-	if (open_listener(&run) < 0)
+	if (!l->here && open_listener(&run) < 0)
 		return 1;
 	run.connect_s = shl_report_env_seconds("SHOAL_LAUNCH_TIMEOUT", SHL_LAUNCH_CONNECT_S, 1);
 	run.connect_by = shl_mono_s() + run.connect_s;
