@@ -294,13 +294,17 @@ static char **srun_argv(struct run *run, char *cwd, char **hosts)
 	return argv;
 }
 
-static void add_pending(struct run *run, int fd, const char *peer);
+static int send_assign(struct run *run, struct node *n);
+static int send_env(struct run *run, struct node *n);
+static void close_node(struct node *n);
+static void end_job(struct run *run, int status, int sig, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-/* A job on this host alone: the control connection of its one node is a socketpair. Our
- * end waits for the HELLO as an accepted connection does; the proxy's end, without
- * close-on-exec, is named on its command line (--connect fd:N) and closed here once the
- * proxy is forked. Returns the proxy's end, or -errno. */
-static int here_channel(struct run *run)
+/* A job on this host alone: the control connection of its one node is a socketpair, made
+ * before the proxy is forked. The proxy's end, without close-on-exec, is named on its
+ * command line (--connect fd:N) and closed here once the proxy is forked. Returns it, with
+ * our end in *ours, or -errno. */
+static int here_channel(struct run *run, int *ours)
 {
 	int sv[2], fd;
 
@@ -312,10 +316,25 @@ static int here_channel(struct run *run)
 		close(sv[0]);
 		return -errno;
 	}
-	fcntl(sv[0], F_SETFL, O_NONBLOCK);
-	add_pending(run, sv[0], "this host's node proxy");
+	*ours = sv[0];
 	snprintf(run->addr, sizeof(run->addr), "fd:%d", fd);
 	return fd;
+}
+
+/* The proxy on this host is forked: node 0's connection is ours already. Nobody else can
+ * hold a socketpair's end, so it skips HELLO, CHALLENGE and PROOF (the job secret proves
+ * nothing here) and starts at ASSIGN and ENV, as a node that proved the secret. */
+static void here_joined(struct run *run, int fd)
+{
+	struct node *n = &run->nodes[0];
+
+	n->fd = fd;
+	n->connected = true;
+	if (send_assign(run, n) < 0 || send_env(run, n) < 0) {
+		close_node(n);
+		end_job(run, 1, SIGTERM, "shoal: cannot send the node process its ranks: %s",
+			strerror(errno));
+	}
 }
 
 /* Fork node k's launcher with the secret on its stdin (with slurm: the one srun, k 0; on
@@ -325,10 +344,10 @@ static int start_node(struct run *run, int k)
 	char nodeidx[16], cwd[PATH_MAX], hex[2 * SHL_IO_CTL_SECRET + 2];
 	char **argv, *hosts = NULL;
 	bool slurm = run->l->launcher && !strcmp(run->l->launcher, "slurm") && !run->l->agent;
-	int in[2], here = -1;
+	int in[2], here = -1, ours = -1;
 	pid_t pid;
 
-	if (run->l->here && (here = here_channel(run)) < 0)
+	if (run->l->here && (here = here_channel(run, &ours)) < 0)
 		return here;
 	if (!getcwd(cwd, sizeof(cwd)))
 		strcpy(cwd, "/");
@@ -369,8 +388,13 @@ static int start_node(struct run *run, int k)
 	close(in[1]);
 	free(argv);  /* srun's asprintf'd words stay: a few bytes, once */
 	free(hosts);
-	if (pid < 0)
+	if (pid < 0) {
+		if (ours >= 0)
+			close(ours);
 		return -errno;
+	}
+	if (ours >= 0)
+		here_joined(run, ours);
 	for (int i = slurm ? 0 : k; i < (slurm ? run->nnodes : k + 1); i++)
 		run->nodes[i].agent = pid;  /* reap() clears it on every node srun served */
 	return 0;
@@ -387,8 +411,6 @@ static void send_end(struct run *run, int sig)
 }
 
 /* Decide the job's end: the first cause gives the status and the message. */
-static void end_job(struct run *run, int status, int sig, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 static void end_job(struct run *run, int status, int sig, const char *fmt, ...)
 {
 	va_list ap;
@@ -428,22 +450,6 @@ static void drop_pending(struct run *run, int i, const char *why)
 	run->pending[i] = run->pending[--run->npending];
 }
 
-/* A new control connection from `peer`: it has SHL_LAUNCH_HELLO_S to say HELLO. */
-static void add_pending(struct run *run, int fd, const char *peer)
-{
-	struct pending *c;
-
-	if (run->npending == SHL_LAUNCH_PENDING_MAX) {
-		close(fd);
-		return;
-	}
-	c = &run->pending[run->npending++];
-	memset(c, 0, sizeof(*c));
-	c->fd = fd;
-	c->deadline = shl_mono_s() + SHL_LAUNCH_HELLO_S;
-	snprintf(c->peer, sizeof(c->peer), "%s", peer);
-}
-
 static void accept_all(struct run *run)
 {
 	for (;;) {
@@ -451,13 +457,21 @@ static void accept_all(struct run *run)
 		socklen_t len = sizeof(sa);
 		int fd = accept4(run->listen, (struct sockaddr *)&sa, &len,
 				 SOCK_CLOEXEC | SOCK_NONBLOCK);
-		char ip[INET_ADDRSTRLEN], peer[64];
+		struct pending *c;
+		char ip[INET_ADDRSTRLEN];
 
 		if (fd < 0)
 			return;
+		if (run->npending == SHL_LAUNCH_PENDING_MAX) {
+			close(fd);
+			continue;
+		}
+		c = &run->pending[run->npending++];
+		memset(c, 0, sizeof(*c));
+		c->fd = fd;
+		c->deadline = shl_mono_s() + SHL_LAUNCH_HELLO_S;
 		inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof(ip));
-		snprintf(peer, sizeof(peer), "%s:%u", ip, ntohs(sa.sin_port));
-		add_pending(run, fd, peer);
+		snprintf(c->peer, sizeof(c->peer), "%s:%u", ip, ntohs(sa.sin_port));
 	}
 }
 
