@@ -675,7 +675,8 @@ static int run_gdb(struct job *job, const char *node, const sigset_t *set)
 	return WEXITSTATUS(status);
 }
 
-/* Whether `name` is this machine: the single-node path needs no launcher for it. */
+/* Whether `name` is this machine: a job on it alone needs no launcher (mpiexec forks its
+ * node proxy itself). */
 static bool is_this_host(const char *name)
 {
 	char self[SHL_PLACE_HOST_MAX] = "";

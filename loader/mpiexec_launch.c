@@ -42,9 +42,11 @@ extern char **environ;
 #define SHL_LAUNCH_CONNECT_S 60
 /* Seconds a new control connection has to prove the secret before it is dropped. */
 #define SHL_LAUNCH_HELLO_S 10
-/* Grace between END SIGTERM and SIGKILL of the launchers, as for the single node. */
+/* Grace between END SIGTERM and SIGKILL of the launchers: long enough to flush stdio of a
+ * thousand ranks, short enough that Ctrl-C feels immediate. */
 #define SHL_LAUNCH_KILL_GRACE_S 3
-/* Exit status of a job ended by --timeout: coreutils timeout(1)'s, as on one node. */
+/* Exit status of a job ended by --timeout: coreutils timeout(1)'s, so scripts that treat
+ * 124 as "timed out" keep working (mpiexec.c's run_gdb uses it too). */
 #define SHL_LAUNCH_TIMEOUT_EXIT 124
 /* How long a hang report may take to come back from every host: a proxy gives gdb 30 s
  * (SHL_PROXY_GDB_MS) after up to 5 s for its node's description. */
@@ -652,7 +654,7 @@ static void send_peers(struct run *run)
 	run->peers_sent = true;
 }
 
-/* Every node process runs: the MPIR table for a parallel debugger, as on one node. */
+/* Every node process runs: the MPIR table for a parallel debugger. */
 static void publish(struct run *run)
 {
 	pid_t *pid = malloc((size_t)run->nnodes * sizeof(*pid));

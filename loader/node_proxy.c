@@ -627,8 +627,8 @@ static int finish_report(struct proxy *p)
 	return err ? err : shl_io_ctl_send(p->ctl, SHL_IO_CTL_REPORTED, NULL, 0);
 }
 
-/* The gdb part of the report: the same command mpiexec runs on one node, against our node
- * process (our child, so ptrace may attach under Yama's default scope). */
+/* The gdb part of the report (loader/report.c), against our node process (our child, so
+ * ptrace may attach under Yama's default scope). */
 static int start_gdb(struct proxy *p)
 {
 	char ext[PATH_MAX];
