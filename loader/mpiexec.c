@@ -732,7 +732,8 @@ int main(int argc, char **argv)
 	} else {
 		unsetenv("SHOAL_OUTPUT_LABEL");
 	}
-	/* mpiexec judges deadlocks across hosts; the nodes' watchdogs must agree on "off". */
+	/* mpiexec judges deadlocks from every node's state; the nodes' watchdogs must agree on
+	 * "off" (a host's proxy does not inherit mpiexec's environment). */
 	if (getenv("SHOAL_DEADLOCK_S"))
 		forward(&job, "SHOAL_DEADLOCK_S", strlen("SHOAL_DEADLOCK_S"));
 	if (!job.place.nhosts && !job.agent &&
@@ -789,7 +790,7 @@ int main(int argc, char **argv)
 		setenv("SHOAL_DEBUG_STOP", "gate", 1);
 		forward(&job, "SHOAL_DEBUG_STOP", strlen("SHOAL_DEBUG_STOP"));
 	}
-	if (!multi || job.gdb) {
+	if (!multi) {  /* under --gdb too */
 		/* The ranks' program copies: removed here, whatever ends the job; if mpiexec
 		 * is killed, by the next mpiexec on this machine (shl_jobdir_make). */
 		int err = shl_jobdir_make("shoal", job.dir, sizeof(job.dir));

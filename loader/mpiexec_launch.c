@@ -1,9 +1,9 @@
 /* mpiexec's side of every job (docs/offnode.md) but one under --gdb: the job secret, the
  * control listener, one launcher process per node (for a job on this host alone, one node
- * proxy forked on a socketpair instead of both), the handshake, the MPIR process table once every
- * node process runs, output and exit forwarding, hang reports gathered from every node
- * (SIGQUIT, --timeout), the deadlock check over the nodes' states, and ending the whole job
- * when a node fails, is lost, or a signal, --timeout or a deadlock says so.
+ * proxy forked on a socketpair instead of both), the handshake, the MPIR process table
+ * once every node process runs, output and exit forwarding, hang reports gathered from
+ * every node (SIGQUIT, --timeout), the deadlock check over the nodes' states, and ending
+ * the whole job when a node fails, is lost, or a signal, --timeout or a deadlock says so.
  * Entered by mpiexec's only thread (shl_launch_run), with the signals it waits for blocked.
  * Must not block on one node while others need service (every socket read goes through the
  * poll loop) nor leave a launcher process running when it returns. */

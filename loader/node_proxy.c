@@ -1,9 +1,10 @@
-/* The node proxy (shoal-node --connect, docs/offnode.md) of every node of a job but one under
- * mpiexec --gdb, on this host alone too (then forked by mpiexec on a socketpair, --connect
- * fd:N): joins mpiexec's control channel with the job secret, forks the node process proper, forwards
- * its pid (for mpiexec's MPIR table), its stdout/stderr line by line, its watchdog's states
- * and its end, delivers mpiexec's END, and answers REPORT with the hang report of its node
- * process (gdb, run here).
+/* The node proxy (shoal-node --connect, docs/offnode.md) of every node of a job but one
+ * under mpiexec --gdb, on this host alone too (then forked by mpiexec on a socketpair,
+ * --connect fd:N): joins mpiexec's control channel with the job secret (but on that
+ * socketpair), forks the node process proper, forwards its pid (for mpiexec's MPIR
+ * table), its stdout/stderr line by line, its watchdog's states and its end, delivers
+ * mpiexec's END and STDIN, and answers REPORT with the hang report of its node process
+ * (gdb, run here).
  * Entered by shoal-node's main thread only, before any rank exists; single-threaded.
  * Must not outlive mpiexec or leave its node process or job directory behind. */
 #include <arpa/inet.h>
