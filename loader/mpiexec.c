@@ -65,7 +65,7 @@ enum opt_id {
 	O_NONE, O_NP, O_HOST, O_HOSTFILE, O_PPN, O_MAP_BY, O_SHOW_PLACEMENT, O_DISPLAY_MAP,
 	O_LAUNCHER, O_AGENT, O_CONTROL_ADDR, O_HELP, O_VERSION, O_GDB, O_GDB_X, O_TIMEOUT,
 	O_EXPORT, O_GENV, O_GENVLIST, O_GENVALL, O_GENVNONE, O_TAG_OUTPUT, O_PREPEND_RANK,
-	O_WDIR,
+	O_WDIR, O_BIND_TO, O_REPORT_BINDINGS, O_OUTPUT_DIR,
 };
 
 /* One option: its spellings (Shoal's first, then Open MPI's and MPICH Hydra's), the words
@@ -115,12 +115,20 @@ static const struct opt opts[] = {
 	  OPT_TAKEN, O_HOSTFILE, "hosts, 'host slots=N' or 'host:N' a line,\n\t# comments" },
 	{ { "-ppn", "--ppn", "-N", "--npernode", "-npernode" }, 1, "N", OPT_TAKEN, O_PPN,
 	  "N ranks per host (overrides slots)" },
-	{ { "--map-by", "-map-by" }, 1, "slot|node", OPT_TAKEN, O_MAP_BY,
+	{ { "--map-by", "-map-by" }, 1, "slot|node|ppr:N:node", OPT_TAKEN, O_MAP_BY,
 	  "fill each host's slots (default; also core,\n"
-	  "\thwthread, socket, numa) or deal the ranks\n\tround-robin over the hosts" },
+	  "\thwthread, socket, numa), deal the ranks\n\tround-robin over the hosts, or N a host" },
+	{ { "--bind-to", "-bind-to", "-binding" }, 1, "none|core|hwthread", OPT_TAKEN, O_BIND_TO,
+	  "bind each rank's threads to a core (or CPU)\n"
+	  "\tof its host, round-robin (default none;\n\tsocket, numa, ... warn and bind none)" },
+	{ { "--report-bindings", "-report-bindings" }, 0, NULL, OPT_TAKEN, O_REPORT_BINDINGS,
+	  "print each rank's CPUs on stderr" },
+	{ { "--output-filename", "-output-filename", "--output-directory" }, 1, "DIR", OPT_TAKEN,
+	  O_OUTPUT_DIR, "also write each rank's output to\n\tDIR/1/rank.N/stdout and stderr" },
 	{ { "--show-placement" }, 0, NULL, OPT_TAKEN, O_SHOW_PLACEMENT,
 	  "print the hosts each rank goes to and exit" },
-	{ { "--display-map", "-display-map" }, 0, NULL, OPT_TAKEN, O_DISPLAY_MAP,
+	{ { "--display-map", "-display-map", "-print-rank-map", "--print-rank-map" }, 0, NULL,
+	  OPT_TAKEN, O_DISPLAY_MAP,
 	  "print where ranks go on stderr, then run" },
 	{ { "--launcher", "-launcher", "-bootstrap" }, 1, "local|ssh|slurm", OPT_TAKEN,
 	  O_LAUNCHER, "how node processes start on hosts (default\n"
@@ -136,20 +144,20 @@ static const struct opt opts[] = {
 	  O_NONE, "ranks are threads: any number fits a host" },
 	{ { "--allow-run-as-root", "--use-hwthread-cpus" }, 0, NULL, OPT_IGNORED, O_NONE,
 	  "Shoal runs as any user, on every CPU" },
-	{ { "--report-bindings", "-report-bindings", "--display-allocation" }, 0, NULL,
-	  OPT_IGNORED, O_NONE, "reports Shoal does not make" },
+	{ { "--display-allocation" }, 0, NULL, OPT_IGNORED, O_NONE,
+	  "a report Shoal does not make" },
 	{ { "-q", "--quiet", "-v", "--verbose", "--timestamp-output" }, 0, NULL, OPT_IGNORED,
 	  O_NONE, "Shoal's output is its own" },
 	{ { "--merge-stderr-to-stdout", "--noprefix", "-disable-auto-cleanup" }, 0, NULL,
 	  OPT_IGNORED, O_NONE, "Shoal's output and clean-up are its own" },
 	{ { "--enable-recovery" }, 0, NULL, OPT_IGNORED, O_NONE,
 	  "a failed rank ends the job" },
-	{ { "--bind-to", "-bind-to", "--cpus-per-proc", "--cpus-per-rank" }, 1, "X",
-	  OPT_IGNORED, O_NONE, "ranks are threads the kernel places" },
+	{ { "--cpus-per-proc", "--cpus-per-rank" }, 1, "X", OPT_IGNORED, O_NONE,
+	  "a rank is bound to one CPU at most" },
 	{ { "--rank-by", "-rank-by", "--personality" }, 1, "X", OPT_IGNORED, O_NONE,
 	  "ranks are numbered as they are placed" },
-	{ { "--prefix", "-prefix", "--output-filename", "-iface" }, 1, "X", OPT_IGNORED,
-	  O_NONE, "Shoal finds itself, prints to mpiexec's\n\toutput, picks its own address" },
+	{ { "--prefix", "-prefix", "-iface" }, 1, "X", OPT_IGNORED, O_NONE,
+	  "Shoal finds itself and picks its own address" },
 	{ { "--mca", "-mca", "--gmca" }, 2, "KEY VALUE", OPT_IGNORED, O_NONE,
 	  "Open MPI's parameters" },
 	{ { "--app", "-app", "-configfile" }, 1, "FILE", OPT_REFUSED, O_NONE,
@@ -375,15 +383,59 @@ static void take(const struct opt *o, const char *name, char **v, struct job *jo
 	case O_PPN:
 		job->ppn = count(v[0]);
 		break;
-	case O_MAP_BY:
-		if (!strcmp(v[0], "node")) {
+	case O_MAP_BY: {
+		char tail[16] = "";
+		long ppr = 0;
+
+		if (!strncmp(v[0], "ppr:", 4) && sscanf(v[0] + 4, "%ld:%15s", &ppr, tail) == 2 &&
+		    ppr > 0 && !strcmp(tail, "node")) {
+			job->ppn = ppr;  /* Open MPI's N per node */
+		} else if (!strcmp(v[0], "node")) {
 			job->by_node = true;
 		} else if (strcmp(v[0], "slot") && strcmp(v[0], "core") && strcmp(v[0], "hwthread") &&
 			   strcmp(v[0], "socket") && strcmp(v[0], "numa")) {
-			fprintf(stderr, "mpiexec: --map-by %s: want node or slot\n", v[0]);
+			fprintf(stderr, "mpiexec: --map-by %s: want slot, node or ppr:N:node\n", v[0]);
 			exit(2);
 		}
 		break;
+	}
+	case O_BIND_TO: {
+		char kind[32];
+
+		snprintf(kind, sizeof(kind), "%.*s", (int)strcspn(v[0], ":"), v[0]);
+		if (!strcmp(kind, "core") || !strcmp(kind, "hwthread") || !strcmp(kind, "none")) {
+			setenv("SHOAL_BIND", kind, 1);
+		} else if (!strcmp(kind, "socket") || !strcmp(kind, "numa") ||
+			   !strcmp(kind, "l3cache") || !strcmp(kind, "board")) {
+			fprintf(stderr, "mpiexec: warning: --bind-to %s is not supported; ranks are "
+				"not bound (use core or hwthread)\n", v[0]);
+			setenv("SHOAL_BIND", "none", 1);
+		} else {
+			fprintf(stderr, "mpiexec: --bind-to %s: want none, core or hwthread\n", v[0]);
+			exit(2);
+		}
+		forward(job, "SHOAL_BIND", strlen("SHOAL_BIND"));
+		break;
+	}
+	case O_REPORT_BINDINGS:
+		setenv("SHOAL_REPORT_BINDINGS", "1", 1);
+		forward(job, "SHOAL_REPORT_BINDINGS", strlen("SHOAL_REPORT_BINDINGS"));
+		break;
+	case O_OUTPUT_DIR: {
+		char *abs = v[0][0] == '/' ? strdup(v[0]) : NULL;
+		char cwd[PATH_MAX];
+
+		if (v[0][0] != '/' && getcwd(cwd, sizeof(cwd)) &&
+		    asprintf(&abs, "%s/%s", cwd, v[0]) < 0)
+			abs = NULL;
+		if (!abs) {
+			fprintf(stderr, "mpiexec: %s %s: cannot make the path absolute\n", name, v[0]);
+			exit(2);
+		}
+		setenv("SHOAL_OUTPUT_DIR", abs, 1);
+		forward(job, "SHOAL_OUTPUT_DIR", strlen("SHOAL_OUTPUT_DIR"));
+		break;
+	}
 	case O_SHOW_PLACEMENT:
 		job->show_placement = true;
 		break;

@@ -34,7 +34,8 @@ value() {
 	S) echo 120 ;;
 	FILE) echo "$TEST_TMP/hosts" ;;
 	HOSTS) echo localhost:2 ;;
-	slot\|node) echo slot ;;
+	slot\|node\|ppr:N:node) echo ppr:2:node ;;
+	none\|core\|hwthread) echo core ;;
 	local\|ssh\|slurm) echo local ;;
 	CMD) echo "$TEST_TMP/agent" ;;
 	IP) echo 127.0.0.1 ;;
