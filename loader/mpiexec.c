@@ -1,9 +1,10 @@
-/* mpiexec (and mpirun): parses the command line, makes the per-job directory, starts the node
- * process (or gdb running it, with --gdb), fills the MPIR process table (shl_mpir_publish,
- * also for several hosts), forwards SIGINT/SIGTERM/SIGHUP to it, reports what every rank
- * waits for on SIGQUIT or --timeout, and exits with its status.
+/* mpiexec (and mpirun): the options (one table: the parser and --help), the placement, the
+ * per-job directory of a job on this host, and the MPIR process table (shl_mpir_publish).
+ * Every job runs through the launch code (loader/mpiexec_launch.c, shl_launch_run), on
+ * this host alone too, but one under --gdb: gdb runs that node and owns the terminal, and
+ * mpiexec only waits for it (run_gdb).
  * Entered by the user's shell; single-threaded. Must not leave the job directory behind or
- * wait for ever: a node that ignores a forwarded signal is killed 3 s later. */
+ * wait for ever: gdb ignoring a forwarded signal is killed 3 s later. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -23,7 +24,6 @@
 #include "loader/jobdir.h"
 #include "loader/loader_internal.h"
 #include "loader/mpiexec.h"
-#include "loader/report.h"
 
 #define SHL_MPIEXEC_VERSION "0.1.0"
 /* Grace between forwarding a signal and SIGKILL: long enough to flush stdio of a thousand
@@ -54,30 +54,115 @@ int MPIR_partial_attach_ok = 1;   /* attaching to the node attaches to every ran
 char MPIR_debug_abort_string[256];
 void MPIR_Breakpoint(void);
 
-/* Spellings of the placement and launch options (Open MPI's, then MPICH Hydra's). */
-static const char *const host_opts[] = { "--host", "-host", "-H", "-hosts", "--hosts", NULL };
-static const char *const hostfile_opts[] = {
-	"--hostfile", "-hostfile", "--machinefile", "-machinefile", "-f", NULL };
-static const char *const ppn_opts[] = { "-ppn", "--ppn", "-N", "--npernode", "-npernode", NULL };
-static const char *const map_opts[] = { "--map-by", "-map-by", NULL };
-static const char *const bind_opts[] = { "--bind-to", "-bind-to", "-binding", NULL };
-static const char *const output_opts[] = {
-	"--output-filename", "-output-filename", "--output-directory", NULL };
-static const char *const launcher_opts[] = { "--launcher", "-launcher", "-bootstrap", NULL };
-static const char *const agent_opts[] = {
-	"--launcher-agent", "-launcher-exec", "-bootstrap-exec", NULL };
-
-/* Open MPI / MPICH options that do not apply to one node: accepted with a warning so their
- * scripts run. The ones in ignored_with_arg take a value. */
-static const char *const ignored_flags[] = {
-	"--oversubscribe", "-oversubscribe", "--allow-run-as-root", "--timestamp-output",
-	"--display-allocation", "--use-hwthread-cpus", "--nooversubscribe",
-	"-q", "--quiet", "-v", "--verbose", "--merge-stderr-to-stdout",
-	"--noprefix", "-disable-auto-cleanup", "--enable-recovery", NULL,
+/* What mpiexec does with an option. */
+enum opt_kind {
+	OPT_TAKEN,    /* acted on */
+	OPT_IGNORED,  /* Open MPI's or MPICH's, meaningless here: a warning, the job runs */
+	OPT_REFUSED,  /* asks for what Shoal cannot do: an error naming it */
 };
-static const char *const ignored_with_arg[] = {
-	"--rank-by", "-rank-by", "--prefix", "-prefix", "-iface", "--cpus-per-proc", "--cpus-per-rank", "--personality",
-	NULL,
+
+/* What a taken option sets; parse() acts on it. */
+enum opt_id {
+	O_NONE, O_NP, O_HOST, O_HOSTFILE, O_PPN, O_MAP_BY, O_SHOW_PLACEMENT, O_DISPLAY_MAP,
+	O_LAUNCHER, O_AGENT, O_CONTROL_ADDR, O_HELP, O_VERSION, O_GDB, O_GDB_X, O_TIMEOUT,
+	O_EXPORT, O_GENV, O_GENVLIST, O_GENVALL, O_GENVNONE, O_TAG_OUTPUT, O_PREPEND_RANK,
+	O_WDIR, O_BIND_TO, O_REPORT_BINDINGS, O_OUTPUT_DIR,
+};
+
+/* One option: its spellings (Shoal's first, then Open MPI's and MPICH Hydra's), the words
+ * it takes after it (0, 1 or 2; one word may also follow `=`: --np=4), what they are
+ * called in --help, and its help text (lines after the first start with a tab). The
+ * parser and --help are both made from this table, so one cannot list what the other
+ * does not take. */
+struct opt {
+	const char *names[7];
+	int nargs;
+	const char *arg;
+	enum opt_kind kind;
+	enum opt_id id;
+	const char *help;
+};
+
+static const struct opt opts[] = {
+	{ { "-n", "-np", "--np", "--n", "-c" }, 1, "N", OPT_TAKEN, O_NP,
+	  "number of ranks (default 1, or the hosts'\n\tslots)" },
+	{ { "-x" }, 1, "NAME[=VALUE]", OPT_TAKEN, O_EXPORT,
+	  "export NAME (set to VALUE) to every host" },
+	{ { "-genv", "-env" }, 2, "NAME VALUE", OPT_TAKEN, O_GENV,
+	  "set NAME to VALUE for the ranks, every host" },
+	{ { "-genvlist", "-envlist" }, 1, "A,B", OPT_TAKEN, O_GENVLIST,
+	  "export A and B to every host" },
+	{ { "-genvall", "-envall" }, 0, NULL, OPT_TAKEN, O_GENVALL,
+	  "export all of mpiexec's environment" },
+	{ { "-genvnone", "-envnone" }, 0, NULL, OPT_TAKEN, O_GENVNONE,
+	  "undo -genvall: export only what is named" },
+	{ { "--tag-output", "-tag-output" }, 0, NULL, OPT_TAKEN, O_TAG_OUTPUT,
+	  "prefix each line with [1,RANK]<stdout>:\n\t(or <stderr>:)" },
+	{ { "-l", "-prepend-rank", "--prepend-rank" }, 0, NULL, OPT_TAKEN, O_PREPEND_RANK,
+	  "prefix each line with '[RANK] '" },
+	{ { "-wdir", "--wdir", "-wd" }, 1, "DIR", OPT_TAKEN, O_WDIR,
+	  "run the ranks in DIR" },
+	{ { "--timeout", "-timeout" }, 1, "S", OPT_TAKEN, O_TIMEOUT,
+	  "after S seconds report what every rank waits\n"
+	  "\tfor and end the job with status 124 (also\n\tSHOAL_TIMEOUT)" },
+	{ { "--gdb", "-gdb" }, 0, NULL, OPT_TAKEN, O_GDB,
+	  "run the job under gdb with Shoal's extension,\n"
+	  "\tstopped before the ranks enter main\n\t(docs/debugging.md)" },
+	{ { "--gdb-x" }, 1, "FILE", OPT_TAKEN, O_GDB_X,
+	  "--gdb, then gdb's commands from FILE (batch)" },
+	{ { "--host", "-host", "-H", "-hosts", "--hosts" }, 1, "HOSTS", OPT_TAKEN, O_HOST,
+	  "hosts, comma-separated: a name once per slot,\n\tor NAME:SLOTS" },
+	{ { "--hostfile", "-hostfile", "--machinefile", "-machinefile", "-f" }, 1, "FILE",
+	  OPT_TAKEN, O_HOSTFILE, "hosts, 'host slots=N' or 'host:N' a line,\n\t# comments" },
+	{ { "-ppn", "--ppn", "-N", "--npernode", "-npernode" }, 1, "N", OPT_TAKEN, O_PPN,
+	  "N ranks per host (overrides slots)" },
+	{ { "--map-by", "-map-by" }, 1, "slot|node|ppr:N:node", OPT_TAKEN, O_MAP_BY,
+	  "fill each host's slots (default; also core,\n"
+	  "\thwthread, socket, numa), deal the ranks\n\tround-robin over the hosts, or N a host" },
+	{ { "--bind-to", "-bind-to", "-binding" }, 1, "none|core|hwthread", OPT_TAKEN, O_BIND_TO,
+	  "bind each rank's threads to a core (or CPU)\n"
+	  "\tof its host, round-robin (default none;\n\tsocket, numa, ... warn and bind none)" },
+	{ { "--report-bindings", "-report-bindings" }, 0, NULL, OPT_TAKEN, O_REPORT_BINDINGS,
+	  "print each rank's CPUs on stderr" },
+	{ { "--output-filename", "-output-filename", "--output-directory" }, 1, "DIR", OPT_TAKEN,
+	  O_OUTPUT_DIR, "also write each rank's output to\n\tDIR/1/rank.N/stdout and stderr" },
+	{ { "--show-placement" }, 0, NULL, OPT_TAKEN, O_SHOW_PLACEMENT,
+	  "print the hosts each rank goes to and exit" },
+	{ { "--display-map", "-display-map", "-print-rank-map", "--print-rank-map" }, 0, NULL,
+	  OPT_TAKEN, O_DISPLAY_MAP,
+	  "print where ranks go on stderr, then run" },
+	{ { "--launcher", "-launcher", "-bootstrap" }, 1, "local|ssh|slurm", OPT_TAKEN,
+	  O_LAUNCHER, "how node processes start on hosts (default\n"
+	  "\tssh; slurm inside an allocation without hosts\n\tgiven; rsh too)" },
+	{ { "--launcher-agent", "-launcher-exec", "-bootstrap-exec" }, 1, "CMD", OPT_TAKEN,
+	  O_AGENT, "start node processes as CMD HOST shoal-node" },
+	{ { "--control-addr" }, 1, "IP", OPT_TAKEN, O_CONTROL_ADDR,
+	  "address node processes connect back to" },
+	{ { "-h", "--help", "-help" }, 0, NULL, OPT_TAKEN, O_HELP, "print this and exit" },
+	{ { "-V", "--version", "-version" }, 0, NULL, OPT_TAKEN, O_VERSION,
+	  "print mpiexec's version and exit" },
+	{ { "--oversubscribe", "-oversubscribe", "--nooversubscribe" }, 0, NULL, OPT_IGNORED,
+	  O_NONE, "ranks are threads: any number fits a host" },
+	{ { "--allow-run-as-root", "--use-hwthread-cpus" }, 0, NULL, OPT_IGNORED, O_NONE,
+	  "Shoal runs as any user, on every CPU" },
+	{ { "--display-allocation" }, 0, NULL, OPT_IGNORED, O_NONE,
+	  "a report Shoal does not make" },
+	{ { "-q", "--quiet", "-v", "--verbose", "--timestamp-output" }, 0, NULL, OPT_IGNORED,
+	  O_NONE, "Shoal's output is its own" },
+	{ { "--merge-stderr-to-stdout", "--noprefix", "-disable-auto-cleanup" }, 0, NULL,
+	  OPT_IGNORED, O_NONE, "Shoal's output and clean-up are its own" },
+	{ { "--enable-recovery" }, 0, NULL, OPT_IGNORED, O_NONE,
+	  "a failed rank ends the job" },
+	{ { "--cpus-per-proc", "--cpus-per-rank" }, 1, "X", OPT_IGNORED, O_NONE,
+	  "a rank is bound to one CPU at most" },
+	{ { "--rank-by", "-rank-by", "--personality" }, 1, "X", OPT_IGNORED, O_NONE,
+	  "ranks are numbered as they are placed" },
+	{ { "--prefix", "-prefix", "-iface" }, 1, "X", OPT_IGNORED, O_NONE,
+	  "Shoal finds itself and picks its own address" },
+	{ { "--mca", "-mca", "--gmca" }, 2, "KEY VALUE", OPT_IGNORED, O_NONE,
+	  "Open MPI's parameters" },
+	{ { "--app", "-app", "-configfile" }, 1, "FILE", OPT_REFUSED, O_NONE,
+	  "several programs in one job are not\n\tsupported yet" },
 };
 
 /* The whole job as mpiexec sees it. */
@@ -86,7 +171,6 @@ struct job {
 	char *program;       /* resolved path */
 	char **args;         /* argv from the program on */
 	char dir[PATH_MAX];  /* per-job directory, "" until made */
-	pid_t node;          /* the node process, or gdb running it (--gdb) */
 	bool gdb;            /* --gdb: run the node under gdb with Shoal's extension */
 	const char *gdb_x;   /* --gdb-x FILE: gdb commands to run in batch mode after the stop */
 	long timeout;        /* --timeout SECONDS (SHOAL_TIMEOUT), 0 for none */
@@ -114,53 +198,84 @@ __attribute__((noinline)) void MPIR_Breakpoint(void)
 	__asm__ volatile("" ::: "memory");
 }
 
-static bool in(const char *s, const char *const *list)
+/* The first column of an option in --help: its spellings, then what it takes. */
+static int opt_column(const struct opt *o, char *buf, size_t len)
 {
-	for (; *list; list++)
-		if (!strcmp(s, *list))
-			return true;
-	return false;
+	size_t off = 0;
+
+	for (int k = 0; k < 7 && o->names[k]; k++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", k ? ", " : "",
+					o->names[k]);
+	if (o->arg)
+		off += (size_t)snprintf(buf + off, len - off, " %s", o->arg);
+	return (int)off;
 }
 
+/* --help: every option of the table, by kind, each with its help text. */
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: mpiexec -n N [options] program [args...]\n"
-		"  -n N, -np N, --np N, -c N   number of ranks (default 1)\n"
-		"  -x NAME[=VALUE]             export NAME (set it to VALUE) for the ranks\n"
-		"  -genv NAME VALUE, -env NAME VALUE   set NAME for the ranks\n"
-		"  -genvlist A,B               export A and B for the ranks (on every host)\n"
-		"  --tag-output                prefix each line with [1,RANK]<stdout>: (or <stderr>)\n"
-		"  -l, -prepend-rank           prefix each line with '[RANK] '\n"
-		"  -genvall                    export all of mpiexec's environment to every host\n"
-		"  -wdir DIR, --wdir DIR       run the ranks in DIR\n"
-		"  --gdb                       run the job under gdb with Shoal's extension, stopped\n"
-		"                              before the ranks enter main (docs/debugging.md)\n"
-		"  --gdb-x FILE                with --gdb: run gdb commands from FILE in batch mode\n"
-		"  --timeout S                 after S seconds report what every rank waits for and\n"
-		"                              end the job with status 124 (also SHOAL_TIMEOUT)\n"
-		"  --host A,B / -H A:4,B:4     hosts, a name once per slot or NAME:SLOTS\n"
-		"  --hostfile FILE             hosts, 'host slots=N' or 'host:N' a line, # comments\n"
-		"  -ppn N                      N ranks per host (overrides slots)\n"
-		"  --map-by slot|node|ppr:N:node   fill each host's slots (default), round-robin,\n"
-		"                              or N ranks per host\n"
-		"  --bind-to none|core|hwthread    bind each rank's threads to a core (or CPU) of\n"
-		"                              its host, round-robin (default none)\n"
-		"  --report-bindings           print each rank's CPUs on stderr\n"
-		"  --output-filename DIR       also write each rank's output to\n"
-		"                              DIR/1/rank.N/stdout and stderr\n"
-		"  --display-map, -print-rank-map   print where ranks go on stderr, then run\n"
-		"  --show-placement            print the hosts each rank goes to and exit\n"
-		"  --launcher local|ssh|slurm  how node processes start on hosts (default ssh;\n"
-		"                              slurm inside an allocation without hosts given)\n"
-		"  --launcher-agent 'CMD'      start node processes as CMD HOST shoal-node ...\n"
-		"  --control-addr IP           address node processes connect back to\n"
-		"  --help, --version\n"
-		"All ranks of a node run as threads of one process (shoal-node), each with its own\n"
-		"copy of the program; the program must be built with mpicc.\n"
+	static const char *const heads[] = {
+		[OPT_TAKEN] = "Options:",
+		[OPT_IGNORED] = "Accepted and ignored with a warning (Open MPI's and MPICH's, meaningless "
+				"here):",
+		[OPT_REFUSED] = "Refused with the reason:",
+	};
+	char col[160];
+
+	fprintf(f, "usage: mpiexec [-n N] [options] program [args...]\n");
+	for (int kind = OPT_TAKEN; kind <= OPT_REFUSED; kind++) {
+		fprintf(f, "%s\n", heads[kind]);
+		for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+			const struct opt *o = &opts[i];
+			int w;
+
+			if ((int)o->kind != kind)
+				continue;
+			w = opt_column(o, col, sizeof(col));
+			fprintf(f, "  %s", col);
+			if (w > 26)
+				fprintf(f, "\n%30s", "");
+			else
+				fprintf(f, "%*s", 28 - w, "");
+			for (const char *h = o->help; *h; h++) {
+				if (*h == '\t')
+					fprintf(f, "%30s", "");
+				else
+					fputc(*h, f);
+			}
+			fputc('\n', f);
+		}
+	}
+	fprintf(f, "An option taking one value also takes it after '=' (--np=4). Other options\n"
+		"with '=' are ignored with a warning, others still are refused.\n"
+		"All ranks of a node run as threads of one process (shoal-node), each with its\n"
+		"own copy of the program; the program must be built with mpicc.\n"
 		"Environment: SHOAL_STACK_SIZE (rank stack, default 8M), SHOAL_GDB (gdb to use).\n"
 		"kill -QUIT <mpiexec pid> prints what every rank waits for; the job goes on.\n"
 		"Only rank 0 reads mpiexec's stdin; other ranks read end-of-file.\n"
 		"Jobs on several hosts: docs/offnode.md.\n");
+}
+
+/* The table's entry named `a` (or, for an option of one value, `a` up to its '=': then
+ * *value is what follows), or NULL. */
+static const struct opt *find_opt(const char *a, const char **value)
+{
+	const char *eq = strchr(a, '=');
+
+	*value = NULL;
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		for (int k = 0; k < 7 && opts[i].names[k]; k++) {
+			const char *n = opts[i].names[k];
+
+			if (!strcmp(a, n))
+				return &opts[i];
+			if (eq && opts[i].nargs == 1 && (size_t)(eq - a) == strlen(n) &&
+			    !strncmp(a, n, strlen(n))) {
+				*value = eq + 1;
+				return &opts[i];
+			}
+		}
+	return NULL;
 }
 
 /* Remember `name` for forwarding to the node processes (once each). */
@@ -206,15 +321,6 @@ static long seconds(const char *s)
 		exit(2);
 	}
 	return n;
-}
-
-static char *need(int argc, char **argv, int i)
-{
-	if (i + 1 >= argc) {
-		fprintf(stderr, "mpiexec: %s needs a value\n", argv[i]);
-		exit(2);
-	}
-	return argv[i + 1];
 }
 
 /* Like execvp: a name without '/' is looked up in PATH. */
@@ -264,183 +370,219 @@ static void check_runnable(const char *program)
 	}
 }
 
-static void parse(int argc, char **argv, struct job *job)
+/* Act on taken option `o` with its values v[0], v[1]. */
+static void take(const struct opt *o, const char *name, char **v, struct job *job)
 {
 	char why[2 * SHL_PLACE_HOST_MAX + PATH_MAX];
+
+	switch (o->id) {
+	case O_NP:
+		job->nranks = count(v[0]);
+		job->nranks_given = true;
+		break;
+	case O_HOST:
+		if (shl_place_add_list(&job->place, v[0], why, sizeof(why)) < 0)
+			goto bad_place;
+		break;
+	case O_HOSTFILE:
+		if (shl_place_add_file(&job->place, v[0], why, sizeof(why)) < 0)
+			goto bad_place;
+		break;
+	case O_PPN:
+		job->ppn = count(v[0]);
+		break;
+	case O_MAP_BY: {
+		char tail[16] = "";
+		long ppr = 0;
+
+		if (!strncmp(v[0], "ppr:", 4) && sscanf(v[0] + 4, "%ld:%15s", &ppr, tail) == 2 &&
+		    ppr > 0 && !strcmp(tail, "node")) {
+			job->ppn = ppr;  /* Open MPI's N per node */
+		} else if (!strcmp(v[0], "node")) {
+			job->by_node = true;
+		} else if (strcmp(v[0], "slot") && strcmp(v[0], "core") && strcmp(v[0], "hwthread") &&
+			   strcmp(v[0], "socket") && strcmp(v[0], "numa")) {
+			fprintf(stderr, "mpiexec: --map-by %s: want slot, node or ppr:N:node\n", v[0]);
+			exit(2);
+		}
+		break;
+	}
+	case O_BIND_TO: {
+		char kind[32];
+
+		snprintf(kind, sizeof(kind), "%.*s", (int)strcspn(v[0], ":"), v[0]);
+		if (!strcmp(kind, "core") || !strcmp(kind, "hwthread") || !strcmp(kind, "none")) {
+			setenv("SHOAL_BIND", kind, 1);
+		} else if (!strcmp(kind, "socket") || !strcmp(kind, "numa") ||
+			   !strcmp(kind, "l3cache") || !strcmp(kind, "board")) {
+			fprintf(stderr, "mpiexec: warning: --bind-to %s is not supported; ranks are "
+				"not bound (use core or hwthread)\n", v[0]);
+			setenv("SHOAL_BIND", "none", 1);
+		} else {
+			fprintf(stderr, "mpiexec: --bind-to %s: want none, core or hwthread\n", v[0]);
+			exit(2);
+		}
+		forward(job, "SHOAL_BIND", strlen("SHOAL_BIND"));
+		break;
+	}
+	case O_REPORT_BINDINGS:
+		setenv("SHOAL_REPORT_BINDINGS", "1", 1);
+		forward(job, "SHOAL_REPORT_BINDINGS", strlen("SHOAL_REPORT_BINDINGS"));
+		break;
+	case O_OUTPUT_DIR: {
+		char *abs = v[0][0] == '/' ? strdup(v[0]) : NULL;
+		char cwd[PATH_MAX];
+
+		if (v[0][0] != '/' && getcwd(cwd, sizeof(cwd)) &&
+		    asprintf(&abs, "%s/%s", cwd, v[0]) < 0)
+			abs = NULL;
+		if (!abs) {
+			fprintf(stderr, "mpiexec: %s %s: cannot make the path absolute\n", name, v[0]);
+			exit(2);
+		}
+		setenv("SHOAL_OUTPUT_DIR", abs, 1);
+		forward(job, "SHOAL_OUTPUT_DIR", strlen("SHOAL_OUTPUT_DIR"));
+		break;
+	}
+	case O_SHOW_PLACEMENT:
+		job->show_placement = true;
+		break;
+	case O_DISPLAY_MAP:
+		job->display_map = true;  /* Open MPI's: print the map, then run */
+		break;
+	case O_LAUNCHER:
+		job->launcher = v[0];
+		if (strcmp(v[0], "local") && strcmp(v[0], "ssh") && strcmp(v[0], "rsh") &&
+		    strcmp(v[0], "slurm")) {
+			fprintf(stderr, "mpiexec: --launcher %s: want local, ssh or slurm\n", v[0]);
+			exit(2);
+		}
+		break;
+	case O_AGENT:
+		job->agent = v[0];
+		break;
+	case O_CONTROL_ADDR:
+		job->control_addr = v[0];
+		break;
+	case O_HELP:
+		usage(stdout);
+		exit(0);
+	case O_VERSION:
+		printf("mpiexec (Shoal) %s\n", SHL_MPIEXEC_VERSION);
+		exit(0);
+	case O_GDB:
+		job->gdb = true;
+		break;
+	case O_GDB_X:
+		job->gdb = true;
+		job->gdb_x = v[0];
+		break;
+	case O_TIMEOUT:
+		job->timeout = seconds(v[0]);
+		break;
+	case O_EXPORT: {
+		char *eq = strchr(v[0], '=');
+
+		if (eq) {
+			*eq = '\0';
+			setenv(v[0], eq + 1, 1);
+		}
+		forward(job, v[0], strlen(v[0]));
+		break;
+	}
+	case O_GENV:
+		setenv(v[0], v[1], 1);
+		forward(job, v[0], strlen(v[0]));
+		break;
+	case O_GENVLIST:
+		for (const char *l = v[0]; *l;) {
+			size_t n = strcspn(l, ",");
+
+			if (n)
+				forward(job, l, n);
+			l += n + (l[n] == ',');
+		}
+		break;
+	case O_GENVALL:
+		job->env_all = true;
+		break;
+	case O_GENVNONE:
+		job->env_all = false;
+		break;
+	case O_TAG_OUTPUT:
+		job->label = "tag";
+		break;
+	case O_PREPEND_RANK:
+		job->label = "rank";
+		break;
+	case O_WDIR:
+		if (chdir(v[0]) < 0) {
+			fprintf(stderr, "mpiexec: cannot change to %s: %s\n", v[0], strerror(errno));
+			exit(1);
+		}
+		break;
+	case O_NONE:
+		fprintf(stderr, "mpiexec: %s: not an option to act on\n", name);
+		exit(2);
+	}
+	return;
+bad_place:
+	fprintf(stderr, "mpiexec: %s\n", why);
+	exit(2);
+}
+
+static void parse(int argc, char **argv, struct job *job)
+{
 	int i;
 
 	job->nranks = 1;
 	if (getenv("SHOAL_TIMEOUT") && *getenv("SHOAL_TIMEOUT"))
 		job->timeout = seconds(getenv("SHOAL_TIMEOUT"));
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i];
+		const char *a = argv[i], *value;
+		const struct opt *o;
+		char *v[2] = { NULL, NULL };
 
 		if (!strcmp(a, "--")) {
 			i++;
 			break;
-		} else if (!strcmp(a, "-n") || !strcmp(a, "-np") || !strcmp(a, "--np") ||
-			   !strcmp(a, "--n") || !strcmp(a, "-c")) {
-			job->nranks = count(need(argc, argv, i));
-			job->nranks_given = true;
-			i++;
-		} else if (!strncmp(a, "-n=", 3) || !strncmp(a, "--n=", 4) ||
-			   !strncmp(a, "-np=", 4) || !strncmp(a, "--np=", 5)) {
-			job->nranks = count(strchr(a, '=') + 1);
-			job->nranks_given = true;
-		} else if (in(a, host_opts)) {
-			if (shl_place_add_list(&job->place, need(argc, argv, i++), why,
-					       sizeof(why)) < 0)
-				goto bad_place;
-		} else if (in(a, hostfile_opts)) {
-			if (shl_place_add_file(&job->place, need(argc, argv, i++), why,
-					       sizeof(why)) < 0)
-				goto bad_place;
-		} else if (in(a, ppn_opts)) {
-			job->ppn = count(need(argc, argv, i++));
-		} else if (in(a, map_opts)) {
-			const char *m = need(argc, argv, i++);
-
-			char tail[16] = "";
-			long ppr = 0;
-
-			if (!strncmp(m, "ppr:", 4) &&
-			    sscanf(m + 4, "%ld:%15s", &ppr, tail) == 2 && ppr > 0 &&
-			    !strcmp(tail, "node")) {
-				job->ppn = ppr;  /* Open MPI's N per node */
-			} else if (!strcmp(m, "node")) {
-				job->by_node = true;
-			} else if (strcmp(m, "slot") && strcmp(m, "core") && strcmp(m, "hwthread") &&
-				   strcmp(m, "socket") && strcmp(m, "numa")) {
-				fprintf(stderr, "mpiexec: --map-by %s: want slot, node or ppr:N:node\n",
-					m);
-				exit(2);
-			}
-		} else if (in(a, bind_opts)) {
-			char kind[32];
-			const char *b = need(argc, argv, i++);
-
-			snprintf(kind, sizeof(kind), "%.*s", (int)strcspn(b, ":"), b);
-			if (!strcmp(kind, "core") || !strcmp(kind, "hwthread") ||
-			    !strcmp(kind, "none")) {
-				setenv("SHOAL_BIND", kind, 1);
-			} else if (!strcmp(kind, "socket") || !strcmp(kind, "numa") ||
-				   !strcmp(kind, "l3cache") || !strcmp(kind, "board")) {
-				fprintf(stderr, "mpiexec: warning: --bind-to %s is not supported; ranks "
-					"are not bound (use core or hwthread)\n", b);
-				setenv("SHOAL_BIND", "none", 1);
-			} else {
-				fprintf(stderr, "mpiexec: --bind-to %s: want none, core or hwthread\n", b);
-				exit(2);
-			}
-			forward(job, "SHOAL_BIND", strlen("SHOAL_BIND"));
-		} else if (!strcmp(a, "--report-bindings") || !strcmp(a, "-report-bindings")) {
-			setenv("SHOAL_REPORT_BINDINGS", "1", 1);
-			forward(job, "SHOAL_REPORT_BINDINGS", strlen("SHOAL_REPORT_BINDINGS"));
-		} else if (in(a, output_opts)) {
-			const char *d = need(argc, argv, i++);
-			char *abs = *d == '/' ? strdup(d) : NULL;
-
-			if (*d != '/') {
-				char cwd[PATH_MAX];
-
-				if (getcwd(cwd, sizeof(cwd)) && asprintf(&abs, "%s/%s", cwd, d) < 0)
-					abs = NULL;
-			}
-			if (!abs) {
-				fprintf(stderr, "mpiexec: %s %s: cannot make the path absolute\n", a, d);
-				exit(2);
-			}
-			setenv("SHOAL_OUTPUT_DIR", abs, 1);
-			forward(job, "SHOAL_OUTPUT_DIR", strlen("SHOAL_OUTPUT_DIR"));
-		} else if (!strcmp(a, "--show-placement")) {
-			job->show_placement = true;
-		} else if (!strcmp(a, "--display-map") || !strcmp(a, "-display-map") ||
-			   !strcmp(a, "-print-rank-map") || !strcmp(a, "--print-rank-map")) {
-			job->display_map = true;  /* Open MPI's: print the map, then run */
-		} else if (in(a, launcher_opts)) {
-			job->launcher = need(argc, argv, i++);
-			if (strcmp(job->launcher, "local") && strcmp(job->launcher, "ssh") &&
-			    strcmp(job->launcher, "rsh") && strcmp(job->launcher, "slurm")) {
-				fprintf(stderr, "mpiexec: --launcher %s: want local, ssh or slurm\n",
-					job->launcher);
-				exit(2);
-			}
-		} else if (in(a, agent_opts)) {
-			job->agent = need(argc, argv, i++);
-		} else if (!strcmp(a, "--control-addr")) {
-			job->control_addr = need(argc, argv, i++);
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "-help")) {
-			usage(stdout);
-			exit(0);
-		} else if (!strcmp(a, "-V") || !strcmp(a, "--version") || !strcmp(a, "-version")) {
-			printf("mpiexec (Shoal) %s\n", SHL_MPIEXEC_VERSION);
-			exit(0);
-		} else if (!strcmp(a, "--gdb") || !strcmp(a, "-gdb")) {
-			job->gdb = true;
-		} else if (!strcmp(a, "--gdb-x")) {
-			job->gdb = true;
-			job->gdb_x = need(argc, argv, i++);
-		} else if (!strcmp(a, "--timeout") || !strcmp(a, "-timeout")) {
-			job->timeout = seconds(need(argc, argv, i++));
-		} else if (!strncmp(a, "--timeout=", 10)) {
-			job->timeout = seconds(a + 10);
-		} else if (!strcmp(a, "-x")) {
-			char *v = need(argc, argv, i++);
-			char *eq = strchr(v, '=');
-
-			if (eq) {
-				*eq = '\0';
-				setenv(v, eq + 1, 1);
-			}
-			forward(job, v, strlen(v));
-		} else if (!strcmp(a, "-genv") || !strcmp(a, "-env")) {
-			if (i + 2 >= argc) {
-				fprintf(stderr, "mpiexec: %s needs a name and a value\n", a);
-				exit(2);
-			}
-			setenv(argv[i + 1], argv[i + 2], 1);
-			forward(job, argv[i + 1], strlen(argv[i + 1]));
-			i += 2;
-		} else if (!strcmp(a, "-genvlist") || !strcmp(a, "-envlist")) {
-			const char *l = need(argc, argv, i++);
-
-			while (*l) {
-				size_t n = strcspn(l, ",");
-
-				if (n)
-					forward(job, l, n);
-				l += n + (l[n] == ',');
-			}
-		} else if (!strcmp(a, "-genvall") || !strcmp(a, "-envall")) {
-			job->env_all = true;
-		} else if (!strcmp(a, "-genvnone") || !strcmp(a, "-envnone")) {
-			job->env_all = false;
-		} else if (!strcmp(a, "--tag-output") || !strcmp(a, "-tag-output")) {
-			job->label = "tag";
-		} else if (!strcmp(a, "-l") || !strcmp(a, "-prepend-rank") ||
-			   !strcmp(a, "--prepend-rank")) {
-			job->label = "rank";
-		} else if (!strcmp(a, "-wdir") || !strcmp(a, "--wdir") || !strcmp(a, "-wd")) {
-			const char *d = need(argc, argv, i++);
-
-			if (chdir(d) < 0) {
-				fprintf(stderr, "mpiexec: cannot change to %s: %s\n", d, strerror(errno));
-				exit(1);
-			}
-		} else if (!strcmp(a, "--mca") || !strcmp(a, "-mca") || !strcmp(a, "--gmca")) {
-			need(argc, argv, i + 1);
-			fprintf(stderr, "mpiexec: warning: ignoring %s %s %s\n", a, argv[i + 1],
-				argv[i + 2]);
-			i += 2;
-		} else if (in(a, ignored_with_arg)) {
-			fprintf(stderr, "mpiexec: warning: ignoring %s %s\n", a, need(argc, argv, i));
-			i++;
-		} else if (in(a, ignored_flags) || strchr(a, '=')) {
+		}
+		o = find_opt(a, &value);
+		if (!o && strchr(a, '=')) {
 			fprintf(stderr, "mpiexec: warning: ignoring %s\n", a);
-		} else {
+			continue;
+		}
+		if (!o) {
 			fprintf(stderr, "mpiexec: unknown option %s (see mpiexec --help)\n", a);
 			exit(2);
 		}
+		if (value) {
+			v[0] = (char *)value;
+		} else if (o->nargs > 0) {
+			if (i + o->nargs >= argc) {
+				fprintf(stderr, o->nargs == 1 ? "mpiexec: %s needs a value\n" :
+					"mpiexec: %s needs two values (%s)\n", a, o->arg);
+				exit(2);
+			}
+			for (int k = 0; k < o->nargs; k++)
+				v[k] = argv[i + 1 + k];
+			i += o->nargs;
+		}
+		if (o->kind == OPT_IGNORED) {
+			fprintf(stderr, "mpiexec: warning: ignoring %s%s%s%s%s\n", a,
+				v[0] && !value ? " " : "", v[0] && !value ? v[0] : "", v[1] ? " " : "",
+				v[1] ? v[1] : "");
+			continue;
+		}
+		if (o->kind == OPT_REFUSED) {
+			fprintf(stderr, "mpiexec: %s: ", a);
+			for (const char *h = o->help; *h; h++)
+				if (*h != '\t')
+					fputc(*h == '\n' ? ' ' : *h, stderr);
+			fputc('\n', stderr);
+			exit(2);
+		}
+		take(o, a, v, job);
 	}
 	if (i >= argc) {
 		usage(stderr);
@@ -458,10 +600,6 @@ static void parse(int argc, char **argv, struct job *job)
 	}
 	check_runnable(job->program);
 	job->args = argv + i;
-	return;
-bad_place:
-	fprintf(stderr, "mpiexec: %s\n", why);
-	exit(2);
 }
 
 /* <dir of the real mpiexec>/../lib/shoal/<name>, so an installed tree works anywhere. */
@@ -503,48 +641,6 @@ static int gdb_args(const struct job *job, char **argv)
 	return k;
 }
 
-static pid_t start(struct job *job, const char *node, const sigset_t *old)
-{
-	int nargs = 0, k = 0;
-	char **argv, nbuf[24];
-	pid_t pid;
-
-	while (job->args[nargs])
-		nargs++;
-	argv = calloc((size_t)nargs + 20, sizeof(char *));
-	if (!argv)
-		return -1;
-	if (job->gdb) {
-		k = gdb_args(job, argv);
-		setenv("SHOAL_DEBUG_STOP", "1", 1);
-	}
-	snprintf(nbuf, sizeof(nbuf), "%ld", job->nranks);
-	argv[k] = job->gdb ? (char *)node : "shoal-node";
-	argv[k + 1] = job->dir;
-	argv[k + 2] = nbuf;
-	argv[k + 3] = job->program;
-	for (int i = 1; i < nargs; i++)
-		argv[k + 3 + i] = job->args[i];
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		/* If mpiexec dies (even by SIGKILL) the node must not run on unattended. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		sigprocmask(SIG_SETMASK, old, NULL);
-		/* Ctrl-\ reaches the whole process group: mpiexec reports, the node goes on. */
-		if (!job->gdb)
-			signal(SIGQUIT, SIG_IGN);
-		if (job->gdb)
-			execvp(argv[0], argv);
-		else
-			execv(node, argv);
-		fprintf(stderr, "mpiexec: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	free(argv);
-	return pid;
-}
-
 void shl_mpir_publish(const struct shl_place *p, const char *program, const pid_t *node_pid)
 {
 	MPIR_proctable = calloc((size_t)p->nranks, sizeof(*MPIR_proctable));
@@ -562,72 +658,85 @@ void shl_mpir_publish(const struct shl_place *p, const char *program, const pid_
 	MPIR_Breakpoint();
 }
 
-/* Print on stderr what every rank waits for: gdb attaches to the node for a moment with
- * Shoal's extension (the ranks are stopped meanwhile) and runs info ranks and mpi queues. */
-static void report(const struct job *job, const char *why)
-{
-	pid_t g;
-	int status;
-
-	fprintf(stderr, "shoal: hang report (%s): what every rank is waiting for\n", why);
-	fflush(stderr);
-	g = shl_report_start(job->node, job->ext, STDERR_FILENO, &job->old_mask);
-	if (g > 0)
-		while (waitpid(g, &status, 0) < 0 && errno == EINTR)
-			;
-}
-
-/* Wait for the node, forwarding stop signals; returns its wait status. */
-static int supervise(const struct job *job, const sigset_t *set, bool *timed_out,
-		     bool *deadlocked)
+/* --gdb: gdb runs the node process and owns the terminal (the user types to it, Ctrl-C
+ * interrupts the ranks), so the job has no proxy: fork gdb --args shoal-node JOBDIR N
+ * PROGRAM ARGS, forward SIGTERM and SIGHUP to it (SIGKILL SHL_MPIEXEC_KILL_GRACE_S later),
+ * end it at --timeout, and return mpiexec's exit status. */
+static int run_gdb(struct job *job, const char *node, const sigset_t *set)
 {
 	struct timespec tick = { .tv_sec = 0, .tv_nsec = 200 * 1000 * 1000 };
-	const long grace_ms = 1000 * SHL_MPIEXEC_KILL_GRACE_S;
 	long kill_at = 0, end_at = job->timeout ? shl_mono_ms() + 1000 * job->timeout : 0;
-	pid_t node = job->node;
-	int status;
+	int nargs = 0, k, status;
+	char **argv, nbuf[24];
+	bool timed_out = false;
+	pid_t g;
 
+	while (job->args[nargs])
+		nargs++;
+	argv = calloc((size_t)nargs + 20, sizeof(char *));
+	if (!argv)
+		return 1;
+	k = gdb_args(job, argv);
+	setenv("SHOAL_DEBUG_STOP", "1", 1);
+	snprintf(nbuf, sizeof(nbuf), "%ld", job->nranks);
+	argv[k] = (char *)node;
+	argv[k + 1] = job->dir;
+	argv[k + 2] = nbuf;
+	argv[k + 3] = job->program;
+	for (int i = 1; i < nargs; i++)
+		argv[k + 3 + i] = job->args[i];
+	fflush(NULL);
+	g = fork();
+	if (g == 0) {
+		/* If mpiexec dies (even by SIGKILL) the session must not run on unattended. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		sigprocmask(SIG_SETMASK, &job->old_mask, NULL);
+		execvp(argv[0], argv);
+		fprintf(stderr, "mpiexec: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	free(argv);
+	if (g < 0) {
+		fprintf(stderr, "mpiexec: cannot start gdb: %s\n", strerror(errno));
+		return 1;
+	}
 	for (;;) {
-		siginfo_t si;
+		pid_t r = waitpid(g, &status, WNOHANG);
 		int sig;
-		pid_t r = waitpid(node, &status, WNOHANG);
 
-		if (r == node)
-			return status;
+		if (r == g)
+			break;
 		if (r < 0 && errno != EINTR)
-			return 1 << 8;
-		sig = sigtimedwait(set, &si, &tick);
-		if (sig == SIGQUIT && !job->gdb)
-			report(job, "SIGQUIT");
-		if (sig == SIGUSR1 && si.si_pid == node && !*deadlocked) {
-			/* The node's watchdog saw every rank blocked for good. */
-			*deadlocked = true;
-			report(job, "likely deadlock");
-			kill(node, SIGTERM);
-			kill_at = shl_mono_ms() + grace_ms;
-		}
-		/* Under gdb the terminal's Ctrl-C belongs to gdb (it interrupts the ranks). */
-		if ((sig == SIGINT && !job->gdb) || sig == SIGTERM || sig == SIGHUP) {
-			kill(node, sig);
+			return 1;
+		sig = sigtimedwait(set, NULL, &tick);
+		if (sig == SIGTERM || sig == SIGHUP) {
+			kill(g, sig);
 			if (!kill_at)
-				kill_at = shl_mono_ms() + grace_ms;
+				kill_at = shl_mono_ms() + 1000 * SHL_MPIEXEC_KILL_GRACE_S;
 		}
-		if (end_at && shl_mono_ms() >= end_at && !*timed_out) {
-			char why[64];
-
-			*timed_out = true;
-			snprintf(why, sizeof(why), "--timeout %ld s expired", job->timeout);
-			if (!job->gdb)
-				report(job, why);
-			kill(node, SIGTERM);
-			kill_at = shl_mono_ms() + grace_ms;
+		if (end_at && shl_mono_ms() >= end_at && !timed_out) {
+			timed_out = true;
+			kill(g, SIGTERM);
+			kill_at = shl_mono_ms() + 1000 * SHL_MPIEXEC_KILL_GRACE_S;
 		}
 		if (kill_at && shl_mono_ms() >= kill_at)
-			kill(node, SIGKILL);
+			kill(g, SIGKILL);
 	}
+	if (timed_out) {
+		fprintf(stderr, "shoal: job ended by --timeout after %ld s\n", job->timeout);
+		return SHL_MPIEXEC_TIMEOUT_EXIT;
+	}
+	if (WIFSIGNALED(status)) {
+		fprintf(stderr, "shoal: gdb killed by signal %s (%s)\n",
+			sigabbrev_np(WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?",
+			strsignal(WTERMSIG(status)));
+		return 128 + WTERMSIG(status);
+	}
+	return WEXITSTATUS(status);
 }
 
-/* Whether `name` is this machine: the single-node path needs no launcher for it. */
+/* Whether `name` is this machine: a job on it alone needs no launcher (mpiexec forks its
+ * node proxy itself). */
 static bool is_this_host(const char *name)
 {
 	char self[SHL_PLACE_HOST_MAX] = "";
@@ -673,8 +782,8 @@ int main(int argc, char **argv)
 	struct job job = { 0 };
 	char node[PATH_MAX];
 	sigset_t set, old;
-	int status, code;
-	bool timed_out = false, deadlocked = false, multi;
+	int status;
+	bool multi;
 
 	parse(argc, argv, &job);
 	if (job.label) {
@@ -683,7 +792,8 @@ int main(int argc, char **argv)
 	} else {
 		unsetenv("SHOAL_OUTPUT_LABEL");
 	}
-	/* mpiexec judges deadlocks across hosts; the nodes' watchdogs must agree on "off". */
+	/* mpiexec judges deadlocks from every node's state; the nodes' watchdogs must agree on
+	 * "off" (a host's proxy does not inherit mpiexec's environment). */
 	if (getenv("SHOAL_DEADLOCK_S"))
 		forward(&job, "SHOAL_DEADLOCK_S", strlen("SHOAL_DEADLOCK_S"));
 	if (!job.place.nhosts && !job.agent &&
@@ -731,7 +841,6 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGQUIT);
-	sigaddset(&set, SIGUSR1);
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	job.old_mask = old;
@@ -741,50 +850,30 @@ int main(int argc, char **argv)
 		setenv("SHOAL_DEBUG_STOP", "gate", 1);
 		forward(&job, "SHOAL_DEBUG_STOP", strlen("SHOAL_DEBUG_STOP"));
 	}
-	if (multi) {
+	if (!multi) {  /* under --gdb too */
+		/* The ranks' program copies: removed here, whatever ends the job; if mpiexec
+		 * is killed, by the next mpiexec on this machine (shl_jobdir_make). */
+		int err = shl_jobdir_make("shoal", job.dir, sizeof(job.dir));
+
+		if (err < 0) {
+			fprintf(stderr, "mpiexec: cannot create a job directory in /dev/shm, $TMPDIR "
+				"or /tmp: %s\n", strerror(-err));
+			return 1;
+		}
+	}
+	if (job.gdb) {
+		status = run_gdb(&job, node, &set);
+	} else {
 		struct shl_launch l = {
 			.place = &job.place, .node_path = node, .program = job.program,
 			.args = job.args, .launcher = job.launcher, .agent = job.agent,
 			.control_addr = job.control_addr, .timeout = job.timeout,
 			.env = job.env, .nenv = job.nenv, .env_all = job.env_all,
-			.old_mask = old, .waited = &set,
+			.old_mask = old, .waited = &set, .here = !multi, .jobdir = job.dir,
 		};
 
-		return shl_launch_run(&l);
+		status = shl_launch_run(&l);
 	}
-	int err = shl_jobdir_make("shoal", job.dir, sizeof(job.dir));
-	if (err < 0) {
-		fprintf(stderr, "mpiexec: cannot create a job directory in /dev/shm, $TMPDIR or "
-			"/tmp: %s\n", strerror(-err));
-		return 1;
-	}
-	job.node = start(&job, node, &old);
-	if (job.node < 0) {
-		fprintf(stderr, "mpiexec: cannot start the node process: %s\n", strerror(errno));
-		shl_jobdir_remove(job.dir);
-		return 1;
-	}
-	if (!job.gdb) {  /* under --gdb, gdb is the node's debugger already */
-		pid_t pid = job.node;
-
-		shl_mpir_publish(&job.place, job.program, &pid);
-	}
-	status = supervise(&job, &set, &timed_out, &deadlocked);
 	shl_jobdir_remove(job.dir);
-	if (deadlocked) {
-		fprintf(stderr, "shoal: job ended as a likely deadlock\n");
-		return SHL_REPORT_DEADLOCK_EXIT;  /* the node found it (it asks with SIGUSR1) */
-	}
-	if (timed_out) {
-		fprintf(stderr, "shoal: job ended by --timeout after %ld s\n", job.timeout);
-		return SHL_MPIEXEC_TIMEOUT_EXIT;
-	}
-	if (WIFSIGNALED(status)) {
-		fprintf(stderr, "shoal: node process killed by signal %s (%s)\n",
-			sigabbrev_np(WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?",
-			strsignal(WTERMSIG(status)));
-		return 128 + WTERMSIG(status);
-	}
-	code = WEXITSTATUS(status);
-	return code;
+	return status;
 }

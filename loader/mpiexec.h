@@ -1,8 +1,7 @@
-/* What mpiexec's files share: a job on several hosts as the launcher sees it, the one
- * entry point that runs such a job (loader/mpiexec_launch.c), and the MPIR process table
- * both kinds of job fill (loader/mpiexec.c).
- * Entered by mpiexec's only thread. Not part of libmpi.so; the single-node path of
- * loader/mpiexec.c does not go through shl_launch_run. */
+/* What mpiexec's files share: a job as the launch code sees it, the one entry point that
+ * runs every job but one under --gdb (loader/mpiexec_launch.c), and the MPIR process table
+ * it fills (loader/mpiexec.c).
+ * Entered by mpiexec's only thread. Not part of libmpi.so. */
 #ifndef SHL_LOADER_MPIEXEC_H
 #define SHL_LOADER_MPIEXEC_H
 
@@ -12,7 +11,7 @@
 
 #include "loader/mpiexec_place.h"
 
-/* A job of one node process per host (docs/offnode.md). */
+/* A job of one node process per host (docs/offnode.md), or of one node on this host. */
 struct shl_launch {
 	struct shl_place *place;   /* mapped: node_of, nnodes */
 	const char *node_path;     /* lib/shoal/shoal-node of this installation */
@@ -28,6 +27,11 @@ struct shl_launch {
 	bool env_all;              /* -genvall: every variable of mpiexec's environment */
 	sigset_t old_mask;         /* signal mask to give children */
 	const sigset_t *waited;    /* signals mpiexec blocks and takes with signalfd */
+	/* The job's one node runs on this host: mpiexec forks its proxy itself, on a
+	 * socketpair (no listener, launcher or agent), and the node's ranks copy the
+	 * program into `jobdir`, which mpiexec made and removes. */
+	bool here;
+	const char *jobdir;
 };
 
 /* mpiexec's thread, once, when the node process of every node of `p` (mapped) runs: fill
@@ -48,8 +52,9 @@ bool shl_slurm_inside(void);
 int shl_slurm_hosts(struct shl_place *p, char *why, size_t len);
 
 /* mpiexec's thread, once, with the signals of `waited` blocked: start one node process per
- * node of the placement, run the job to its end and return mpiexec's exit status (the
- * first failing node's code, 128 + signal, 124 for --timeout). Prints its own errors. */
+ * node of the placement (through its proxy), run the job to its end and return mpiexec's
+ * exit status (the first failing node's code, 128 + signal, 124 for --timeout, 125 for a
+ * likely deadlock). Prints its own errors. */
 int shl_launch_run(struct shl_launch *l);
 
 /* mpiexec's thread, once (loader/mpiexec_route.c): the address to listen on for node

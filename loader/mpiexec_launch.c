@@ -1,8 +1,9 @@
-/* mpiexec's side of a job on several hosts (docs/offnode.md): the job secret, the control
- * listener, one launcher process per node, the handshake, the MPIR process table once every
- * node process runs, output and exit forwarding, hang reports gathered from every node
- * (SIGQUIT, --timeout), the deadlock check over the nodes' states, and ending the whole job
- * when a node fails, is lost, or a signal, --timeout or a deadlock says so.
+/* mpiexec's side of every job (docs/offnode.md) but one under --gdb: the job secret, the
+ * control listener, one launcher process per node (for a job on this host alone, one node
+ * proxy forked on a socketpair instead of both), the handshake, the MPIR process table
+ * once every node process runs, output and exit forwarding, hang reports gathered from
+ * every node (SIGQUIT, --timeout), the deadlock check over the nodes' states, and ending
+ * the whole job when a node fails, is lost, or a signal, --timeout or a deadlock says so.
  * Entered by mpiexec's only thread (shl_launch_run), with the signals it waits for blocked.
  * Must not block on one node while others need service (every socket read goes through the
  * poll loop) nor leave a launcher process running when it returns. */
@@ -41,9 +42,11 @@ extern char **environ;
 #define SHL_LAUNCH_CONNECT_S 60
 /* Seconds a new control connection has to prove the secret before it is dropped. */
 #define SHL_LAUNCH_HELLO_S 10
-/* Grace between END SIGTERM and SIGKILL of the launchers, as for the single node. */
+/* Grace between END SIGTERM and SIGKILL of the launchers: long enough to flush stdio of a
+ * thousand ranks, short enough that Ctrl-C feels immediate. */
 #define SHL_LAUNCH_KILL_GRACE_S 3
-/* Exit status of a job ended by --timeout: coreutils timeout(1)'s, as on one node. */
+/* Exit status of a job ended by --timeout: coreutils timeout(1)'s, so scripts that treat
+ * 124 as "timed out" keep working (mpiexec.c's run_gdb uses it too). */
 #define SHL_LAUNCH_TIMEOUT_EXIT 124
 /* How long a hang report may take to come back from every host: a proxy gives gdb 30 s
  * (SHL_PROXY_GDB_MS) after up to 5 s for its node's description. */
@@ -212,6 +215,10 @@ static int node_command(struct run *run, char **argv, int n, char *node, const c
 	argv[n++] = host;
 	argv[n++] = "--wdir";
 	argv[n++] = cwd;
+	if (l->here) {
+		argv[n++] = "--jobdir";
+		argv[n++] = (char *)l->jobdir;
+	}
 	argv[n++] = (char *)l->program;
 	for (int i = 1; l->args[0] && l->args[i]; i++)
 		argv[n++] = l->args[i];
@@ -225,7 +232,7 @@ static char **agent_argv(struct run *run, int k, char *nodeidx, char *cwd)
 	const char *launcher = l->launcher ? l->launcher : "ssh";
 	char *agent = NULL, *save;
 	int nargs = 0, n = 0;
-	bool ssh = !l->agent && (!strcmp(launcher, "ssh") || !strcmp(launcher, "rsh"));
+	bool ssh = !l->here && !l->agent && (!strcmp(launcher, "ssh") || !strcmp(launcher, "rsh"));
 	char **argv;
 
 	while (l->args[nargs])
@@ -293,15 +300,61 @@ static char **srun_argv(struct run *run, char *cwd, char **hosts)
 	return argv;
 }
 
-/* Fork node k's launcher with the secret on its stdin (with slurm: the one srun, k 0). */
+static int send_assign(struct run *run, struct node *n);
+static int send_env(struct run *run, struct node *n);
+static void close_node(struct node *n);
+static void end_job(struct run *run, int status, int sig, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* A job on this host alone: the control connection of its one node is a socketpair, made
+ * before the proxy is forked. The proxy's end, without close-on-exec, is named on its
+ * command line (--connect fd:N) and closed here once the proxy is forked. Returns it, with
+ * our end in *ours, or -errno. */
+static int here_channel(struct run *run, int *ours)
+{
+	int sv[2], fd;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return -errno;
+	fd = fcntl(sv[1], F_DUPFD, 3);
+	close(sv[1]);
+	if (fd < 0) {
+		close(sv[0]);
+		return -errno;
+	}
+	*ours = sv[0];
+	snprintf(run->addr, sizeof(run->addr), "fd:%d", fd);
+	return fd;
+}
+
+/* The proxy on this host is forked: node 0's connection is ours already. Nobody else can
+ * hold a socketpair's end, so it skips HELLO, CHALLENGE and PROOF (the job secret proves
+ * nothing here) and starts at ASSIGN and ENV, as a node that proved the secret. */
+static void here_joined(struct run *run, int fd)
+{
+	struct node *n = &run->nodes[0];
+
+	n->fd = fd;
+	n->connected = true;
+	if (send_assign(run, n) < 0 || send_env(run, n) < 0) {
+		close_node(n);
+		end_job(run, 1, SIGTERM, "shoal: cannot send the node process its ranks: %s",
+			strerror(errno));
+	}
+}
+
+/* Fork node k's launcher with the secret on its stdin (with slurm: the one srun, k 0; on
+ * this host alone: the node proxy itself). */
 static int start_node(struct run *run, int k)
 {
 	char nodeidx[16], cwd[PATH_MAX], hex[2 * SHL_IO_CTL_SECRET + 2];
 	char **argv, *hosts = NULL;
 	bool slurm = run->l->launcher && !strcmp(run->l->launcher, "slurm") && !run->l->agent;
-	int in[2];
+	int in[2], here = -1, ours = -1;
 	pid_t pid;
 
+	if (run->l->here && (here = here_channel(run, &ours)) < 0)
+		return here;
 	if (!getcwd(cwd, sizeof(cwd)))
 		strcpy(cwd, "/");
 	snprintf(nodeidx, sizeof(nodeidx), "%d", k);
@@ -326,6 +379,8 @@ static int start_node(struct run *run, int k)
 		_exit(127);
 	}
 	close(in[0]);
+	if (here >= 0)
+		close(here);
 	if (pid > 0) {
 		/* A launcher that already ended (ssh to an unknown host) must not kill mpiexec
 		 * with SIGPIPE: its exit is reported when it is reaped. */
@@ -339,8 +394,13 @@ static int start_node(struct run *run, int k)
 	close(in[1]);
 	free(argv);  /* srun's asprintf'd words stay: a few bytes, once */
 	free(hosts);
-	if (pid < 0)
+	if (pid < 0) {
+		if (ours >= 0)
+			close(ours);
 		return -errno;
+	}
+	if (ours >= 0)
+		here_joined(run, ours);
 	for (int i = slurm ? 0 : k; i < (slurm ? run->nnodes : k + 1); i++)
 		run->nodes[i].agent = pid;  /* reap() clears it on every node srun served */
 	return 0;
@@ -357,8 +417,6 @@ static void send_end(struct run *run, int sig)
 }
 
 /* Decide the job's end: the first cause gives the status and the message. */
-static void end_job(struct run *run, int status, int sig, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 static void end_job(struct run *run, int status, int sig, const char *fmt, ...)
 {
 	va_list ap;
@@ -600,7 +658,7 @@ static void send_peers(struct run *run)
 	run->peers_sent = true;
 }
 
-/* Every node process runs: the MPIR table for a parallel debugger, as on one node. */
+/* Every node process runs: the MPIR table for a parallel debugger. */
 static void publish(struct run *run)
 {
 	pid_t *pid = malloc((size_t)run->nnodes * sizeof(*pid));
@@ -869,9 +927,14 @@ static void check_deadlock(struct run *run)
 	if (!live || sent != retired)
 		return;
 	fflush(stdout);
-	fprintf(stderr, "shoal: likely deadlock: every rank on hosts %s has been blocked in MPI "
-		"for %ld s with no message in flight between them (SHOAL_DEADLOCK_S=0 turns this "
-		"check off)\n", hosts, run->deadlock_ms / 1000);
+	if (run->nnodes == 1)
+		fprintf(stderr, "shoal: likely deadlock: every rank has been blocked in MPI for "
+			"%ld s and none can progress (SHOAL_DEADLOCK_S=0 turns this check off)\n",
+			run->deadlock_ms / 1000);
+	else
+		fprintf(stderr, "shoal: likely deadlock: every rank on hosts %s has been blocked "
+			"in MPI for %ld s with no message in flight between them "
+			"(SHOAL_DEADLOCK_S=0 turns this check off)\n", hosts, run->deadlock_ms / 1000);
 	if (!start_report(run, "likely deadlock", SHL_IO_CTL_REPORT_DEADLOCK,
 			  SHL_REPORT_DEADLOCK_EXIT, "shoal: job ended as a likely deadlock"))
 		end_job(run, SHL_REPORT_DEADLOCK_EXIT, SIGTERM,
@@ -894,7 +957,6 @@ static void on_signal(struct run *run)
 				"node processes have started\n", run->naddr, run->nnodes);
 		else if (sig == SIGQUIT)  /* the job goes on */
 			start_report(run, "SIGQUIT", SHL_IO_CTL_REPORT_HANG, -1, NULL);
-		/* SIGUSR1 is the single node's deadlock call: mpiexec judges here itself. */
 	}
 }
 
@@ -1046,7 +1108,7 @@ int shl_launch_run(struct shl_launch *l)
 		run.nodes[k].fd = -1;
 		shl_place_ranks(pl, k, run.nodes[k].ranks, sizeof(run.nodes[k].ranks));
 	}
-	if (open_listener(&run) < 0)
+	if (!l->here && open_listener(&run) < 0)
 		return 1;
 	bool slurm = l->launcher && !strcmp(l->launcher, "slurm") && !l->agent;
 

@@ -405,8 +405,6 @@ static void start_ranks(const char *jobdir, const int *world, int argc, char **a
 
 /* How often the deadlock watchdog samples the ranks. */
 #define SHL_LOADER_WATCH_MS 250
-/* How long the watchdog leaves mpiexec to print its own report before ending the node. */
-#define SHL_LOADER_REPORT_GRACE_S 20
 
 /* Whether no rank can move again: each has ended or is blocked in MPI with nothing to
  * receive. *sig summarises the ranks' wake counters, to see that nothing moved since. */
@@ -426,9 +424,10 @@ static bool all_blocked(uint64_t *sig)
 	return true;
 }
 
-/* The watchdog thread: a single-node job whose every rank stays blocked in MPI for
- * shl_loader.deadlock_ms can never progress. Report what each rank waits for, ask mpiexec
- * (the parent) for its fuller report, then end the job. */
+/* The watchdog thread of a node process run without a proxy (shoal-node JOBDIR N PROGRAM
+ * by hand, as under callgrind; mpiexec always starts one): a node whose every rank stays
+ * blocked in MPI for shl_loader.deadlock_ms can never progress. Report what each rank
+ * waits for, then end the node with status 125. */
 static void *watch(void *arg)
 {
 	struct timespec tick = { 0, SHL_LOADER_WATCH_MS * 1000000L };
@@ -455,8 +454,6 @@ static void *watch(void *arg)
 		if (__atomic_load_n(&shl_loader.copies[k].stage, __ATOMIC_RELAXED) != SHL_STAGE_DONE)
 			shl_job_describe_rank(shl_loader.copies[k].rank, stderr);
 	fflush(stderr);
-	kill(getppid(), SIGUSR1);  /* mpiexec adds each rank's call and ends the job */
-	sleep(SHL_LOADER_REPORT_GRACE_S);
 	shl_exit_now(SHL_REPORT_DEADLOCK_EXIT);
 	return arg;
 }

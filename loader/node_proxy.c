@@ -1,8 +1,10 @@
-/* The node proxy of a job on several hosts (shoal-node --connect, docs/offnode.md): joins
- * mpiexec's control channel with the job secret, forks the node process proper, forwards
- * its pid (for mpiexec's MPIR table), its stdout/stderr line by line, its watchdog's states
- * and its end, delivers mpiexec's END, and answers REPORT with the hang report of its node
- * process (gdb, run here).
+/* The node proxy (shoal-node --connect, docs/offnode.md) of every node of a job but one
+ * under mpiexec --gdb, on this host alone too (then forked by mpiexec on a socketpair,
+ * --connect fd:N): joins mpiexec's control channel with the job secret (but on that
+ * socketpair), forks the node process proper, forwards its pid (for mpiexec's MPIR
+ * table), its stdout/stderr line by line, its watchdog's states and its end, delivers
+ * mpiexec's END and STDIN, and answers REPORT with the hang report of its node process
+ * (gdb, run here).
  * Entered by shoal-node's main thread only, before any rank exists; single-threaded.
  * Must not outlive mpiexec or leave its node process or job directory behind. */
 #include <arpa/inet.h>
@@ -72,6 +74,8 @@ struct proxy {
 	uint32_t node;
 	const char *host;
 	const char *wdir;
+	bool here;                  /* forked by mpiexec on this host (--connect fd:N) */
+	const char *jobdir;         /* --jobdir: mpiexec's job directory, which it removes */
 	char *hosts;                /* --hosts (srun): every node's host, in node order */
 	int argc;                   /* the program's argv */
 	char **argv;
@@ -203,6 +207,8 @@ static int parse(struct proxy *p, int argc, char **argv)
 			p->host = argv[i + 1];
 		else if (!strcmp(argv[i], "--wdir"))
 			p->wdir = argv[i + 1];
+		else if (!strcmp(argv[i], "--jobdir"))
+			p->jobdir = argv[i + 1];
 		else
 			return -EINVAL;
 	}
@@ -216,6 +222,7 @@ static int parse(struct proxy *p, int argc, char **argv)
 	}
 	if (!p->connect || !p->host)
 		return -EINVAL;
+	p->here = !strncmp(p->connect, "fd:", 3);
 	p->argc = argc - i;
 	p->argv = argv + i;
 	return 0;
@@ -232,6 +239,17 @@ static int dial(struct proxy *p)
 	const char *colon = strrchr(p->connect, ':');
 	int one = 1, err = -EINVAL;
 
+	if (p->here) {  /* mpiexec's socketpair, connected already */
+		char *end;
+		long fd = strtol(p->connect + 3, &end, 10);
+
+		if (*end || fd < 3 || fd > INT_MAX || fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0)
+			return -EBADF;
+		p->ctl = (int)fd;
+		setsockopt(p->ctl, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		setsockopt(p->ctl, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+		return 0;
+	}
 	if (!colon || (size_t)(colon - p->connect) >= sizeof(ips))
 		return -EINVAL;
 	memcpy(ips, p->connect, (size_t)(colon - p->connect));
@@ -346,7 +364,8 @@ static int prove(struct proxy *p)
 	return shl_io_ctl_send(p->ctl, SHL_IO_CTL_PROOF, proof, sizeof(proof));
 }
 
-/* HELLO, CHALLENGE, PROOF, ASSIGN, ENV, ADDR (the mesh listener's), PEERS. */
+/* HELLO, CHALLENGE, PROOF, ASSIGN, ENV, ADDR (the mesh listener's), PEERS. On mpiexec's
+ * socketpair (here) the first three are left out: nobody else holds it. */
 static int handshake(struct proxy *p)
 {
 	unsigned char addr[8], *body;
@@ -356,7 +375,7 @@ static int handshake(struct proxy *p)
 	uint32_t nnodes;
 	int err;
 
-	err = prove(p);
+	err = p->here ? 0 : prove(p);
 	if (err)
 		return err;
 	err = recv_record(p, SHL_IO_CTL_ASSIGN, &body, &len);
@@ -397,7 +416,13 @@ static int handshake(struct proxy *p)
 		return err;
 
 	/* The mesh listener, on the address mpiexec reached us by: that interface routes to
-	 * the other hosts too. The node process's completion thread takes it over. */
+	 * the other hosts too. The node process's completion thread takes it over. A job of
+	 * one node has no mesh: its ADDR is all zeros. */
+	if (nnodes == 1) {
+		memset(addr, 0, sizeof(addr));
+		err = shl_io_ctl_send(p->ctl, SHL_IO_CTL_ADDR, addr, sizeof(addr));
+		goto peers;
+	}
 	if (getsockname(p->ctl, (struct sockaddr *)&sa, &salen) < 0)
 		return -errno;
 	sa.sin_port = 0;
@@ -411,6 +436,7 @@ static int handshake(struct proxy *p)
 	memcpy(addr, &sa.sin_addr, 4);
 	shl_io_ctl_put32(addr + 4, ntohs(sa.sin_port));
 	err = shl_io_ctl_send(p->ctl, SHL_IO_CTL_ADDR, addr, sizeof(addr));
+peers:
 	if (err)
 		return err;
 	err = recv_record(p, SHL_IO_CTL_PEERS, &body, &len);
@@ -460,7 +486,8 @@ static _Noreturn void run_child(struct proxy *p, pid_t proxy, int in, int out, i
 	close(p->ctl);
 	close(p->watch);
 	shl_loader.proxy = watch;
-	setenv("SHOAL_HOST", p->host, 1);
+	if (!p->here)  /* messages name the host only in a job of several */
+		setenv("SHOAL_HOST", p->host, 1);
 	fflush(NULL);
 	struct shl_io_config mesh = { .node = p->node, .nnodes = p->nnodes,
 				      .world_size = (int32_t)p->world_size, .node_of = p->node_of,
@@ -609,8 +636,8 @@ static int finish_report(struct proxy *p)
 	return err ? err : shl_io_ctl_send(p->ctl, SHL_IO_CTL_REPORTED, NULL, 0);
 }
 
-/* The gdb part of the report: the same command mpiexec runs on one node, against our node
- * process (our child, so ptrace may attach under Yama's default scope). */
+/* The gdb part of the report (loader/report.c), against our node process (our child, so
+ * ptrace may attach under Yama's default scope). */
 static int start_gdb(struct proxy *p)
 {
 	char ext[PATH_MAX];
@@ -651,7 +678,8 @@ static int start_report(struct proxy *p, uint32_t what)
 	if (!p->text)
 		return shl_io_ctl_send(p->ctl, SHL_IO_CTL_REPORTED, NULL, 0);
 	rank_ranges(p, ranks, sizeof(ranks));
-	fprintf(p->text, "shoal: host %s (node %u, ranks %s):\n", p->host, p->node, ranks);
+	if (!p->here)
+		fprintf(p->text, "shoal: host %s (node %u, ranks %s):\n", p->host, p->node, ranks);
 	if (p->ended) {
 		fprintf(p->text, "shoal: its ranks have all ended\n");
 		return finish_report(p);
@@ -884,7 +912,10 @@ int shl_node_proxy_main(int argc, char **argv)
 		fprintf(stderr, "usage: shoal-node --connect IP[,IP...]:PORT --node I --host NAME "
 			"[--wdir DIR] program [args...] (started by mpiexec, secret on stdin)\n"
 			"       shoal-node --connect IP[,IP...]:PORT --node slurm --hosts A,B,... "
-			"[--wdir DIR] program [args...] (started by srun)\n");
+			"[--wdir DIR] program [args...] (started by srun)\n"
+			"       shoal-node --connect fd:N --node 0 --host NAME [--wdir DIR] "
+			"[--jobdir DIR] program [args...]\n"
+			"           (forked by mpiexec for a job on its host, secret on stdin)\n");
 		return 2;
 	}
 	/* Terminal signals belong to mpiexec, which forwards them as END. */
@@ -901,15 +932,17 @@ int shl_node_proxy_main(int argc, char **argv)
 	err = handshake(p);
 	if (err)
 		return fail(p, "handshake with mpiexec failed", err);
-	err = shl_jobdir_make("shoal-node", p->dir, sizeof(p->dir));
-	if (err)
+	if (p->jobdir)
+		snprintf(p->dir, sizeof(p->dir), "%s", p->jobdir);
+	else if ((err = shl_jobdir_make("shoal-node", p->dir, sizeof(p->dir))) != 0)
 		return fail(p, "cannot make a job directory", err);
 	/* Rank 0's node gets mpiexec's stdin through a pipe; the others keep /dev/null. */
 	if ((p->node_of[0] == p->node && pipe2(in, O_CLOEXEC) < 0) ||
 	    pipe2(out, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0 ||
 	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, watch) < 0) {
 		err = errno;
-		shl_jobdir_remove(p->dir);
+		if (!p->jobdir)
+			shl_jobdir_remove(p->dir);
 		return fail(p, "pipe", err);
 	}
 	p->in = in[1];
@@ -927,13 +960,15 @@ int shl_node_proxy_main(int argc, char **argv)
 	}
 	if (p->child < 0) {
 		err = errno;
-		shl_jobdir_remove(p->dir);
+		if (!p->jobdir)
+			shl_jobdir_remove(p->dir);
 		return fail(p, "fork", err);
 	}
 	p->out = (struct stream){ .fd = out[0], .id = 1 };
 	p->err = (struct stream){ .fd = errp[0], .id = 2 };
 	err = supervise(p);
-	shl_jobdir_remove(p->dir);
+	if (!p->jobdir)
+		shl_jobdir_remove(p->dir);
 	if (!err)
 		linger(p);
 	return err ? 1 : 0;

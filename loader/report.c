@@ -1,6 +1,6 @@
 /* The gdb hang report: the one gdb command line that looks at a running node process.
- * Entered by mpiexec's thread (one node) and by a node proxy's thread (several hosts); no
- * state of its own. Must not wait for gdb nor print anything but gdb's own failure and a
+ * Entered by a node proxy's thread (shl_report_start, shl_report_ext) and by any thread
+ * reading a setting (shl_report_env_seconds); no state of its own. Must not wait for gdb nor print anything but gdb's own failure and a
  * malformed setting. */
 #include <errno.h>
 #include <limits.h>

@@ -1,7 +1,7 @@
 /* The gdb hang report (docs/debugging.md, "Crash and hang reports"): one gdb command line,
- * run by mpiexec against its node process (one node) and by each node proxy against its own
- * (several hosts). Entered by mpiexec's thread or a proxy's thread; no state. Must not wait
- * for gdb: callers reap it (the proxy keeps serving its node meanwhile). */
+ * run by each node proxy against its own node process, on one host as on several; and the
+ * deadlock settings mpiexec and the node share. Entered by a proxy's thread; no state.
+ * Must not wait for gdb: callers reap it (the proxy keeps serving its node meanwhile). */
 #ifndef SHL_LOADER_REPORT_H
 #define SHL_LOADER_REPORT_H
 
@@ -23,7 +23,7 @@
  * (SHOAL_DEADLOCK_S, SHOAL_LAUNCH_TIMEOUT.) */
 long shl_report_env_seconds(const char *name, long dflt, long min);
 
-/* mpiexec's or a proxy's thread: fork gdb (SHOAL_GDB, else gdb) attached to process `node`
+/* A proxy's thread: fork gdb (SHOAL_GDB, else gdb) attached to process `node`
  * with Shoal's extension `ext`, printing `info ranks` and `mpi queues all` on `out` (its
  * stdout and stderr), then detaching; the ranks are stopped meanwhile. The child gets the
  * signal mask `mask` (NULL: the caller's). Returns gdb's pid, or -errno if fork failed;

@@ -27,7 +27,7 @@ mpx=$!
 # While the job waits: its node process runs the ranks on carrier threads.
 carriers=0
 for _ in $(seq 30); do
-	node=$(pgrep -P "$mpx" shoal-node) &&
+	node=$(pgrep -P "$(pgrep -P "$mpx" shoal-node)" shoal-node) &&
 		carriers=$(cat /proc/"$node"/task/*/comm 2>/dev/null | grep -c '^carrier ') &&
 		[ "$carriers" -gt 0 ] && break
 	sleep 0.05

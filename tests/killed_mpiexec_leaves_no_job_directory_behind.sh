@@ -31,7 +31,8 @@ start_blocked() {
 	dir=
 	for _ in $(seq 600); do
 		dir=$(job_dir "$mpx")
-		[ -n "$dir" ] && pgrep -P "$mpx" shoal-node >/dev/null && break
+		# The node (forked by its proxy, mpiexec's child) has copied the program there.
+		[ -n "$dir" ] && pgrep -P "$mpx" shoal-node >/dev/null && [ -n "$(ls "$dir")" ] && break
 		sleep 0.1
 	done
 	[ -n "$dir" ] || fail "no job directory for mpiexec $mpx"

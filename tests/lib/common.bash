@@ -83,7 +83,8 @@ start_job() {
 	trap 'kill -TERM $mpx 2>/dev/null; wait' EXIT
 	node=
 	for _ in $(seq 600); do  # a minute at most, for a loaded machine
-		node=$(pgrep -P "$mpx" shoal-node) && break
+		# mpiexec forks the node's proxy (shoal-node --connect), which forks the node.
+		node=$(pgrep -P "$(pgrep -P "$mpx" shoal-node)" shoal-node) && break
 		sleep 0.1
 	done
 	[ -n "$node" ] || fail "no node process"
