@@ -166,8 +166,8 @@ void shl_loader_rank_ended(struct shl_copy *c);
 int shl_loader_stdio_setup(void);
 
 /* Main thread of the node, once, before the ranks start (loader/node_bind.c): read
- * SHOAL_BIND (core, hwthread, none) and SHOAL_REPORT_BINDINGS. Returns 0 or -errno
- * (-EINVAL: an unknown kind). */
+ * SHOAL_BIND (core, hwthread, none) and SHOAL_REPORT_BINDINGS. Returns 0, or -errno after
+ * saying on stderr why the ranks cannot be bound (-EINVAL: an unknown kind). */
 int shl_loader_bind_setup(void);
 
 /* Main thread of the node, for each rank before its thread is made: give `attr` the CPUs

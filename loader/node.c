@@ -627,12 +627,8 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 			strerror(-err));
 		return 1;
 	}
-	err = shl_loader_bind_setup();
-	if (err) {
-		fprintf(stderr, "shoal: cannot bind ranks as SHOAL_BIND=%s asks: %s\n",
-			getenv("SHOAL_BIND"), strerror(-err));
+	if (shl_loader_bind_setup() < 0)
 		return 1;
-	}
 	start_ranks(jobdir, world, argc, argv);
 	/* Ranks of a node blocked together may wait on other nodes: with a proxy, the
 	 * watchdog only reports to mpiexec, which judges the whole job (watch_for_proxy). */

@@ -50,18 +50,22 @@ int shl_loader_bind_setup(void)
 {
 	const char *kind = getenv("SHOAL_BIND"), *report = getenv("SHOAL_REPORT_BINDINGS");
 	cpu_set_t mine;
-	int pkg[CPU_SETSIZE], core[CPU_SETSIZE];
+	int pkg[CPU_SETSIZE], core[CPU_SETSIZE], err = 0;
 
 	bind.report = report && *report && strcmp(report, "0");
 	if (!kind || !*kind || !strcmp(kind, "none"))
 		return 0;
 	if (strcmp(kind, "core") && strcmp(kind, "hwthread"))
-		return -EINVAL;
-	if (sched_getaffinity(0, sizeof(mine), &mine) < 0)
-		return -errno;
-	bind.units = calloc(CPU_SETSIZE, sizeof(*bind.units));
-	if (!bind.units)
-		return -ENOMEM;
+		err = EINVAL;
+	else if (sched_getaffinity(0, sizeof(mine), &mine) < 0)
+		err = errno;
+	else if (!(bind.units = calloc(CPU_SETSIZE, sizeof(*bind.units))))
+		err = ENOMEM;
+	if (err) {
+		fprintf(stderr, "shoal: cannot bind ranks as SHOAL_BIND=%s asks: %s\n", kind,
+			strerror(err));
+		return -err;
+	}
 	bind.kind = kind;
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
 		int u = bind.nunits;

@@ -393,7 +393,7 @@ int shl_node_exec_run(int world_size, int nlocal, const int *world, int argc, ch
 {
 	struct pollfd *fds;
 	sigset_t set;
-	int sfd, failed, code = 0, err;
+	int sfd, failed, code = 0;
 
 	shl_loader.program = argv[0];
 	shl_loader.nranks = nlocal;
@@ -431,12 +431,8 @@ int shl_node_exec_run(int world_size, int nlocal, const int *world, int argc, ch
 		fprintf(stderr, "shoal: cannot set up the ranks' output\n");
 		return 1;
 	}
-	err = shl_loader_bind_setup();
-	if (err) {
-		fprintf(stderr, "shoal: cannot bind ranks as SHOAL_BIND=%s asks: %s\n",
-			getenv("SHOAL_BIND"), strerror(-err));
+	if (shl_loader_bind_setup() < 0)
 		return 1;
-	}
 	if (start_ranks(world_size, argv) < 0) {
 		signal_ranks(SIGKILL);
 		while (wait(NULL) > 0 || errno == EINTR)
