@@ -119,6 +119,10 @@ int shl_job_create_part(int size, int nlocal, const int *local)
 	shl_job.spin_ns = 1000 * shl_env_size("SHOAL_SPIN_US",
 					      nlocal > shl_job.cores ? 0 : SHL_WAIT_SPIN_US,
 					      1000000);
+	shl_job.spin_max_ns = 1000 * shl_env_size("SHOAL_SPIN_MAX_US", SHL_WAIT_SPIN_MAX_US,
+						  1000000);
+	for (int i = 0; i < nlocal; i++)
+		atomic_store_explicit(&ranks[i].spin_ns, shl_job.spin_ns, memory_order_relaxed);
 	/* Switched in user space, a waiting rank parks at once: the next rank runs in a
 	 * fraction of a microsecond, and a turn of polling only delays it (core/fiber.h). */
 	bool fibers = shl_fibers_start(ranks, nlocal);

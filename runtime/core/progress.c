@@ -128,9 +128,25 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 	return ok;
 }
 
+/* After an unbounded sleep of `slept` ns that an event ended: a sleep shorter than the
+ * spin time means the spin gave up just before the answer, and the next spins are longer;
+ * a long one brings them back (SHL_WAIT_SPIN_MAX_US in rt.h). Only the rank's threads
+ * write it. */
+static void adapt_spin(struct shl_rank *r, uint64_t slept)
+{
+	uint64_t spin = shl_spin_ns(r);
+
+	if (slept < spin && spin < shl_job.spin_max_ns)
+		spin = 2 * spin < shl_job.spin_max_ns ? 2 * spin : shl_job.spin_max_ns;
+	else if (slept > 16 * spin)
+		spin = shl_job.spin_ns;
+	atomic_store_explicit(&r->spin_ns, spin, memory_order_relaxed);
+}
+
 static void sleep_on_futex(struct shl_rank *r, uint32_t seq, uint64_t ns)
 {
 	struct timespec limit = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+	uint64_t start = ns == 0 && shl_job.spin_ns != 0 ? shl_mono_ns() : 0;
 	long rc;
 
 	atomic_fetch_add(&r->futex_sleepers, 1);  /* seq_cst: see shl_rank_wake */
@@ -138,6 +154,8 @@ static void sleep_on_futex(struct shl_rank *r, uint32_t seq, uint64_t ns)
 	if (rc < 0 && errno != EAGAIN && errno != EINTR && errno != ETIMEDOUT)
 		shl_panic("shl_wait", errno, "futex wait failed");
 	atomic_fetch_sub(&r->futex_sleepers, 1);
+	if (start != 0 && rc == 0)
+		adapt_spin(r, shl_mono_ns() - start);
 }
 
 /* Sleep once on the rank's futex, or park the rank's fiber, unless `done` or an arrival

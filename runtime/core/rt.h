@@ -65,6 +65,13 @@
  * fraction of a millisecond (the 1 % target counts after the first millisecond).
  * Oversubscribed, a spinning rank steals the core its peer needs: it polls once. */
 #define SHL_WAIT_SPIN_US 200
+/* A rank whose sleeps end sooner than its spin time (its partner answers right after it
+ * gave up: the partner had lost its core to other work beside the job) doubles its spin
+ * time, up to this (SHOAL_SPIN_MAX_US); a sleep 16 times longer than the spin time brings
+ * it back to SHOAL_SPIN_US. A few of the scheduler's time slices: a partner that lost its
+ * core for a slice answers within it, and the spinning rank never pays a wake-up
+ * (figures: docs/performance.md, "Contended"). */
+#define SHL_WAIT_SPIN_MAX_US 12800
 
 /* How many times a waiting rank yields its core (sched_yield, polling in between) before it
  * sleeps, when ranks outnumber cores. A rank woken for one message and put back to sleep
@@ -198,6 +205,8 @@ struct shl_rank {
 	_Atomic int futex_sleepers;              /* ... of which asleep on the futex, not parked */
 	alignas(64) _Atomic int phase;           /* enum shl_phase; release-stored by the rank */
 	_Atomic int threads;          /* threads the rank created that have not ended (threads.c) */
+	_Atomic uint64_t spin_ns;     /* the rank's threads (relaxed): its spin time, from
+				       * shl_job.spin_ns up to shl_job.spin_max_ns (shl_spin_ns) */
 };
 
 /* Process-wide job state; written once by shl_job_create (or the singleton MPI_Init)
@@ -212,6 +221,7 @@ struct shl_job {
 	size_t split_min_typed;   /* SHOAL_SPLIT_MIN_TYPED: the same, non-contiguous layouts */
 	size_t split_chunk_typed; /* SHOAL_SPLIT_CHUNK_TYPED: their chunk size */
 	uint64_t spin_ns;     /* SHOAL_SPIN_US: how long a waiting rank polls before sleeping */
+	uint64_t spin_max_ns; /* SHOAL_SPIN_MAX_US: the longest a rank's spin time grows to */
 	unsigned yields;      /* SHOAL_YIELDS: with spin_ns 0, sched_yields before sleeping */
 	int cores;            /* cores this process may use (its affinity) */
 	bool spin_yield;      /* a spinning rank yields the core between polls: the node's
@@ -267,6 +277,14 @@ int shl_wait_register_fences(void);
 /* Owner, rank locked: drain the inbox, matching against posted receives. */
 void shl_progress(struct shl_rank *r);
 
+/* How long a waiting rank of `r` (NULL: the singleton before it has one) polls before it
+ * sleeps: shl_job.spin_ns, longer after sleeps that ended soon (core/progress.c). */
+static inline uint64_t shl_spin_ns(const struct shl_rank *r)
+{
+	return r != NULL ? atomic_load_explicit(&r->spin_ns, memory_order_relaxed) :
+			   shl_job.spin_ns;
+}
+
 /* A spinning wait's clock, zeroed to start: shl_spin_on counts a poll and says whether
  * the spin time (shl_job.spin_ns) has room for another, reading the clock every
  * SHL_SPIN_CLOCK_EVERY polls (about 1 µs of polls with pauses between them). */
@@ -281,7 +299,7 @@ static inline bool shl_spin_on(struct shl_spin *s)
 	if (++s->polls % SHL_SPIN_CLOCK_EVERY == 0) {
 		uint64_t t = shl_mono_ns();
 		if (s->deadline == 0)
-			s->deadline = t + shl_job.spin_ns;
+			s->deadline = t + shl_spin_ns(shl_self);
 		else if (t >= s->deadline)
 			return false;
 	}
