@@ -166,9 +166,11 @@ void shl_loader_rank_ended(struct shl_copy *c);
 int shl_loader_stdio_setup(void);
 
 /* Main thread of the node, once, before the ranks start (loader/node_bind.c): read
- * SHOAL_BIND (core, hwthread, none) and SHOAL_REPORT_BINDINGS. Returns 0, or -errno after
- * saying on stderr why the ranks cannot be bound (-EINVAL: an unknown kind). */
-int shl_loader_bind_setup(void);
+ * SHOAL_BIND (core, hwthread, none; unset: each rank's own thread on a core of its own when
+ * `threads` and the ranks do not outnumber the cores) and SHOAL_REPORT_BINDINGS. Returns
+ * 0, or -errno after saying on stderr why the ranks cannot be bound (-EINVAL: an unknown
+ * kind). */
+int shl_loader_bind_setup(bool threads);
 
 /* Main thread of the node, for each rank before its thread is made: give `attr` the CPUs
  * of local rank `k` (world rank `rank`) when ranks are bound, and report them on stderr if

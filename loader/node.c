@@ -627,7 +627,7 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 			strerror(-err));
 		return 1;
 	}
-	if (shl_loader_bind_setup() < 0)
+	if (shl_loader_bind_setup(true) < 0)
 		return 1;
 	start_ranks(jobdir, world, argc, argv);
 	/* Ranks of a node blocked together may wait on other nodes: with a proxy, the

@@ -1,11 +1,17 @@
-/* Rank threads bound to CPUs (mpiexec --bind-to core|hwthread, SHOAL_BIND) and the
- * report of where each rank runs (mpiexec --report-bindings, SHOAL_REPORT_BINDINGS).
+/* Rank threads bound to CPUs and the report of where each rank runs (mpiexec --report-bindings,
+ * SHOAL_REPORT_BINDINGS). SHOAL_BIND (mpiexec --bind-to) says how:
+ *   core, hwthread  each rank, and every thread it creates, on one core's CPUs or one CPU;
+ *   unset (auto)    when the node's ranks (threads) do not outnumber its cores, each rank's
+ *                   own thread on a core of its own, so that two ranks never share a core
+ *                   while the other idles, and threads the rank creates (an OpenMP team) on
+ *                   every CPU the node may use (runtime/core/threads.c, trampoline); else
+ *                   nothing is bound;
+ *   none            nothing is bound.
  * The units are the CPUs the node process may use (its affinity mask): `hwthread` one CPU
  * each, `core` the CPUs that share a core (sysfs topology), in the order of their first
  * CPU. Local rank k takes unit k modulo the units, so ranks that outnumber them share.
- * Threads a rank creates inherit its mask (Linux gives a new thread its creator's), so an
- * OpenMP team stays on its rank's unit, as in a process bound by Open MPI. A rank that is a
- * process (loader/node_exec.c) takes the same unit before it execs.
+ * A rank that is a process (loader/node_exec.c) takes the same unit before it execs, when
+ * binding is asked for explicitly.
  * Entered by the node's main thread only, before and while it starts the ranks. */
 #include <errno.h>
 #include <pthread.h>
@@ -46,15 +52,18 @@ static int topology(int cpu, const char *what)
 	return v;
 }
 
-int shl_loader_bind_setup(void)
+int shl_loader_bind_setup(bool threads)
 {
 	const char *kind = getenv("SHOAL_BIND"), *report = getenv("SHOAL_REPORT_BINDINGS");
+	bool automatic = !kind || !*kind || !strcmp(kind, "auto");
 	cpu_set_t mine;
 	int pkg[CPU_SETSIZE], core[CPU_SETSIZE], err = 0;
 
 	bind.report = report && *report && strcmp(report, "0");
-	if (!kind || !*kind || !strcmp(kind, "none"))
+	if ((automatic && !threads) || (kind && !strcmp(kind, "none")))
 		return 0;
+	if (automatic)
+		kind = "core";
 	if (strcmp(kind, "core") && strcmp(kind, "hwthread"))
 		err = EINVAL;
 	else if (sched_getaffinity(0, sizeof(mine), &mine) < 0)
@@ -87,6 +96,11 @@ int shl_loader_bind_setup(void)
 			bind.nunits++;
 		}
 		CPU_SET(cpu, &bind.units[u].cpus);
+	}
+	if (automatic && (shl_loader.nranks > bind.nunits || bind.nunits < 2)) {
+		free(bind.units);  /* ranks share the cores anyway: let the kernel place them */
+		bind.units = NULL;
+		bind.nunits = 0;
 	}
 	return 0;
 }

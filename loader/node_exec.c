@@ -431,7 +431,7 @@ int shl_node_exec_run(int world_size, int nlocal, const int *world, int argc, ch
 		fprintf(stderr, "shoal: cannot set up the ranks' output\n");
 		return 1;
 	}
-	if (shl_loader_bind_setup() < 0)
+	if (shl_loader_bind_setup(false) < 0)
 		return 1;
 	if (start_ranks(world_size, argv) < 0) {
 		signal_ranks(SIGKILL);

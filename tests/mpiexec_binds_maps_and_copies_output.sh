@@ -1,5 +1,5 @@
 #!/bin/bash
-# mpiexec_binds_maps_and_copies_output: Open MPI's placement and output options on one host. --bind-to hwthread puts rank k on the k-th usable CPU (modulo their count) and threads a rank makes inherit it; --bind-to core gives each rank one core's CPUs, covering every CPU; without it ranks keep every CPU; --report-bindings says so per rank; --map-by ppr:2:node with -H host:4 runs 2 ranks; -print-rank-map prints the map; --output-filename DIR also writes each rank's stdout and stderr, unlabelled, to DIR/1/rank.N/; ranks that are processes (python3) are bound as threads are; an unsupported binding warns, a bogus one is refused. 1, 3 and 5 ranks.
+# mpiexec_binds_maps_and_copies_output: Open MPI's placement and output options on one host. --bind-to hwthread puts rank k on the k-th usable CPU (modulo their count) and threads a rank makes inherit it; --bind-to core gives each rank one core's CPUs, covering every CPU; --bind-to none leaves every CPU to every rank; by default ranks that do not outnumber the cores each get a core and the threads they create every CPU, more ranks keep every CPU; --report-bindings says so per rank; --map-by ppr:2:node with -H host:4 runs 2 ranks; -print-rank-map prints the map; --output-filename DIR also writes each rank's stdout and stderr, unlabelled, to DIR/1/rank.N/; ranks that are processes (python3) are bound as threads are; an unsupported binding warns, a bogus one is refused. 1, 3 and 5 ranks.
 . "$SHOAL_TESTS/lib/common.bash"
 
 build aff -pthread <<'SRC'
@@ -70,10 +70,23 @@ for n in 1 3 5; do
 	[ "$(grep -c "cpus $all thread" "$OUT")" -lt "$n" ] || [ "$nu" = 1 ] ||
 		{ show; fail "--bind-to core left every rank on every CPU"; }
 
-	run "$MPIEXEC" -n $n --report-bindings "$TEST_TMP/aff"
+	run "$MPIEXEC" -n $n --bind-to none --report-bindings "$TEST_TMP/aff"
 	expect_rc 0
 	expect_out_count "^rank [0-9]+ cpus $all thread $all\$" $n
 	[ "$(grep -c 'not bound' "$ERR")" = $n ] || { show; fail "--report-bindings without binding"; }
+
+	# By default, ranks that do not outnumber the cores each get a core of their own and
+	# the threads they create every CPU; more ranks than cores are not bound.
+	run "$MPIEXEC" -n $n --report-bindings "$TEST_TMP/aff"
+	expect_rc 0
+	if [ "$n" -le "$nu" ] && [ "$nu" -ge 2 ]; then
+		expect_out_count "^rank [0-9]+ cpus [0-9,]+ thread $all\$" $n
+		expect_out_count "^rank [0-9]+ cpus $all thread" 0
+		[ "$(grep -c 'bound to core' "$ERR")" = $n ] || { show; fail "default binding not reported"; }
+	else
+		expect_out_count "^rank [0-9]+ cpus $all thread $all\$" $n
+		[ "$(grep -c 'not bound' "$ERR")" = $n ] || { show; fail "--report-bindings, ranks outnumber cores"; }
+	fi
 done
 
 # Ranks that are processes (a program mpicc did not build) are bound the same way.

@@ -102,6 +102,11 @@ int shl_job_create_part(int size, int nlocal, const int *local)
 	if (shl_job.split_chunk_typed < SHL_P2P_SPLIT_CHUNK_TYPED_MIN)
 		shl_job.split_chunk_typed = SHL_P2P_SPLIT_CHUNK_TYPED_MIN;
 	shl_job.cores = usable_cores();
+	if (sched_getaffinity(0, sizeof(shl_job.cpus), &shl_job.cpus) == 0) {
+		const char *bind = getenv("SHOAL_BIND");
+
+		shl_job.free_threads = !bind || (strcmp(bind, "core") && strcmp(bind, "hwthread"));
+	}
 	/* Ranks that outnumber cores take none: their boxes' lines, walked by one-way
 	 * streams and polled box by box, cost more than the inbox (docs/performance.md,
 	 * "Fastboxes"). */

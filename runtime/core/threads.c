@@ -1,6 +1,7 @@
 /* Threads that a rank creates belong to that rank: pthread_create is interposed so the new
  * thread inherits the creator's rank binding (shl_self), which MPI_THREAD_MULTIPLE needs,
- * and the rank's thread name "rank N", which debuggers go by (docs/debugging.md). Each
+ * and the rank's thread name "rank N", which debuggers go by (docs/debugging.md); it runs on
+ * every CPU of the node unless mpiexec --bind-to asked for its rank's core. Each
  * rank counts its threads that have not ended (shl_job_rank_threads): the loader keeps the
  * rank's copy of the program mapped while any may still run its code.
  * Entered by any thread that calls pthread_create, and by those threads as they end;
@@ -9,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +66,10 @@ static void *trampoline(void *p)
 	*e = (struct ending){ s.rank, 0 };
 	pthread_setspecific(ending_key, e);
 	shl_self = s.rank;
+	/* A rank's own thread may be bound to one core (loader/node_bind.c): unless binding
+	 * was asked for, its threads (an OpenMP team) spread over the node's CPUs. */
+	if (shl_job.free_threads)
+		sched_setaffinity(0, sizeof(shl_job.cpus), &shl_job.cpus);
 	/* The kernel names a new thread after its creator: a carrier's name, "carrier N", if
 	 * the rank ran on one (core/fiber.h). */
 	snprintf(name, sizeof(name), "rank %d", s.rank->world_rank);
