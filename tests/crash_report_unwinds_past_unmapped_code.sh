@@ -35,6 +35,9 @@ int main(int argc, char **argv)
 	int rank;
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	/* Every rank past loading its copy: no other rank maps memory where the unmapped page
+	 * was between its munmap and the call. */
+	MPI_Barrier(MPI_COMM_WORLD);
 	if (rank == 1 && !strcmp(argv[1], "rank")) {
 		call_unmapped();
 	} else if (rank == 1 && !strcmp(argv[1], "thread")) {
