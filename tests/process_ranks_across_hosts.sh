@@ -47,13 +47,7 @@ netns_nothing_left segv
 pid=$!
 await_out_count waiting 4 || { kill -KILL $pid; show; fail "the job did not start"; }
 kill -TERM $pid
-for _ in $(seq 600); do
-	kill -0 $pid 2>/dev/null || break
-	sleep 0.1
-done
-kill -0 $pid 2>/dev/null && { kill -KILL $pid; fail "mpiexec runs a minute after SIGTERM"; }
-wait $pid
-RC=$?
+await_exit $pid "mpiexec runs a minute after SIGTERM"
 expect_nonzero
 grep -q 'not stopped' "$OUT" && { show; fail "a rank went on after SIGTERM"; }
 netns_nothing_left SIGTERM

@@ -4,16 +4,6 @@
 . "$SHOAL_TESTS/lib/common.bash"
 cd "$TEST_TMP"
 
-# feed INPUT-COMMAND MPIEXEC-ARGS...: like run, with stdin from INPUT-COMMAND.
-feed() {
-	local input=$1
-	shift
-	timeout -k 5 60 bash -c "$input | \"\$@\"" feed "$@" >"$OUT" 2>"$ERR"
-	RC=$?
-	[ "$RC" = 124 ] && { show; fail "timed out: $*"; }
-	return 0
-}
-
 cat >count.sh <<'SH'
 #!/bin/sh
 echo "rank $SHOAL_RANK read $(wc -l) lines"

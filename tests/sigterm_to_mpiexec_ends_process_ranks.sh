@@ -25,13 +25,7 @@ stop() {
 		sleep 0.1
 	done
 	kill -"$sig" $pid
-	for _ in $(seq 600); do  # a minute at most, for a loaded machine
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -0 $pid 2>/dev/null && { kill -KILL $pid; fail "$*: mpiexec runs a minute after SIG$sig"; }
-	wait $pid
-	RC=$?
+	await_exit $pid "$*: mpiexec runs a minute after SIG$sig"
 	for _ in $(seq 600); do
 		pgrep -f "$marker" >/dev/null || break
 		sleep 0.1

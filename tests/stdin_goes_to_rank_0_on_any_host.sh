@@ -44,16 +44,6 @@ int main(int argc, char **argv)
 }
 SRC
 
-# feed INPUT-COMMAND MPIEXEC-ARGS...: like run, with stdin from INPUT-COMMAND.
-feed() {
-	local input=$1
-	shift
-	timeout -k 5 60 bash -c "$input | \"\$@\"" feed "$@" >"$OUT" 2>"$ERR"
-	RC=$?
-	[ "$RC" = 124 ] && { show; fail "timed out: $*"; }
-	return 0
-}
-
 # check NRANKS WHERE: rank 0 read a and b then end-of-file; every other rank only EOF.
 check() {
 	expect_rc 0

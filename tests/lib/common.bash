@@ -66,6 +66,28 @@ await_out_count() {
 	return 1
 }
 
+# feed INPUT-COMMAND CMD...: like run, with stdin from INPUT-COMMAND (60 s limit).
+feed() {
+	local input=$1
+	shift
+	timeout -k 5 60 bash -c "$input | \"\$@\"" feed "$@" >"$OUT" 2>"$ERR"
+	RC=$?
+	[ "$RC" = 124 ] && { show; fail "timed out: $*"; }
+	return 0
+}
+
+# await_exit PID WHAT: wait (a minute at most, for a loaded machine) for PID, a job started
+# in the background, to end, and set RC to its status; fail naming WHAT if it never ends.
+await_exit() {
+	for _ in $(seq 600); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$1" 2>/dev/null && { kill -KILL "$1"; fail "$2"; }
+	wait "$1"
+	RC=$?
+}
+
 # need_fibers: ranks switched in user space whatever the number of cores (SHOAL_FIBERS=1),
 # or skip where the CPU cannot switch them (no FSGSBASE).
 need_fibers() {
