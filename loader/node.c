@@ -453,7 +453,6 @@ static void *watch(void *arg)
 	for (int k = 0; k < shl_loader.nranks; k++)
 		if (__atomic_load_n(&shl_loader.copies[k].stage, __ATOMIC_RELAXED) != SHL_STAGE_DONE)
 			shl_job_describe_rank(shl_loader.copies[k].rank, stderr);
-	fflush(stderr);
 	shl_exit_now(SHL_REPORT_DEADLOCK_EXIT);
 	return arg;
 }

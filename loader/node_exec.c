@@ -21,9 +21,9 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "io/clock.h"
 #include "io/exit.h"
 #include "loader/loader.h"
 #include "loader/loader_internal.h"
@@ -73,14 +73,6 @@ static long kill_at;        /* CLOCK_MONOTONIC ms when the groups still here get
 static struct rlimit files; /* RLIMIT_NOFILE as the node got it: the ranks get it back */
 
 extern char **environ;
-
-static long mono_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
 
 void shl_node_exec_unset_env(void)
 {
@@ -219,7 +211,7 @@ static void signal_ranks(int sig)
 		if (procs[k].pid > 0 && kill(-procs[k].pid, sig) < 0)
 			kill(procs[k].pid, sig);  /* it left its group (setsid) */
 	if (sig != SIGKILL && !kill_at)
-		kill_at = mono_ms() + SHL_EXEC_STOP_GRACE_MS;
+		kill_at = shl_mono_ms() + SHL_EXEC_STOP_GRACE_MS;
 }
 
 /* Pass on what rank `k`'s pipe `*fd` holds (up to `max` bytes); close it at end-of-file or
@@ -338,12 +330,7 @@ static int start_ranks(int world_size, char **argv)
 			fprintf(stderr, "shoal: cannot pass stdin to rank 0: %s\n", strerror(errno));
 			return -1;
 		}
-		if (!env || pipe2(out, O_CLOEXEC) < 0) {
-			fprintf(stderr, "shoal: cannot start rank %d: %s\n",
-				shl_loader.copies[k].rank, strerror(errno));
-			return -1;
-		}
-		if (pipe2(err, O_CLOEXEC) < 0) {
+		if (!env || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
 			fprintf(stderr, "shoal: cannot start rank %d: %s\n",
 				shl_loader.copies[k].rank, strerror(errno));
 			return -1;
@@ -449,7 +436,7 @@ int shl_node_exec_run(int world_size, int nlocal, const int *world, int argc, ch
 			fds[n++] = (struct pollfd){ .fd = procs[k].err, .events = POLLIN };
 		}
 		if (kill_at)
-			wait_ms = kill_at > mono_ms() ? (int)(kill_at - mono_ms()) : 0;
+			wait_ms = kill_at > shl_mono_ms() ? (int)(kill_at - shl_mono_ms()) : 0;
 		if (poll(fds, (nfds_t)n, wait_ms) < 0 && errno != EINTR)
 			break;
 		if (fds[0].revents)
@@ -460,7 +447,7 @@ int shl_node_exec_run(int world_size, int nlocal, const int *world, int argc, ch
 			if (fds[2 + 2 * k].revents)
 				pump(k, &procs[k].err, true, SHL_EXEC_READ, false);
 		}
-		if (kill_at && mono_ms() >= kill_at) {
+		if (kill_at && shl_mono_ms() >= kill_at) {
 			signal_ranks(SIGKILL);
 			kill_at = 0;
 		}
@@ -476,6 +463,5 @@ int shl_node_exec_run(int world_size, int nlocal, const int *world, int argc, ch
 		if (!procs[failed].killed)  /* a killed rank has said so already */
 			fprintf(stderr, "shoal: rank %d exited with code %d\n", c->rank, code);
 	}
-	fflush(NULL);
 	shl_exit_now(code);
 }

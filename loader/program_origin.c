@@ -201,16 +201,11 @@ out:
 	munmap(base, size);
 }
 
-static void find_once(void)
-{
-	find_libraries();
-}
-
 void **shl_loader_origin_preload(void)
 {
 	void **handles;
 
-	pthread_once(&origin.once, find_once);
+	pthread_once(&origin.once, find_libraries);
 	if (!origin.npaths)
 		return NULL;
 	handles = calloc((size_t)origin.npaths, sizeof(*handles));

@@ -18,10 +18,13 @@
 #include "runtime/core/rt.h"
 #include "runtime/job.h"
 
+/* What a new thread of a rank starts from, then (from its trampoline on) its ending
+ * record: the count of its rank drops when the thread ends. */
 struct start {
 	void *(*fn)(void *);
 	void *arg;
 	struct shl_rank *rank;
+	int rounds;  /* destructor rounds passed (thread_ending) */
 };
 
 /* Rounds of thread-specific destructors a counted thread lets pass before it counts as
@@ -35,14 +38,9 @@ static pthread_key_t ending_key;
 static pthread_once_t ending_once = PTHREAD_ONCE_INIT;
 static int ending_err;  /* pthread_key_create's error, written once under ending_once */
 
-struct ending {
-	struct shl_rank *rank;
-	int rounds;
-};
-
 static void thread_ending(void *p)
 {
-	struct ending *e = p;
+	struct start *e = p;
 
 	if (++e->rounds < SHL_THREAD_END_ROUNDS && pthread_setspecific(ending_key, e) == 0)
 		return;
@@ -58,13 +56,11 @@ static void make_ending_key(void)
 static void *trampoline(void *p)
 {
 	struct start s = *(struct start *)p;
-	struct ending *e = (struct ending *)p;
 	char name[16];
 
 	/* The start block becomes the thread's ending record: the count drops when the thread
 	 * ends, by return, pthread_exit or cancellation. */
-	*e = (struct ending){ s.rank, 0 };
-	pthread_setspecific(ending_key, e);
+	pthread_setspecific(ending_key, p);
 	shl_self = s.rank;
 	/* A rank's own thread may be bound to one core (loader/node_bind.c): unless binding
 	 * was asked for, its threads (an OpenMP team) spread over the node's CPUs. */
@@ -96,11 +92,10 @@ SHL_API int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 	pthread_once(&ending_once, make_ending_key);
 	if (ending_err != 0)
 		return ending_err;
-	_Static_assert(sizeof(struct start) >= sizeof(struct ending), "start block reused");
 	s = malloc(sizeof(*s));
 	if (s == NULL)
 		return EAGAIN;
-	*s = (struct start){ fn, arg, shl_self };
+	*s = (struct start){ fn, arg, shl_self, 0 };
 	/* Counted before it exists: the rank's end must not miss a thread starting. */
 	atomic_fetch_add_explicit(&shl_self->threads, 1, memory_order_relaxed);
 	rc = next(thread, attr, trampoline, s);
