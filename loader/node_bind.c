@@ -4,7 +4,7 @@
  *   unset (auto)    when the node's ranks (threads) do not outnumber its cores, each rank's
  *                   own thread on a core of its own, so that two ranks never share a core
  *                   while the other idles, and threads the rank creates (an OpenMP team) on
- *                   every CPU the node may use (runtime/core/threads.c, trampoline); else
+ *                   every CPU the node may use (shl_job_free_threads); else
  *                   nothing is bound;
  *   none            nothing is bound.
  * The units are the CPUs the node process may use (its affinity mask): `hwthread` one CPU
@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "loader/loader_internal.h"
+#include "runtime/job.h"
 
 struct unit {
 	cpu_set_t cpus;
@@ -101,6 +102,8 @@ int shl_loader_bind_setup(bool threads)
 		free(bind.units);  /* ranks share the cores anyway: let the kernel place them */
 		bind.units = NULL;
 		bind.nunits = 0;
+	} else if (automatic) {
+		shl_job_free_threads(&mine);
 	}
 	return 0;
 }

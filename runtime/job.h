@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sched.h>
 #include <stdio.h>
 
 /* Where a rank is in its MPI life; read by the loader when the rank's main ends. */
@@ -59,6 +60,11 @@ int shl_job_my_rank(void);
 /* Any thread: how many threads created by rank `rank` (by its main thread or by threads it
  * created) have not ended yet; such a thread may still run code of the rank's program. */
 int shl_job_rank_threads(int rank);
+
+/* Node process, main thread, after shl_job_create_part and before ranks start: the ranks'
+ * own threads are bound to a core each by default (loader/node_bind.c); threads a rank
+ * creates run on `cpus`, the node's CPUs, instead of its core (core/threads.c). */
+void shl_job_free_threads(const cpu_set_t *cpus);
 
 /* Any thread: whether rank `rank` is stuck in MPI unless another rank sends to it: every
  * thread that may call MPI (MPI_THREAD_FUNNELED at most) sleeps in a wait and its inbox is

@@ -102,11 +102,6 @@ int shl_job_create_part(int size, int nlocal, const int *local)
 	if (shl_job.split_chunk_typed < SHL_P2P_SPLIT_CHUNK_TYPED_MIN)
 		shl_job.split_chunk_typed = SHL_P2P_SPLIT_CHUNK_TYPED_MIN;
 	shl_job.cores = usable_cores();
-	if (sched_getaffinity(0, sizeof(shl_job.cpus), &shl_job.cpus) == 0) {
-		const char *bind = getenv("SHOAL_BIND");
-
-		shl_job.free_threads = !bind || (strcmp(bind, "core") && strcmp(bind, "hwthread"));
-	}
 	/* Ranks that outnumber cores take none: their boxes' lines, walked by one-way
 	 * streams and polled box by box, cost more than the inbox (docs/performance.md,
 	 * "Fastboxes"). */
@@ -227,10 +222,11 @@ static int init(const char *fn, int required, int *provided)
 
 	if (r == NULL) {
 		/* Not started by mpiexec: a singleton, MPI_COMM_WORLD of size 1. */
-		if (shl_job.size == 0)
+		if (shl_job.size == 0) {
 			refuse_under_process_rank(fn);
-		if (shl_job.size == 0 && shl_job_create(1) < 0)
-			shl_panic(fn, ENOMEM, "cannot create the job");
+			if (shl_job_create(1) < 0)
+				shl_panic(fn, ENOMEM, "cannot create the job");
+		}
 		shl_job_bind_rank(0);
 		r = shl_self;
 	}

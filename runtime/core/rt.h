@@ -225,10 +225,9 @@ struct shl_job {
 	uint64_t spin_max_ns; /* SHOAL_SPIN_MAX_US: the longest a rank's spin time grows to */
 	unsigned yields;      /* SHOAL_YIELDS: with spin_ns 0, sched_yields before sleeping */
 	int cores;            /* cores this process may use (its affinity) */
-	cpu_set_t cpus;       /* ... which ones: the node's mask before any rank is bound */
-	bool free_threads;    /* threads a rank creates run on `cpus`, whatever CPU its own
-			       * thread is bound to: SHOAL_BIND is not core or hwthread
-			       * (loader/node_bind.c; core/threads.c) */
+	bool free_threads;    /* threads a rank creates run on `cpus`, not on the core its
+			       * own thread is bound to by default (shl_job_free_threads) */
+	cpu_set_t cpus;
 	bool spin_yield;      /* a spinning rank yields the core between polls: the node's
 			       * completion thread needs one too (p2p/remote.c) */
 	bool poll_net;        /* a spinning rank reads the node's connections itself

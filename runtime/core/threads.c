@@ -1,7 +1,8 @@
 /* Threads that a rank creates belong to that rank: pthread_create is interposed so the new
  * thread inherits the creator's rank binding (shl_self), which MPI_THREAD_MULTIPLE needs,
  * and the rank's thread name "rank N", which debuggers go by (docs/debugging.md); it runs on
- * every CPU of the node unless mpiexec --bind-to asked for its rank's core. Each
+ * every CPU of the node unless mpiexec --bind-to asked for its rank's core
+ * (shl_job_free_threads). Each
  * rank counts its threads that have not ended (shl_job_rank_threads): the loader keeps the
  * rank's copy of the program mapped while any may still run its code.
  * Entered by any thread that calls pthread_create, and by those threads as they end;
@@ -62,8 +63,8 @@ static void *trampoline(void *p)
 	 * ends, by return, pthread_exit or cancellation. */
 	pthread_setspecific(ending_key, p);
 	shl_self = s.rank;
-	/* A rank's own thread may be bound to one core (loader/node_bind.c): unless binding
-	 * was asked for, its threads (an OpenMP team) spread over the node's CPUs. */
+	/* A rank's own thread bound to a core by default (loader/node_bind.c): its threads
+	 * (an OpenMP team) spread over the node's CPUs. */
 	if (shl_job.free_threads)
 		sched_setaffinity(0, sizeof(shl_job.cpus), &shl_job.cpus);
 	/* The kernel names a new thread after its creator: a carrier's name, "carrier N", if
@@ -104,6 +105,12 @@ SHL_API int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 		free(s);
 	}
 	return rc;
+}
+
+void shl_job_free_threads(const cpu_set_t *cpus)
+{
+	shl_job.cpus = *cpus;
+	shl_job.free_threads = true;
 }
 
 int shl_job_rank_threads(int rank)
