@@ -17,7 +17,7 @@ static struct {
 					   * compare-and-swap by shl_exit_vfatal */
 } ex;
 
-_Noreturn static void end(int code)
+_Noreturn void shl_exit_group(int code)
 {
 	for (;;)
 		syscall(SYS_exit_group, code & 0xff);
@@ -53,7 +53,7 @@ _Noreturn void shl_exit_now(int code)
 	 * hook's lines. */
 	fflush(NULL);
 	flush_hook(true);
-	end(code);
+	shl_exit_group(code);
 }
 
 _Noreturn void shl_exit_vfatal(int code, const char *fmt, va_list ap)
@@ -66,7 +66,7 @@ _Noreturn void shl_exit_vfatal(int code, const char *fmt, va_list ap)
 						     memory_order_relaxed)) {
 		if (none != me)
 			wait_for_end();
-		end(code);  /* a fatal end inside our own message: no second message */
+		shl_exit_group(code);  /* a fatal end inside our own message: no second message */
 	}
 	fflush(NULL);
 	fputs("shoal: ", stderr);
@@ -86,5 +86,5 @@ _Noreturn void shl_exit_fatal(int code, const char *fmt, ...)
 _Noreturn void shl_exit_in_handler(int code)
 {
 	flush_hook(false);
-	end(code);
+	shl_exit_group(code);
 }

@@ -36,6 +36,10 @@ _Noreturn void shl_exit_fatal(int code, const char *fmt, ...)
 _Noreturn void shl_exit_vfatal(int code, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
+/* Any thread, a signal handler too: end the process with status `code` (its low 8 bits) at
+ * once, writing nothing: the system call exit_group. */
+_Noreturn void shl_exit_group(int code);
+
 /* A signal handler (a crash): the hook without waiting for locks, then end the process with
  * `code`. Takes no stdio lock, so glibc's FILE buffers are not written, as for a process a
  * signal kills. */

@@ -26,12 +26,6 @@
 #include "loader/mpiexec.h"
 
 #define SHL_MPIEXEC_VERSION "0.1.0"
-/* Grace between forwarding a signal and SIGKILL: long enough to flush stdio of a thousand
- * ranks, short enough that Ctrl-C feels immediate. */
-#define SHL_MPIEXEC_KILL_GRACE_S 3
-/* Exit status of a job ended by --timeout: coreutils timeout(1)'s, so scripts that already
- * treat 124 as "timed out" keep working. */
-#define SHL_MPIEXEC_TIMEOUT_EXIT 124
 
 /* The MPIR process acquisition interface (MPI Forum, "The MPIR Process Acquisition
  * Interface", 2010): a parallel debugger that starts or attaches to mpiexec reads these by
@@ -660,7 +654,7 @@ void shl_mpir_publish(const struct shl_place *p, const char *program, const pid_
 
 /* --gdb: gdb runs the node process and owns the terminal (the user types to it, Ctrl-C
  * interrupts the ranks), so the job has no proxy: fork gdb --args shoal-node JOBDIR N
- * PROGRAM ARGS, forward SIGTERM and SIGHUP to it (SIGKILL SHL_MPIEXEC_KILL_GRACE_S later),
+ * PROGRAM ARGS, forward SIGTERM and SIGHUP to it (SIGKILL SHL_LAUNCH_KILL_GRACE_S later),
  * end it at --timeout, and return mpiexec's exit status. */
 static int run_gdb(struct job *job, const char *node, const sigset_t *set)
 {
@@ -712,19 +706,19 @@ static int run_gdb(struct job *job, const char *node, const sigset_t *set)
 		if (sig == SIGTERM || sig == SIGHUP) {
 			kill(g, sig);
 			if (!kill_at)
-				kill_at = shl_mono_ms() + 1000 * SHL_MPIEXEC_KILL_GRACE_S;
+				kill_at = shl_mono_ms() + 1000 * SHL_LAUNCH_KILL_GRACE_S;
 		}
 		if (end_at && shl_mono_ms() >= end_at && !timed_out) {
 			timed_out = true;
 			kill(g, SIGTERM);
-			kill_at = shl_mono_ms() + 1000 * SHL_MPIEXEC_KILL_GRACE_S;
+			kill_at = shl_mono_ms() + 1000 * SHL_LAUNCH_KILL_GRACE_S;
 		}
 		if (kill_at && shl_mono_ms() >= kill_at)
 			kill(g, SIGKILL);
 	}
 	if (timed_out) {
 		fprintf(stderr, "shoal: job ended by --timeout after %ld s\n", job->timeout);
-		return SHL_MPIEXEC_TIMEOUT_EXIT;
+		return SHL_LAUNCH_TIMEOUT_EXIT;
 	}
 	if (WIFSIGNALED(status)) {
 		fprintf(stderr, "shoal: gdb killed by signal %s (%s)\n",
@@ -828,7 +822,7 @@ int main(int argc, char **argv)
 			"launcher or several hosts yet\n");
 		return 2;
 	}
-	if (lib_path("shoal_gdb.py", job.ext, sizeof(job.ext)) < 0 && job.gdb) {
+	if (job.gdb && lib_path("shoal_gdb.py", job.ext, sizeof(job.ext)) < 0) {
 		fprintf(stderr, "mpiexec: cannot find Shoal's gdb extension at %s\n", job.ext);
 		return 1;
 	}

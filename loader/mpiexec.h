@@ -11,6 +11,14 @@
 
 #include "loader/mpiexec_place.h"
 
+/* Grace between the signal that ends a job (END, or SIGTERM to gdb under --gdb) and
+ * SIGKILL: long enough to flush stdio of a thousand ranks, short enough that Ctrl-C feels
+ * immediate. */
+#define SHL_LAUNCH_KILL_GRACE_S 3
+/* Exit status of a job ended by --timeout: coreutils timeout(1)'s, so scripts that treat
+ * 124 as "timed out" keep working. */
+#define SHL_LAUNCH_TIMEOUT_EXIT 124
+
 /* A job of one node process per host (docs/offnode.md), or of one node on this host. */
 struct shl_launch {
 	struct shl_place *place;   /* mapped: node_of, nnodes */
@@ -60,10 +68,9 @@ int shl_launch_run(struct shl_launch *l);
 /* mpiexec's thread, once (loader/mpiexec_route.c): the address to listen on for node
  * processes and the comma-separated list of addresses, best first, they dial back to:
  * the route's source address when every host of `hosts` is reached from the same one,
- * else any address to listen on and every address of this host, loopback last. Returns
- * 0, or -1 when this host has no IPv4 address at all. */
+ * else any address to listen on and every address of this host, loopback last. */
 struct in_addr;
-int shl_route_control_addrs(const char *const *hosts, int nhosts, struct in_addr *bind_to,
+void shl_route_control_addrs(const char *const *hosts, int nhosts, struct in_addr *bind_to,
 			    char *list, size_t len);
 
 #endif

@@ -10,9 +10,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ifaddrs.h>
 #include <limits.h>
-#include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -42,12 +40,6 @@ extern char **environ;
 #define SHL_LAUNCH_CONNECT_S 60
 /* Seconds a new control connection has to prove the secret before it is dropped. */
 #define SHL_LAUNCH_HELLO_S 10
-/* Grace between END SIGTERM and SIGKILL of the launchers: long enough to flush stdio of a
- * thousand ranks, short enough that Ctrl-C feels immediate. */
-#define SHL_LAUNCH_KILL_GRACE_S 3
-/* Exit status of a job ended by --timeout: coreutils timeout(1)'s, so scripts that treat
- * 124 as "timed out" keep working (mpiexec.c's run_gdb uses it too). */
-#define SHL_LAUNCH_TIMEOUT_EXIT 124
 /* How long a hang report may take to come back from every host: a proxy gives gdb 30 s
  * (SHL_PROXY_GDB_MS) after up to 5 s for its node's description. */
 #define SHL_LAUNCH_REPORT_S 40
@@ -126,7 +118,6 @@ static int pick_addr(struct run *run, struct in_addr *ip)
 {
 	const char *a = run->l->control_addr ? run->l->control_addr : getenv("SHOAL_CONTROL_ADDR");
 	const char **hosts;
-	int rc;
 
 	ip->s_addr = htonl(INADDR_LOOPBACK);
 	if (a && *a) {
@@ -138,11 +129,9 @@ static int pick_addr(struct run *run, struct in_addr *ip)
 			return -ENOMEM;
 		for (int k = 0; k < run->nnodes; k++)
 			hosts[k] = run->nodes[k].host;
-		rc = shl_route_control_addrs(hosts, run->nnodes, ip, run->addr, sizeof(run->addr));
+		shl_route_control_addrs(hosts, run->nnodes, ip, run->addr, sizeof(run->addr));
 		free(hosts);
-		if (rc == 0)
-			return 0;
-		ip->s_addr = htonl(INADDR_LOOPBACK);
+		return 0;
 	}
 	inet_ntop(AF_INET, ip, run->addr, sizeof(run->addr));
 	return 0;

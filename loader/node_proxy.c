@@ -651,7 +651,7 @@ static int start_gdb(struct proxy *p)
 		fprintf(p->text, "shoal: no pipe for gdb: %s\n", strerror(errno));
 		return finish_report(p);
 	}
-	p->gdb = shl_report_start(p->child, ext, fds[1], NULL);
+	p->gdb = shl_report_start(p->child, ext, fds[1]);
 	close(fds[1]);
 	if (p->gdb < 0) {
 		close(fds[0]);

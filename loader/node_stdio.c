@@ -38,7 +38,8 @@
 struct line {
 	char *buf;
 	size_t len, cap;
-	int copy_fd;  /* its file under mpiexec --output-filename: 0 not open yet, -1 none */
+	int copy_fd;     /* its file under mpiexec --output-filename, -1 if it cannot be made */
+	bool copy_tried; /* copy_fd was opened (or failed to) */
 	FILE *file;   /* the rank's freopen: its bytes go to (or come from) there */
 	bool closed;  /* the rank's fclose: its bytes go nowhere, it reads end-of-file */
 };
@@ -100,8 +101,9 @@ static int copy_file(struct stream *o, struct line *l, int rank)
 	char path[PATH_MAX];
 	int n;
 
-	if (l->copy_fd != 0)
+	if (l->copy_tried)
 		return l->copy_fd;
+	l->copy_tried = true;
 	l->copy_fd = -1;
 	n = snprintf(path, sizeof(path), "%s/1/rank.%d/%s", copy_dir, rank, o->name);
 	if (n < 0 || (size_t)n >= sizeof(path))

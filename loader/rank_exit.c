@@ -4,18 +4,12 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "io/exit.h"
 #include "loader/loader.h"
 #include "loader/loader_internal.h"
 #include "runtime/job.h"
-
-_Noreturn static void exit_group(int code)
-{
-	for (;;)
-		syscall(SYS_exit_group, code);
-}
 
 /* Before any program constructor (libmpi.so is a dependency of every program and of
  * shoal-node): find libc's own definitions behind ours. */
@@ -31,9 +25,9 @@ __attribute__((constructor)) static void find_real(void)
 	shl_loader.real_cxa_at_quick_exit =
 		(int (*)(void (*)(void), void *))dlsym(RTLD_NEXT, "__cxa_at_quick_exit");
 	if (!shl_loader.real__exit)
-		shl_loader.real__exit = exit_group;
+		shl_loader.real__exit = shl_exit_group;
 	if (!shl_loader.real_exit)
-		shl_loader.real_exit = exit_group;
+		shl_loader.real_exit = shl_exit_group;
 	if (!shl_loader.real_quick_exit)
 		shl_loader.real_quick_exit = shl_loader.real__exit;
 }

@@ -1,7 +1,7 @@
 /* The gdb hang report: the one gdb command line that looks at a running node process.
  * Entered by a node proxy's thread (shl_report_start, shl_report_ext) and by any thread
- * reading a setting (shl_report_env_seconds); no state of its own. Must not wait for gdb nor print anything but gdb's own failure and a
- * malformed setting. */
+ * reading a setting (shl_report_env_seconds); no state of its own. Must not wait for gdb
+ * nor print anything but gdb's own failure and a malformed setting. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -28,7 +28,7 @@ long shl_report_env_seconds(const char *name, long dflt, long min)
 	return v;
 }
 
-pid_t shl_report_start(pid_t node, const char *ext, int out, const sigset_t *mask)
+pid_t shl_report_start(pid_t node, const char *ext, int out)
 {
 	const char *gdb = getenv("SHOAL_GDB");
 	char attach[48];
@@ -42,9 +42,6 @@ pid_t shl_report_start(pid_t node, const char *ext, int out, const sigset_t *mas
 		return -errno;
 	if (g > 0)
 		return g;
-	/* gdb waits for its inferior with SIGCHLD: it must not inherit it blocked. */
-	if (mask)
-		sigprocmask(SIG_SETMASK, mask, NULL);
 	dup2(out, STDOUT_FILENO);
 	dup2(out, STDERR_FILENO);
 	execlp(gdb && *gdb ? gdb : "gdb", "gdb", "-batch", "-nx", "-q",

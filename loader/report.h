@@ -25,10 +25,9 @@ long shl_report_env_seconds(const char *name, long dflt, long min);
 
 /* A proxy's thread: fork gdb (SHOAL_GDB, else gdb) attached to process `node`
  * with Shoal's extension `ext`, printing `info ranks` and `mpi queues all` on `out` (its
- * stdout and stderr), then detaching; the ranks are stopped meanwhile. The child gets the
- * signal mask `mask` (NULL: the caller's). Returns gdb's pid, or -errno if fork failed;
- * gdb missing says so on `out` and exits 127. */
-pid_t shl_report_start(pid_t node, const char *ext, int out, const sigset_t *mask);
+ * stdout and stderr), then detaching; the ranks are stopped meanwhile. Returns gdb's pid,
+ * or -errno if fork failed; gdb missing says so on `out` and exits 127. */
+pid_t shl_report_start(pid_t node, const char *ext, int out);
 
 /* Any thread: the path of Shoal's gdb extension next to the running program (shoal-node
  * lives beside it in lib/shoal; mpiexec in bin, beside lib). Returns 0, or -ENOENT
