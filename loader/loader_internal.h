@@ -94,7 +94,8 @@ struct shl_copy {
 	struct shl_libc libc;
 };
 
-/* What loading a thread-rank program's copies needs to know of its file. A program linked
+/* What loading a thread-rank program's copies needs to know of its file (the libraries it
+ * needs and where it looks for them: loader/program_origin.c). A program linked
  * by a build system (`mpicc -showme:link`, mpi.pc) is a position-independent executable:
  * each copy gets DF_1_PIE cleared (glibc's dlopen refuses executables) and the symbols of
  * its copy relocations (stderr, std::cout) undefined, so that they copy the libraries'
@@ -106,6 +107,10 @@ struct shl_program_elf {
 	bool textrel;      /* has text relocations */
 	off_t *copy_syms;  /* file offsets of the symbols of its copy relocations */
 	int ncopy_syms;
+	char **needed;     /* DT_NEEDED, in order */
+	int nneeded;
+	char *runpath;     /* DT_RUNPATH, DT_RPATH, or NULL */
+	char *rpath;
 };
 
 /* The node process's state, one per process. */

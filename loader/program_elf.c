@@ -7,6 +7,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -66,6 +67,17 @@ static off_t file_offset(int fd, const Elf64_Ehdr *eh, uint64_t vaddr)
 			return (off_t)(ph.p_offset + (vaddr - ph.p_vaddr));
 	}
 	return -1;
+}
+
+/* The NUL-terminated string at file offset `at` (cut at PATH_MAX bytes), malloc'd; NULL if
+ * out of memory. */
+static char *read_string(int fd, off_t at)
+{
+	char buf[PATH_MAX];
+	ssize_t got = pread(fd, buf, sizeof(buf) - 1, at);
+
+	buf[got > 0 ? got : 0] = '\0';
+	return strdup(buf);
 }
 
 /* Objects of libraries that an executable's code may address through a copy of its own
@@ -139,8 +151,8 @@ static int read_copies(int fd, const Elf64_Ehdr *eh, uint64_t rela, uint64_t rel
 	return 0;
 }
 
-/* Read the program's dynamic section into `elf` (DT_FLAGS_1, text relocations, libstdc++
- * among DT_NEEDED, and for a `shoal` program (with the note) its copy relocations).
+/* Read the program's dynamic section into `elf` (DT_FLAGS_1, text relocations, DT_NEEDED,
+ * DT_RUNPATH, DT_RPATH, and for a `shoal` program (with the note) its copy relocations).
  * Returns -EPROTO, with the reason in `why`, if it needs a library of another MPI, an error
  * of read_copies, or 0. */
 static int read_dynamic(int fd, const Elf64_Ehdr *eh, const Elf64_Phdr *dyn, const char *path,
@@ -150,7 +162,7 @@ static int read_dynamic(int fd, const Elf64_Ehdr *eh, const Elf64_Phdr *dyn, con
 	size_t n = dyn->p_filesz / sizeof(Elf64_Dyn);
 	uint64_t strtab = 0, strsz = 0, rela = 0, relasz = 0, symtab = 0;
 	off_t str;
-	int err;
+	int err = 0;
 
 	if (n > sizeof(d) / sizeof(d[0]))
 		n = sizeof(d) / sizeof(d[0]);
@@ -184,15 +196,29 @@ static int read_dynamic(int fd, const Elf64_Ehdr *eh, const Elf64_Phdr *dyn, con
 			       whylen)) < 0)
 		return err;
 	for (size_t i = 0; i < n && d[i].d_tag != DT_NULL; i++) {
-		char name[64] = "";
-		ssize_t r;
+		char *name, **more;
 
-		if (d[i].d_tag != DT_NEEDED || d[i].d_un.d_val >= strsz)
+		if ((d[i].d_tag != DT_NEEDED && d[i].d_tag != DT_RUNPATH &&
+		     d[i].d_tag != DT_RPATH) || d[i].d_un.d_val >= strsz)
 			continue;
-		r = pread(fd, name, sizeof(name) - 1, str + (off_t)d[i].d_un.d_val);
-		if (r <= 0)
+		name = read_string(fd, str + (off_t)d[i].d_un.d_val);
+		if (!name) {
+			snprintf(why, whylen, "%s: out of memory", path);
+			return -ENOMEM;
+		}
+		if (d[i].d_tag != DT_NEEDED) {
+			free(d[i].d_tag == DT_RUNPATH ? elf->runpath : elf->rpath);
+			*(d[i].d_tag == DT_RUNPATH ? &elf->runpath : &elf->rpath) = name;
 			continue;
-		name[r] = '\0';
+		}
+		more = realloc(elf->needed, (size_t)(elf->nneeded + 1) * sizeof(*more));
+		if (!more) {
+			free(name);
+			snprintf(why, whylen, "%s: out of memory", path);
+			return -ENOMEM;
+		}
+		elf->needed = more;
+		elf->needed[elf->nneeded++] = name;
 		if (!strcmp(name, "libstdc++.so.6"))
 			elf->cxx = true;
 		for (size_t k = 0; k < sizeof(other_mpis) / sizeof(other_mpis[0]); k++)
@@ -202,10 +228,20 @@ static int read_dynamic(int fd, const Elf64_Ehdr *eh, const Elf64_Phdr *dyn, con
 					 "own; rebuild it with Shoal's mpicc, or run it with %s's "
 					 "mpiexec", path, other_mpis[k].mpi, name,
 					 other_mpis[k].mpi);
-				return -EPROTO;
+				err = -EPROTO;
 			}
 	}
-	return 0;
+	return err;
+}
+
+static void free_elf(struct shl_program_elf *elf)
+{
+	for (int k = 0; k < elf->nneeded; k++)
+		free(elf->needed[k]);
+	free(elf->needed);
+	free(elf->runpath);
+	free(elf->rpath);
+	free(elf->copy_syms);
 }
 
 int shl_loader_check_program(const char *path, struct shl_program_elf *elf, char *why,
@@ -278,7 +314,7 @@ int shl_loader_check_program(const char *path, struct shl_program_elf *elf, char
 out:
 	close(fd);
 	if (elf == &own)
-		free(own.copy_syms);
+		free_elf(&own);
 	return err;
 }
 
