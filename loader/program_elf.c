@@ -1,7 +1,9 @@
-/* Reading a program's ELF file: whether mpicc built it (the .note.shoal note in a PT_NOTE
- * segment: its ranks are threads) or not (its ranks are processes), the libraries it needs
- * (one of another MPI is refused by name), and function names from .symtab for crash
- * backtraces.
+/* Reading a program's ELF file: whether mpicc or a build system's flags built it (the
+ * .note.shoal note in a PT_NOTE segment: its ranks are threads) or not (its ranks are
+ * processes), the libraries it needs and where it looks for them (one of another MPI is
+ * refused by name), what loading an executable once per rank needs or forbids (DF_1_PIE,
+ * copy relocations, its own TLS, text relocations), and function names from .symtab for
+ * crash backtraces.
  * Entered by the node's main thread (check) and by a crashing thread's signal handler (symbols).
  * Must not allocate with malloc: symbolize runs inside a signal handler. */
 #include <elf.h>
