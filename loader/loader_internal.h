@@ -13,7 +13,9 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/types.h>
 
 /* GNU getopt's scanning state for one rank (or the singleton). */
 struct shl_getopt {
@@ -92,6 +94,25 @@ struct shl_copy {
 	struct shl_libc libc;
 };
 
+/* What loading a thread-rank program's copies needs to know of its file (the libraries it
+ * needs and where it looks for them: loader/program_origin.c). A program linked
+ * by a build system (`mpicc -showme:link`, mpi.pc) is a position-independent executable:
+ * each copy gets DF_1_PIE cleared (glibc's dlopen refuses executables) and the symbols of
+ * its copy relocations (stderr, std::cout) undefined, so that they copy the libraries'
+ * objects (loader/program_elf.c, read_copies). */
+struct shl_program_elf {
+	off_t pie_flag_at; /* file offset of DT_FLAGS_1's value if DF_1_PIE is set, else -1 */
+	uint64_t flags_1;  /* that value */
+	bool cxx;          /* needs libstdc++.so.6 */
+	bool textrel;      /* has text relocations */
+	off_t *copy_syms;  /* file offsets of the symbols of its copy relocations */
+	int ncopy_syms;
+	char **needed;     /* DT_NEEDED, in order */
+	int nneeded;
+	char *runpath;     /* DT_RUNPATH, DT_RPATH, or NULL */
+	char *rpath;
+};
+
 /* The node process's state, one per process. */
 struct shl_node_state {
 	int nranks;               /* ranks of this node; set by the main thread before rank
@@ -99,6 +120,7 @@ struct shl_node_state {
 	int world_size;           /* ranks of the whole job (nranks unless on several nodes) */
 	struct shl_copy *copies;  /* array of nranks, same discipline */
 	const char *program;      /* program path as the user gave it */
+	struct shl_program_elf elf; /* of program; set with it */
 	_Atomic int first_failed; /* index in copies of the rank whose nonzero code came first,
 				   * or -1; CAS by rank threads */
 	_Atomic int crashing;     /* 0, then 1 for ever once one thread reports a crash */
@@ -201,10 +223,13 @@ enum shl_program_kind {
 };
 
 /* Any thread: how the ranks of `path` run: SHL_PROGRAM_THREADS for an x86-64 ELF shared
- * object carrying Shoal's note, SHL_PROGRAM_PROCESSES for any other file (execve judges it).
- * Else -errno with a reason in `why`: a file that cannot be read (and cannot be run), or
- * -EPROTO for a program linked with another MPI's library (the reason names that MPI). */
-int shl_loader_check_program(const char *path, char *why, size_t whylen);
+ * object or executable carrying Shoal's note (then `elf`, if not NULL, describes it),
+ * SHL_PROGRAM_PROCESSES for any other file (execve judges it). Else -errno with a reason in
+ * `why`: a file that cannot be read (and cannot be run), -EPROTO for a program linked with
+ * another MPI's library (the reason names that MPI), -ENOEXEC for a Shoal executable whose
+ * copies cannot be loaded (thread-local variables of its own, text relocations). */
+int shl_loader_check_program(const char *path, struct shl_program_elf *elf, char *why,
+			     size_t whylen);
 
 /* shoal-node's main thread, once, instead of thread ranks (the program is not mpicc's): run
  * the `nlocal` ranks whose world ranks are in `world` (NULL: 0..nlocal-1) of a job of

@@ -340,12 +340,13 @@ static char *resolve(const char *name)
 }
 
 /* A program that is here but cannot run ends mpiexec as a shell would (status 126), one
- * built with another MPI with status 1, before any node starts. One that is not here is
- * left to the hosts that run it. */
+ * built with another MPI or not loadable per rank with status 1, before any node starts.
+ * One that is not here is left to the hosts that run it. */
 static void check_runnable(const char *program)
 {
 	char why[PATH_MAX + 256];
 	struct stat st;
+	int err;
 
 	if (stat(program, &st) < 0)
 		return;
@@ -357,8 +358,10 @@ static void check_runnable(const char *program)
 		fprintf(stderr, "mpiexec: %s: %s\n", program, strerror(errno));
 		exit(126);
 	}
-	/* Built with another MPI: refused once, here, rather than by every node. */
-	if (shl_loader_check_program(program, why, sizeof(why)) == -EPROTO) {
+	/* Built with another MPI, or a Shoal executable that cannot be loaded per rank:
+	 * refused once, here, rather than by every node. */
+	err = shl_loader_check_program(program, NULL, why, sizeof(why));
+	if (err == -EPROTO || err == -ENOEXEC) {
 		fprintf(stderr, "mpiexec: %s\n", why);
 		exit(1);
 	}

@@ -13,6 +13,7 @@
 #include <link.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -83,9 +84,12 @@ static size_t stack_size(void)
 	return (size_t)v;
 }
 
-/* Copy the program to the rank's private file: dlopen of one inode twice would share it. */
+/* Copy the program to the rank's private file: dlopen of one inode twice would share it.
+ * An executable's copy loses DF_1_PIE, the flag by which glibc's dlopen refuses it, and the
+ * definitions of the symbols its copy relocations fill (loader/program_elf.c, read_copies). */
 static int copy_program(const char *from, const char *to)
 {
+	const struct shl_program_elf *elf = &shl_loader.elf;
 	int in, out, err = 0;
 	struct stat st;
 	off_t done = 0;
@@ -120,12 +124,47 @@ static int copy_program(const char *from, const char *to)
 			goto close_out;
 		}
 	}
+	if (!err && elf->pie_flag_at >= 0) {
+		uint64_t flags_1 = elf->flags_1 & ~(uint64_t)DF_1_PIE;
+		struct { uint16_t shndx; uint64_t value; } __attribute__((packed)) undef = {
+			SHN_UNDEF, 0 };
+
+		if (pwrite(out, &flags_1, sizeof(flags_1), elf->pie_flag_at) !=
+		    (ssize_t)sizeof(flags_1))
+			err = errno ? -errno : -EIO;
+		for (int k = 0; k < elf->ncopy_syms && !err; k++)
+			if (pwrite(out, &undef, sizeof(undef), elf->copy_syms[k] +
+				   (off_t)offsetof(Elf64_Sym, st_shndx)) != (ssize_t)sizeof(undef))
+				err = errno ? -errno : -EIO;
+	}
 close_out:
 	if (close(out) < 0 && !err)
 		err = -errno;
 close_in:
 	close(in);
 	return err;
+}
+
+/* An executable's code addresses std::cout and its kin through copies of them in the
+ * program, which the dynamic linker fills from libstdc++'s objects as it relocates each
+ * copy, before any constructor of the copy runs: the streams must be constructed by then,
+ * as they are in a process before main. Main thread, once, after the ranks' stdout and
+ * stderr are set up (the streams write through them). The one reference taken here is never
+ * dropped, so the streams live as long as the node. */
+static int construct_cxx_streams(void)
+{
+	static char init_object; /* std::ios_base::Init has no data of its own */
+	void *cxx = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+	void (*init)(void *) = cxx ? (void (*)(void *))dlsym(cxx, "_ZNSt8ios_base4InitC1Ev")
+				   : NULL;
+
+	if (!init) {
+		fprintf(stderr, "shoal: cannot construct C++'s standard streams for %s: %s\n",
+			shl_loader.program, dlerror());
+		return -1;
+	}
+	init(&init_object);
+	return 0;
 }
 
 /* The rank's own argv: a process gets a private argv, and programs write into it. */
@@ -574,7 +613,7 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 	void *warm[4];
 	long n = nlocal;
 
-	err = shl_loader_check_program(argv[0], why, sizeof(why));
+	err = shl_loader_check_program(argv[0], &shl_loader.elf, why, sizeof(why));
 	if (err < 0) {
 		fprintf(stderr, "shoal: %s\n", why);
 		return err == -ENOENT ? 127 : (err == -EACCES ? 126 : 1);
@@ -627,6 +666,8 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 		return 1;
 	}
 	if (shl_loader_bind_setup(true) < 0)
+		return 1;
+	if (shl_loader.elf.pie_flag_at >= 0 && shl_loader.elf.cxx && construct_cxx_streams() < 0)
 		return 1;
 	start_ranks(jobdir, world, argc, argv);
 	/* Ranks of a node blocked together may wait on other nodes: with a proxy, the

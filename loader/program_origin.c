@@ -4,19 +4,16 @@
  * are loaded from the program's own directory; ld.so then matches the copy's DT_NEEDED names
  * to them (by soname) instead of searching. Meson build trees and CMake install trees use
  * such RUNPATHs ("$ORIGIN/", "$ORIGIN/../lib").
- * Entered by rank threads (shl_loader_origin_preload, _release); the program is read once,
- * by whichever rank comes first. */
+ * Entered by rank threads (shl_loader_origin_preload, _release); the libraries to load are
+ * chosen once, by whichever rank comes first, from what the node read of the program
+ * (loader/program_elf.c). */
 #include <dlfcn.h>
-#include <elf.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "loader/loader_internal.h"
@@ -28,18 +25,6 @@ static struct {
 	char **paths;
 	int npaths;
 } origin = { .once = PTHREAD_ONCE_INIT };
-
-/* File offset of a virtual address of the program, through its PT_LOAD segments. */
-static bool vaddr_to_off(const Elf64_Phdr *ph, int n, Elf64_Addr va, size_t *off)
-{
-	for (int k = 0; k < n; k++)
-		if (ph[k].p_type == PT_LOAD && va >= ph[k].p_vaddr &&
-		    va < ph[k].p_vaddr + ph[k].p_filesz) {
-			*off = ph[k].p_offset + (va - ph[k].p_vaddr);
-			return true;
-		}
-	return false;
-}
 
 /* One search-path entry with $ORIGIN or ${ORIGIN} replaced by dir; *had says whether it
  * had one. NULL if it does not fit PATH_MAX. */
@@ -117,76 +102,29 @@ static void add(char *path)
 	origin.paths[origin.npaths++] = path;
 }
 
-/* Read the program's DT_NEEDED, DT_RUNPATH and DT_RPATH and decide what to load first. */
+/* Decide what to load first from the program's DT_NEEDED, DT_RUNPATH and DT_RPATH, as the
+ * node read them (shl_loader.elf). */
 static void find_libraries(void)
 {
+	const struct shl_program_elf *elf = &shl_loader.elf;
 	const char *ldpath = getenv("LD_LIBRARY_PATH");
+	/* ld.so's order: DT_RPATH (ignored when DT_RUNPATH exists), LD_LIBRARY_PATH,
+	 * DT_RUNPATH, then the system's directories, which have no $ORIGIN. */
+	const char *runpath = elf->runpath, *rpath = runpath ? NULL : elf->rpath;
 	char real[PATH_MAX], *slash;
-	struct stat st;
-	unsigned char *base;
-	int fd;
 
+	if ((!runpath || !strstr(runpath, "ORIGIN")) && (!rpath || !strstr(rpath, "ORIGIN")))
+		return;
 	if (!realpath(shl_loader.program, real))
-		return;
-	fd = open(real, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (fstat(fd, &st) < 0 || (size_t)st.st_size < sizeof(Elf64_Ehdr)) {
-		close(fd);
-		return;
-	}
-	base = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (base == MAP_FAILED)
 		return;
 	slash = strrchr(real, '/');
 	*(slash == real ? slash + 1 : slash) = '\0'; /* the program's directory: $ORIGIN */
-
-	size_t size = (size_t)st.st_size;
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
-	const Elf64_Phdr *ph = (const Elf64_Phdr *)(base + eh->e_phoff);
-	const Elf64_Dyn *dyn = NULL;
-	size_t ndyn = 0, stroff = 0;
-	const char *runpath = NULL, *rpath = NULL;
-
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh->e_phoff + (size_t)eh->e_phnum * sizeof(*ph) > size)
-		goto out;
-	for (int k = 0; k < eh->e_phnum; k++)
-		if (ph[k].p_type == PT_DYNAMIC && ph[k].p_offset + ph[k].p_filesz <= size) {
-			dyn = (const Elf64_Dyn *)(base + ph[k].p_offset);
-			ndyn = ph[k].p_filesz / sizeof(*dyn);
-		}
-	for (size_t k = 0; k < ndyn && dyn[k].d_tag != DT_NULL; k++)
-		if (dyn[k].d_tag == DT_STRTAB &&
-		    !vaddr_to_off(ph, eh->e_phnum, dyn[k].d_un.d_ptr, &stroff))
-			goto out;
-	if (!dyn || !stroff)
-		goto out;
-	for (size_t k = 0; k < ndyn && dyn[k].d_tag != DT_NULL; k++) {
-		if (stroff + dyn[k].d_un.d_val >= size)
-			continue;
-		if (dyn[k].d_tag == DT_RUNPATH)
-			runpath = (const char *)base + stroff + dyn[k].d_un.d_val;
-		else if (dyn[k].d_tag == DT_RPATH)
-			rpath = (const char *)base + stroff + dyn[k].d_un.d_val;
-	}
-	/* ld.so's order: DT_RPATH (ignored when DT_RUNPATH exists), LD_LIBRARY_PATH,
-	 * DT_RUNPATH, then the system's directories, which have no $ORIGIN. */
-	if (runpath)
-		rpath = NULL;
-	if ((!runpath || !strstr(runpath, "ORIGIN")) && (!rpath || !strstr(rpath, "ORIGIN")))
-		goto out;
-	for (size_t k = 0; k < ndyn && dyn[k].d_tag != DT_NULL; k++) {
-		const char *name;
+	for (int k = 0; k < elf->nneeded; k++) {
+		const char *name = elf->needed[k];
 		char *path = NULL;
 		bool found = false;
 
-		if (dyn[k].d_tag != DT_NEEDED || stroff + dyn[k].d_un.d_val >= size)
-			continue;
-		name = (const char *)base + stroff + dyn[k].d_un.d_val;
-		if (strnlen(name, size - stroff - dyn[k].d_un.d_val) ==
-		    size - stroff - dyn[k].d_un.d_val || strchr(name, '/'))
+		if (strchr(name, '/'))
 			continue;
 		if (rpath)
 			path = search(rpath, name, real, &found);
@@ -197,8 +135,6 @@ static void find_libraries(void)
 		if (path)
 			add(path);
 	}
-out:
-	munmap(base, size);
 }
 
 void **shl_loader_origin_preload(void)

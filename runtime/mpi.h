@@ -40,14 +40,13 @@ typedef struct MPI_Status {
 
 /* ---- predefined handles ---- */
 /* Code compiled -fPIE (a default-PIE compiler without mpicc's -fPIC, e.g. CMake's plain
- * executables) addresses external data directly, which a program linked as a shared object
- * (every Shoal program, docs/process-model.md) cannot do: these objects live in libmpi.so.
- * GCC 12's nodirect_extern_access makes such code reach them through the GOT instead, as
- * -fPIC code does. Only -fPIE compiles get it: -fPIC code (mpicc's) is unchanged. */
-#if defined(__PIE__) && defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(nodirect_extern_access)
-#define SHL_MPI_OBJECT __attribute__((nodirect_extern_access))
-#endif
+ * executables) addresses external data directly, through a copy of the object that the
+ * linker places in the program: a second MPI_COMM_WORLD, not libmpi.so's. Declared weak,
+ * these objects are reached through the GOT instead, as -fPIC code reaches them, and the
+ * program's other external data (stderr, std::cout) keeps the usual copy relocations
+ * (docs/process-model.md, "Programs linked as executables"). -fPIC code is unchanged. */
+#if defined(__PIE__) && defined(__x86_64__)
+#define SHL_MPI_OBJECT __attribute__((weak))
 #endif
 #ifndef SHL_MPI_OBJECT
 #define SHL_MPI_OBJECT

@@ -44,7 +44,7 @@ works() {
 		expect_out '^app_c library Shoal$'
 		run "$MPIEXEC" -n $n "$b/app_cxx"
 		expect_rc 0
-		expect_out_count "^app_cxx rank [0-9]+ sum $((n * (n - 1) / 2))\$" $n
+		expect_out_count "^app_cxx rank [0-9]+ sum $((n * (n - 1) / 2)) caught 2\$" $n
 		run "$MPIEXEC" -n $n "$b/cout_data"
 		expect_rc 0
 		expect_out_count '^cout_data rank [0-9]+$' $n

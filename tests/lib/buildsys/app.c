@@ -1,8 +1,8 @@
 /* C program of the build-system tests: each rank checks a sum through the project library and
- * prints "app_c rank R of N sum S"; exit status 1 if the sum is wrong. It touches no data
- * object of libc (stdout, stderr, environ): a plain CMake build compiles it -fPIE, which cannot
- * reach those from a rank's copy (docs/process-model.md, "Building with CMake, Meson and
- * pkg-config"). Its own globals and getopt's optind must be per rank. */
+ * prints "app_c rank R of N sum S" on stdout and "app_c rank R stderr" on stderr, both
+ * streams used as data objects (a plain CMake build compiles it -fPIE: docs/process-model.md,
+ * "Programs linked as executables"); exit status 1 if the sum is wrong. Its own globals and
+ * getopt's optind must be per rank. */
 #include <stdio.h>
 #include <unistd.h>
 #include <mpi.h>
@@ -30,6 +30,7 @@ int main(int argc, char **argv)
 	       calls, optind, verbose);
 	if (rank == 0)
 		printf("app_c library %.5s\n", version);
+	fprintf(stderr, "app_c rank %d stderr\n", rank);
 	MPI_Finalize();
 	return sum == size * (size - 1) / 2 + size && calls == 1 ? 0 : 1;
 }

@@ -14,3 +14,6 @@ int corexx_report(const char *who)
 	std::cout << who << " rank " << rank << " of " << size << std::endl;
 	return rank;
 }
+
+corexx_error::corexx_error(int r) : std::runtime_error("corexx_error"), rank(r) {}
+corexx_error::~corexx_error() = default;

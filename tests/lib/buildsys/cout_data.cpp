@@ -1,5 +1,5 @@
-// A C++ program using std::cout itself: links into a rank's copy only when compiled -fPIC
-// (CXX=mpicxx, or -DCMAKE_CXX_FLAGS=-fPIC). Prints "cout_data rank R".
+// A C++ program using std::cout itself, in every recipe (plain cmake, CXX=mpicxx,
+// -DCMAKE_CXX_FLAGS=-fPIC, Meson). Prints "cout_data rank R".
 #include <iostream>
 #include <mpi.h>
 

@@ -1,6 +1,7 @@
-/* A program that uses libc's data objects (stderr, environ) directly: it links into a rank's
- * copy only when compiled -fPIC (CC=mpicc, or -DCMAKE_C_FLAGS=-fPIC; docs/process-model.md).
- * Prints "libc_data rank R" on stdout and on stderr. */
+/* A program that uses libc's data objects (stderr, environ) directly. Compiled -fPIE (a plain
+ * CMake build) its copies could only have a snapshot of environ: mpiexec refuses it with a
+ * message; compiled -fPIC (CC=mpicc, -DCMAKE_C_FLAGS=-fPIC, Meson) it runs
+ * (docs/process-model.md). Prints "libc_data rank R" on stdout and on stderr. */
 #include <stdio.h>
 #include <unistd.h>
 #include <mpi.h>
