@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -565,6 +566,19 @@ int shl_node_main(int argc, char **argv)
 	return shl_node_run(argv[1], (int)n, (int)n, NULL, NULL, argc - 3, argv + 3);
 }
 
+/* Every rank's files, the ranks' output pipes and the mesh's connections share the node's
+ * descriptors: the soft limit goes up to the hard one, as far as a process may raise it
+ * itself (a default soft limit of 1024 is one process's worth, not a node's). */
+static void more_files(void)
+{
+	struct rlimit lim;
+
+	if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
+		lim.rlim_cur = lim.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &lim);
+	}
+}
+
 int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *world,
 		 const struct shl_io_config *mesh, int argc, char **argv)
 {
@@ -583,6 +597,7 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 	if (err == SHL_PROGRAM_PROCESSES)
 		return shl_node_exec_run(world_size, nlocal, world, argc, argv);
 	shl_node_exec_unset_env();
+	more_files();
 	/* The first backtrace() loads libgcc_s; do it now, not inside a crash handler. */
 	backtrace(warm, 4);
 
