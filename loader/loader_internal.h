@@ -190,6 +190,12 @@ void shl_loader_stdio_rank_done(struct shl_copy *c);
  * rank's unfinished lines. */
 void shl_loader_stdio_flush_all(bool wait);
 
+/* Main thread of the node, once, before any copy is made (loader/node_room.c): whether
+ * this host can hold `nlocal` ranks of `program`, copied into `jobdir`, with stacks of
+ * `stack` bytes: memory maps, threads, memory, room for the copies, address space. Returns
+ * 0, or -E2BIG after a line on stderr for each limit the job is past. */
+int shl_node_room(const char *jobdir, const char *program, int nlocal, size_t stack);
+
 /* Main thread of the node, once: handlers for crash signals, and a signal stack for the
  * calling thread. Returns 0 or -errno. */
 int shl_loader_install_crash_handlers(void);

@@ -370,12 +370,13 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* Start every rank thread; a failure to start one aborts the job (the others may already
- * be inside MPI_Init waiting for it). argv is the program's, argv[0] its path. */
-static void start_ranks(const char *jobdir, const int *world, int argc, char **argv)
+/* Start every rank thread, each with a stack of `stack` bytes; a failure to start one
+ * aborts the job (the others may already be inside MPI_Init waiting for it). argv is the
+ * program's, argv[0] its path. */
+static void start_ranks(const char *jobdir, const int *world, int argc, char **argv,
+			size_t stack)
 {
 	pthread_attr_t attr;
-	size_t stack = stack_size();
 	int err;
 
 	pthread_attr_init(&attr);
@@ -587,6 +588,7 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 	int err, failed, code = 0;
 	void *warm[4];
 	long n = nlocal;
+	size_t stack;
 
 	err = shl_loader_check_program(argv[0], why, sizeof(why));
 	if (err < 0) {
@@ -598,6 +600,9 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 		return shl_node_exec_run(world_size, nlocal, world, argc, argv);
 	shl_node_exec_unset_env();
 	more_files();
+	stack = stack_size();
+	if (shl_node_room(jobdir, argv[0], nlocal, stack) < 0)
+		return 1;
 	/* The first backtrace() loads libgcc_s; do it now, not inside a crash handler. */
 	backtrace(warm, 4);
 
@@ -643,7 +648,7 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 	}
 	if (shl_loader_bind_setup(true) < 0)
 		return 1;
-	start_ranks(jobdir, world, argc, argv);
+	start_ranks(jobdir, world, argc, argv, stack);
 	/* Ranks of a node blocked together may wait on other nodes: with a proxy, the
 	 * watchdog only reports to mpiexec, which judges the whole job (watch_for_proxy). */
 	shl_loader.deadlock_ms = world_size > nlocal && shl_loader.proxy < 0 ? 0 :
