@@ -7,6 +7,7 @@
 
 #include <getopt.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -89,6 +90,10 @@ struct shl_copy {
 	int code;          /* exit code of the rank */
 	bool reported;     /* the rank's end was recorded (return, exit or pthread_exit) */
 	void *altstack;    /* signal stack for crash reports in this thread */
+	/* The rank's stack, [stack_lo, stack_hi), its guard pages below: a fault there is a
+	 * stack overflow (0 until the rank thread runs). */
+	uintptr_t stack_lo, stack_hi;
+	size_t stack_guard;
 	struct shl_libc libc;
 };
 
@@ -102,6 +107,8 @@ struct shl_node_state {
 	_Atomic int first_failed; /* index in copies of the rank whose nonzero code came first,
 				   * or -1; CAS by rank threads */
 	_Atomic int crashing;     /* 0, then 1 for ever once one thread reports a crash */
+	size_t stack;             /* bytes of each rank's stack (SHOAL_STACK_SIZE); set by the
+				   * main thread before rank threads start */
 	/* SHOAL_DEBUG_STOP (mpiexec --gdb): every rank waits at `loaded` after loading its copy
 	 * and before main, and one of them calls shl_node_ranks_loaded for a debugger to break
 	 * on. Both set by the main thread before rank threads start. */

@@ -272,6 +272,25 @@ static void on_pthread_exit(void *arg)
 	shl_loader_stdio_rank_done(c);
 }
 
+/* Rank thread, at its start: where its stack is, for the crash handler to tell a stack
+ * overflow (loader/node_signals.c). */
+static void stack_bounds(struct shl_copy *c)
+{
+	pthread_attr_t attr;
+	void *lo;
+	size_t len, guard = 0;
+
+	if (pthread_getattr_np(pthread_self(), &attr) != 0)
+		return;
+	if (pthread_attr_getstack(&attr, &lo, &len) == 0 &&
+	    pthread_attr_getguardsize(&attr, &guard) == 0) {
+		c->stack_guard = guard;
+		c->stack_hi = (uintptr_t)lo + len;
+		c->stack_lo = (uintptr_t)lo;
+	}
+	pthread_attr_destroy(&attr);
+}
+
 static void *run_rank(void *arg)
 {
 	struct shl_copy *c = arg;
@@ -284,6 +303,7 @@ static void *run_rank(void *arg)
 	snprintf(name, sizeof(name), "rank %d", c->rank);
 	pthread_setname_np(pthread_self(), name);
 	c->altstack = shl_job_signal_stack();
+	stack_bounds(c);
 
 	err = copy_program(shl_loader.program, c->path);
 	if (err)
@@ -603,6 +623,7 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 	stack = stack_size();
 	if (shl_node_room(jobdir, argv[0], nlocal, stack) < 0)
 		return 1;
+	shl_loader.stack = stack;
 	/* The first backtrace() loads libgcc_s; do it now, not inside a crash handler. */
 	backtrace(warm, 4);
 
