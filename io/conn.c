@@ -1,6 +1,7 @@
 /* Connections of the TCP mesh: dialing every higher node at start, or calling one on its
  * first frame (lazy), accepting the lower nodes' connections, the greeting that proves the
- * job secret both ways (io/auth.h), the deadline of a greeting, and closing.
+ * job secret both ways (io/auth.h), the deadline of a greeting, the bound on accepted
+ * connections still to greet (the oldest dropped first), and closing.
  * Entered by the main thread (shl_mesh_connect_all, before the completion thread exists)
  * and by whoever holds io.lock (the completion thread, or a rank reading the connections).
  * Must not read a frame (io/stream.c does, once a connection is authed) nor send anything
@@ -27,6 +28,16 @@
 /* How long an accepted connection may take to greet: as long as mpiexec gives a control
  * connection (docs/offnode.md). */
 #define SHL_IO_GREET_S 10
+/* Accepted connections that may wait for their greeting at once, beyond one per other node
+ * (each calls us at most once): room for every real peer, while a flood of idle or slow
+ * connections from anywhere holds no more descriptors than this, which the ranks share.
+ * Past it the oldest goes (newest-first list: a real peer greets at once, so a flood that
+ * keeps coming pushes out its own connections before a peer's). */
+#define SHL_IO_UNPROVED_SPARE 64
+/* Connections accepted per readable event of the listener: between two batches the
+ * completion thread reads the greetings that arrived, so a peer that connects during a
+ * flood greets before the flood can push it out. */
+#define SHL_IO_ACCEPT_BATCH 16
 
 static void name_of(struct conn *c, const struct sockaddr_in *sa)
 {
@@ -56,8 +67,54 @@ static void greeted(struct conn *c)
 	for (struct conn **link = &io.greeting; *link != NULL; link = &(*link)->greeting)
 		if (*link == c) {
 			*link = c->greeting;
+			if (!c->dialed)
+				io.unproved--;
 			return;
 		}
+}
+
+/* Hold a descriptor back for shl_mesh_accept to take one connection off the listener with
+ * when the process has none left: dropped at once, it leaves the listener quiet instead of
+ * readable forever. */
+static void hold_spare(void)
+{
+	if (!io.has_spare && (io.spare = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+		io.has_spare = true;
+}
+
+/* Report the accepted connections dropped for newer ones, at most once a second unless
+ * `now_too`. */
+static void say_shed(bool now_too)
+{
+	time_t now = shl_mono_s();
+
+	if (io.shed == 0 || (!now_too && now == io.shed_said))
+		return;
+	fprintf(stderr, "shoal: node %u (host %s): dropped %llu mesh connections that had not "
+		"greeted, the oldest first (at most %u wait at once)\n", io.node, io.host,
+		(unsigned long long)io.shed, io.nnodes + SHL_IO_UNPROVED_SPARE);
+	fflush(stderr);
+	io.shed = 0;
+	io.shed_said = now;
+}
+
+/* Drop the oldest accepted connection still to greet that has not sent a whole hello, else
+ * the oldest one. Returns false if there is none. */
+static bool shed_oldest(void)
+{
+	struct conn *idle = NULL, *any = NULL;
+
+	for (struct conn *c = io.greeting; c != NULL; c = c->greeting)
+		if (!c->dialed) {
+			any = c;
+			if (c->in == IN_HELLO)
+				idle = c;
+		}
+	if (any == NULL)
+		return false;
+	io.shed++;
+	shl_mesh_close(idle != NULL ? idle : any);
+	return true;
 }
 
 /* `c` speaks for node `node` from now on. */
@@ -284,6 +341,7 @@ static int dial(uint32_t n, const struct sockaddr_in *sa)
 
 int shl_mesh_connect_all(const struct shl_io_config *cfg)
 {
+	hold_spare();
 	for (uint32_t n = cfg->node + 1; n < cfg->nnodes; n++) {
 		int err = dial(n, &cfg->addr[n]);
 		if (err == -ECONNREFUSED) {
@@ -351,9 +409,30 @@ void shl_mesh_connected(struct conn *c, uint32_t events)
 	}
 }
 
+/* Out of descriptors with nothing to drop: take one connection off the listener with the
+ * spare descriptor, close it and hold the spare again. Returns false if that failed (the
+ * listener stays readable; the next event tries again). */
+static bool refuse_one(void)
+{
+	int fd;
+
+	if (!io.has_spare)
+		return false;
+	close(io.spare);
+	io.has_spare = false;
+	fd = accept4(io.listen, NULL, NULL, SOCK_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		io.shed++;
+	}
+	hold_spare();
+	return fd >= 0 && io.has_spare;
+}
+
 void shl_mesh_accept(void)
 {
-	for (;;) {
+	hold_spare();
+	for (int taken = 0; taken < SHL_IO_ACCEPT_BATCH;) {
 		struct sockaddr_in sa;
 		socklen_t len = sizeof(sa);
 		int fd = accept4(io.listen, (struct sockaddr *)&sa, &len, SOCK_CLOEXEC);
@@ -362,8 +441,18 @@ void shl_mesh_accept(void)
 		if (fd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
-			return;  /* EAGAIN, or out of descriptors: try again on the next event */
+			if (errno != EMFILE && errno != ENFILE && errno != ENOBUFS &&
+			    errno != ENOMEM)
+				break;  /* EAGAIN: all taken */
+			/* Out of descriptors: the oldest waiting connection gives its own. */
+			if (!shed_oldest() && !refuse_one())
+				break;
+			taken++;
+			continue;
 		}
+		taken++;
+		if (io.unproved >= (int)io.nnodes + SHL_IO_UNPROVED_SPARE)
+			shed_oldest();
 		c = conn_new(fd, &sa);
 		struct epoll_event ev = { EPOLLIN, { .ptr = c } };
 		if (c == NULL || epoll_ctl(io.ep, EPOLL_CTL_ADD, fd, &ev) < 0) {
@@ -374,10 +463,13 @@ void shl_mesh_accept(void)
 		c->deadline = shl_mono_s() + SHL_IO_GREET_S;
 		c->greeting = io.greeting;
 		io.greeting = c;
+		io.unproved++;
 	}
+	say_shed(false);
 }
 
-/* Drop the accepted connections that have not greeted in time. */
+/* Drop the connections that have not greeted in time; report the ones dropped for newer
+ * ones. */
 void shl_mesh_expire(void)
 {
 	time_t now = shl_mono_s();
@@ -390,4 +482,5 @@ void shl_mesh_expire(void)
 			shl_mesh_close(c);
 		}
 	}
+	say_shed(true);
 }

@@ -80,7 +80,12 @@ struct shl_mesh {
 	int ep, wake, listen;
 	struct peer *peers;
 	struct conn *dead;
-	struct conn *greeting;       /* accepted connections that have not greeted yet */
+	struct conn *greeting;       /* connections that have not greeted yet, newest first */
+	int unproved;                /* accepted connections on `greeting` */
+	int spare;                   /* a descriptor held back for accept when out of them */
+	bool has_spare;
+	uint64_t shed;               /* accepted connections dropped for newer ones, unreported */
+	time_t shed_said;            /* when the last of those was reported */
 	struct conn *authed;         /* connections that proved the secret, open */
 	/* Rank threads spinning in a wait that read the connections themselves
 	 * (shl_io_poll); while there are any, the authed connections' arrivals do not wake
@@ -136,10 +141,12 @@ void shl_mesh_call(uint32_t n);
 /* The connect() of lazy connection `c` reported `events`: greet, or give up on that node. */
 void shl_mesh_connected(struct conn *c, uint32_t events);
 
-/* The listener is readable: take every connection waiting, to greet within a deadline. */
+/* The listener is readable: take every connection waiting, to greet within a deadline;
+ * past a bound on the accepted connections still to greet, drop the oldest. */
 void shl_mesh_accept(void);
 
-/* Drop the connections that have not greeted in time. */
+/* Drop the connections that have not greeted in time; report the ones dropped for newer
+ * ones. */
 void shl_mesh_expire(void);
 
 /* The greeting part c->in names (IN_HELLO, IN_PROOF, IN_CHALLENGE) is read whole into

@@ -7,6 +7,7 @@
 
 #include <getopt.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -91,6 +92,10 @@ struct shl_copy {
 	int code;          /* exit code of the rank */
 	bool reported;     /* the rank's end was recorded (return, exit or pthread_exit) */
 	void *altstack;    /* signal stack for crash reports in this thread */
+	/* The rank's stack, [stack_lo, stack_hi), its guard pages below: a fault there is a
+	 * stack overflow (0 until the rank thread runs). */
+	uintptr_t stack_lo, stack_hi;
+	size_t stack_guard;
 	struct shl_libc libc;
 };
 
@@ -124,6 +129,8 @@ struct shl_node_state {
 	_Atomic int first_failed; /* index in copies of the rank whose nonzero code came first,
 				   * or -1; CAS by rank threads */
 	_Atomic int crashing;     /* 0, then 1 for ever once one thread reports a crash */
+	size_t stack;             /* bytes of each rank's stack (SHOAL_STACK_SIZE); set by the
+				   * main thread before rank threads start */
 	/* SHOAL_DEBUG_STOP (mpiexec --gdb): every rank waits at `loaded` after loading its copy
 	 * and before main, and one of them calls shl_node_ranks_loaded for a debugger to break
 	 * on. Both set by the main thread before rank threads start. */
@@ -211,6 +218,12 @@ void shl_loader_stdio_rank_done(struct shl_copy *c);
  * process (a crash handler too, then `wait` false: locks are only tried) writes every
  * rank's unfinished lines. */
 void shl_loader_stdio_flush_all(bool wait);
+
+/* Main thread of the node, once, before any copy is made (loader/node_room.c): whether
+ * this host can hold `nlocal` ranks of `program`, copied into `jobdir`, with stacks of
+ * `stack` bytes: memory maps, threads, memory, room for the copies, address space. Returns
+ * 0, or -E2BIG after a line on stderr for each limit the job is past. */
+int shl_node_room(const char *jobdir, const char *program, int nlocal, size_t stack);
 
 /* Main thread of the node, once: handlers for crash signals, and a signal stack for the
  * calling thread. Returns 0 or -errno. */

@@ -43,8 +43,14 @@ extern char **environ;
 /* How long a hang report may take to come back from every host: a proxy gives gdb 30 s
  * (SHL_PROXY_GDB_MS) after up to 5 s for its node's description. */
 #define SHL_LAUNCH_REPORT_S 40
-/* Connections waiting for their HELLO at once; more are refused until one is judged. */
-#define SHL_LAUNCH_PENDING_MAX 64
+/* Connections that may wait to prove the secret at once, beyond one per node: room for
+ * every node process, while a flood of idle or slow connections from anywhere holds no
+ * more descriptors than this. Past it the oldest goes, so node processes that connect
+ * during a flood get in (they send HELLO at once; a flood's own connections push out each
+ * other first). */
+#define SHL_LAUNCH_PENDING_SPARE 64
+/* Connections accepted per poll round: the HELLOs that arrived are judged between rounds. */
+#define SHL_LAUNCH_ACCEPT_BATCH 16
 
 /* A node process as mpiexec sees it: its launcher and its control connection. */
 struct node {
@@ -70,6 +76,7 @@ struct node {
 /* A connection that has not proved the secret yet: its HELLO, then (challenged) its PROOF. */
 struct pending {
 	int fd;
+	uint64_t seq;          /* accepted as the seq-th connection: lower is older */
 	time_t deadline;
 	char peer[64];
 	bool challenged;       /* CHALLENGE sent: the next record must be PROOF */
@@ -88,8 +95,12 @@ struct run {
 	int listen;
 	int sigfd;
 	char addr[320];         /* IP[,IP...]:PORT the nodes dial, best address first */
-	struct pending pending[SHL_LAUNCH_PENDING_MAX];
-	int npending;
+	struct pending *pending;  /* pending_max slots */
+	int npending, pending_max;
+	uint64_t accepted;      /* connections accepted so far */
+	uint64_t shed;          /* pending connections dropped for newer ones, unreported */
+	time_t shed_said;       /* when the last of those was reported */
+	bool listen_rest;       /* out of descriptors: the listener sits out one poll round */
 	int naddr;              /* nodes that sent ADDR */
 	int npid;               /* nodes that sent PID: all of them fill the MPIR table */
 	bool peers_sent;
@@ -445,9 +456,44 @@ static void drop_pending(struct run *run, int i, const char *why)
 	run->pending[i] = run->pending[--run->npending];
 }
 
+/* Drop the oldest pending connection that has not been challenged (no valid HELLO yet),
+ * else the oldest. Returns false if there is none. */
+static bool shed_oldest(struct run *run)
+{
+	int old = -1;
+
+	for (int i = 0; i < run->npending; i++) {
+		const struct pending *c = &run->pending[i], *o = &run->pending[old < 0 ? i : old];
+
+		if (old < 0 || c->challenged < o->challenged ||
+		    (c->challenged == o->challenged && c->seq < o->seq))
+			old = i;
+	}
+	if (old < 0)
+		return false;
+	run->shed++;
+	drop_pending(run, old, NULL);
+	return true;
+}
+
+/* Report the pending connections dropped for newer ones, at most once a second unless
+ * `now_too`. */
+static void say_shed(struct run *run, bool now_too)
+{
+	time_t t = shl_mono_s();
+
+	if (run->shed == 0 || (!now_too && t == run->shed_said))
+		return;
+	fprintf(stderr, "mpiexec: dropped %llu control connections that had not proved the job "
+		"secret, the oldest first (at most %d wait at once)\n",
+		(unsigned long long)run->shed, run->pending_max);
+	run->shed = 0;
+	run->shed_said = t;
+}
+
 static void accept_all(struct run *run)
 {
-	for (;;) {
+	for (int taken = 0; taken < SHL_LAUNCH_ACCEPT_BATCH;) {
 		struct sockaddr_in sa;
 		socklen_t len = sizeof(sa);
 		int fd = accept4(run->listen, (struct sockaddr *)&sa, &len,
@@ -455,19 +501,33 @@ static void accept_all(struct run *run)
 		struct pending *c;
 		char ip[INET_ADDRSTRLEN];
 
-		if (fd < 0)
-			return;
-		if (run->npending == SHL_LAUNCH_PENDING_MAX) {
-			close(fd);
-			continue;
+		if (fd < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				break;
+			/* Out of descriptors: the oldest pending connection gives its own, else
+			 * the listener (readable until then) rests a round instead of spinning. */
+			if ((errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+			     errno == ENOMEM) && shed_oldest(run)) {
+				taken++;
+				continue;
+			}
+			run->listen_rest = true;
+			break;
 		}
+		taken++;
+		if (run->npending == run->pending_max)
+			shed_oldest(run);
 		c = &run->pending[run->npending++];
 		memset(c, 0, sizeof(*c));
 		c->fd = fd;
+		c->seq = run->accepted++;
 		c->deadline = shl_mono_s() + SHL_LAUNCH_HELLO_S;
 		inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof(ip));
 		snprintf(c->peer, sizeof(c->peer), "%s:%u", ip, ntohs(sa.sin_port));
 	}
+	say_shed(run, false);
 }
 
 static int send_assign(struct run *run, struct node *n)
@@ -974,6 +1034,7 @@ static void check_clocks(struct run *run)
 	for (int i = run->npending - 1; i >= 0; i--)
 		if (t >= run->pending[i].deadline)
 			drop_pending(run, i, "no HELLO in time");
+	say_shed(run, true);
 	if (run->kill_at && t >= run->kill_at) {
 		for (int k = 0; k < run->nnodes; k++) {
 			if (run->nodes[k].agent > 0)
@@ -1010,7 +1071,7 @@ static bool over(struct run *run)
 
 static int loop(struct run *run)
 {
-	struct pollfd *fds = calloc((size_t)run->nnodes + SHL_LAUNCH_PENDING_MAX + 3, sizeof(*fds));
+	struct pollfd *fds = calloc((size_t)run->nnodes + (size_t)run->pending_max + 3, sizeof(*fds));
 
 	if (!fds)
 		return 1;
@@ -1020,7 +1081,9 @@ static int loop(struct run *run)
 			  run->stdin_inflight < SHL_IO_CTL_STDIN_WINDOW;
 
 		fds[nf++] = (struct pollfd){ .fd = run->sigfd, .events = POLLIN };
-		fds[nf++] = (struct pollfd){ .fd = run->listen, .events = POLLIN };
+		fds[nf++] = (struct pollfd){ .fd = run->listen_rest ? -1 : run->listen,
+					     .events = POLLIN };
+		run->listen_rest = false;
 		fds[nf++] = (struct pollfd){ .fd = in ? STDIN_FILENO : -1, .events = POLLIN };
 		first_node = nf;
 		for (int k = 0; k < run->nnodes; k++)
@@ -1069,8 +1132,10 @@ int shl_launch_run(struct shl_launch *l)
 	}
 	run.nnodes = pl->nnodes;
 	run.nodes = calloc((size_t)run.nnodes, sizeof(*run.nodes));
+	run.pending_max = run.nnodes + SHL_LAUNCH_PENDING_SPARE;
+	run.pending = calloc((size_t)run.pending_max, sizeof(*run.pending));
 	run.sigfd = signalfd(-1, l->waited, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (!run.nodes || run.sigfd < 0) {
+	if (!run.nodes || !run.pending || run.sigfd < 0) {
 		fprintf(stderr, "mpiexec: cannot set up the job: %s\n", strerror(errno));
 		return 1;
 	}
@@ -1109,5 +1174,6 @@ int shl_launch_run(struct shl_launch *l)
 	close(run.listen);
 	close(run.sigfd);
 	free(run.nodes);
+	free(run.pending);
 	return status;
 }

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -310,6 +311,25 @@ static void on_pthread_exit(void *arg)
 	shl_loader_stdio_rank_done(c);
 }
 
+/* Rank thread, at its start: where its stack is, for the crash handler to tell a stack
+ * overflow (loader/node_signals.c). */
+static void stack_bounds(struct shl_copy *c)
+{
+	pthread_attr_t attr;
+	void *lo;
+	size_t len, guard = 0;
+
+	if (pthread_getattr_np(pthread_self(), &attr) != 0)
+		return;
+	if (pthread_attr_getstack(&attr, &lo, &len) == 0 &&
+	    pthread_attr_getguardsize(&attr, &guard) == 0) {
+		c->stack_guard = guard;
+		c->stack_hi = (uintptr_t)lo + len;
+		c->stack_lo = (uintptr_t)lo;
+	}
+	pthread_attr_destroy(&attr);
+}
+
 static void *run_rank(void *arg)
 {
 	struct shl_copy *c = arg;
@@ -322,6 +342,7 @@ static void *run_rank(void *arg)
 	snprintf(name, sizeof(name), "rank %d", c->rank);
 	pthread_setname_np(pthread_self(), name);
 	c->altstack = shl_job_signal_stack();
+	stack_bounds(c);
 
 	err = copy_program(shl_loader.program, c->path);
 	if (err)
@@ -408,12 +429,13 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* Start every rank thread; a failure to start one aborts the job (the others may already
- * be inside MPI_Init waiting for it). argv is the program's, argv[0] its path. */
-static void start_ranks(const char *jobdir, const int *world, int argc, char **argv)
+/* Start every rank thread, each with a stack of `stack` bytes; a failure to start one
+ * aborts the job (the others may already be inside MPI_Init waiting for it). argv is the
+ * program's, argv[0] its path. */
+static void start_ranks(const char *jobdir, const int *world, int argc, char **argv,
+			size_t stack)
 {
 	pthread_attr_t attr;
-	size_t stack = stack_size();
 	int err;
 
 	pthread_attr_init(&attr);
@@ -604,6 +626,19 @@ int shl_node_main(int argc, char **argv)
 	return shl_node_run(argv[1], (int)n, (int)n, NULL, NULL, argc - 3, argv + 3);
 }
 
+/* Every rank's files, the ranks' output pipes and the mesh's connections share the node's
+ * descriptors: the soft limit goes up to the hard one, as far as a process may raise it
+ * itself (a default soft limit of 1024 is one process's worth, not a node's). */
+static void more_files(void)
+{
+	struct rlimit lim;
+
+	if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
+		lim.rlim_cur = lim.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &lim);
+	}
+}
+
 int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *world,
 		 const struct shl_io_config *mesh, int argc, char **argv)
 {
@@ -612,6 +647,7 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 	int err, failed, code = 0;
 	void *warm[4];
 	long n = nlocal;
+	size_t stack;
 
 	err = shl_loader_check_program(argv[0], &shl_loader.elf, why, sizeof(why));
 	if (err < 0) {
@@ -622,6 +658,11 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 	if (err == SHL_PROGRAM_PROCESSES)
 		return shl_node_exec_run(world_size, nlocal, world, argc, argv);
 	shl_node_exec_unset_env();
+	more_files();
+	stack = stack_size();
+	if (shl_node_room(jobdir, argv[0], nlocal, stack) < 0)
+		return 1;
+	shl_loader.stack = stack;
 	/* The first backtrace() loads libgcc_s; do it now, not inside a crash handler. */
 	backtrace(warm, 4);
 
@@ -669,7 +710,7 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 		return 1;
 	if (shl_loader.elf.pie_flag_at >= 0 && shl_loader.elf.cxx && construct_cxx_streams() < 0)
 		return 1;
-	start_ranks(jobdir, world, argc, argv);
+	start_ranks(jobdir, world, argc, argv, stack);
 	/* Ranks of a node blocked together may wait on other nodes: with a proxy, the
 	 * watchdog only reports to mpiexec, which judges the whole job (watch_for_proxy). */
 	shl_loader.deadlock_ms = world_size > nlocal && shl_loader.proxy < 0 ? 0 :

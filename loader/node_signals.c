@@ -1,5 +1,5 @@
 /* Signals in the node process: a crash in any rank is reported once (rank, signal, address,
- * symbolized backtrace) and ends the node; SIGINT/SIGTERM/SIGHUP flush stdio and end it.
+ * or a stack overflow naming SHOAL_STACK_SIZE; symbolized backtrace) and ends the node; SIGINT/SIGTERM/SIGHUP flush stdio and end it.
  * Entered by the main thread (install), by any faulting thread (handler), and by the one
  * signal thread. Must not return from a crash handler or let two threads report. */
 #include <dlfcn.h>
@@ -253,6 +253,23 @@ static void report_frames(struct shl_copy *c, ucontext_t *uc, struct own_frames 
 		own_frame(own, c, i - first + 1 - next, (uintptr_t)pcs[i], false);
 }
 
+/* Whether fault `si` of the rank's own thread is its stack overflowing: the address, or
+ * the stack pointer, at the bottom of the rank's stack or in the guard pages below it
+ * (a frame larger than the guard can reach further: up to 1 MiB below is taken as one). */
+static bool overflowed(const struct shl_copy *c, int sig, const siginfo_t *si,
+		       const ucontext_t *uc)
+{
+	uintptr_t addr = (uintptr_t)si->si_addr, sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+	uintptr_t floor, top;
+
+	if (!shl_loader_self || c == NULL || c->stack_lo == 0 || si->si_code <= 0 ||
+	    (sig != SIGSEGV && sig != SIGBUS))
+		return false;
+	floor = c->stack_lo - c->stack_guard - (1u << 20);
+	top = c->stack_lo + 4096;
+	return (addr >= floor && addr < top) || (sp >= floor && sp < top);
+}
+
 static void on_crash(int sig, siginfo_t *si, void *uc_)
 {
 	ucontext_t *uc = uc_;
@@ -290,7 +307,11 @@ static void on_crash(int sig, siginfo_t *si, void *uc_)
 			 on_host);
 	else
 		snprintf(who, sizeof(who), "node process%s", on_host);
-	if (sig == SIGABRT || si->si_code <= 0) /* sent, not a fault: no address */
+	if (overflowed(c, sig, si, uc))
+		say("shoal: %s: stack overflow at %p (SHOAL_STACK_SIZE=%zu bytes is each rank's "
+		    "stack; set SHOAL_STACK_SIZE larger, e.g. 64M, for deeper recursion or larger "
+		    "local arrays)\n", who, si->si_addr, shl_loader.stack);
+	else if (sig == SIGABRT || si->si_code <= 0) /* sent, not a fault: no address */
 		say("shoal: %s: killed by signal SIG%s (%s)\n", who, sigabbrev_np(sig),
 		    sigdescr_np(sig));
 	else

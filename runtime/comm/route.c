@@ -5,9 +5,11 @@
  * Entered by whoever reads a mesh connection (shl_route_deliver: the completion thread, or
  * a rank polling the connections, one at a time) and by rank threads creating or freeing
  * such communicators. Must not block an arrival on a lock but to park it, nor free a map
- * (an arrival may still be reading it). */
+ * an arrival may still be reading (a dropped map is retired, and freed once no arrival is
+ * reading any map). */
 #include <errno.h>
 #include <pthread.h>
+#include <stdalign.h>
 #include <stdlib.h>
 
 #include "runtime/comm/route.h"
@@ -15,9 +17,11 @@
 
 /* The communicator rank of each world rank (-1: not a member) for one context id; an
  * intercommunicator's frames name a rank of the sender's group. Written once before it is
- * published, never freed: only unlinked when its communicator goes. */
+ * published; unlinked when its communicator goes, then retired until no arrival can still
+ * hold it (reap). */
 struct map {
-	int rank_of[1];               /* by world rank */
+	struct map *retired;          /* the next map on route.retired */
+	int rank_of[];                /* by world rank */
 };
 
 /* A frame that arrived for a context this node reserved but has not built yet: another
@@ -29,14 +33,32 @@ struct parked {
 };
 
 /* Process-wide. `size` and the `maps` array are set by shl_route_init before ranks run;
- * each map pointer is stored under `lock` with release, and loaded by arrivals with
- * acquire without it. */
+ * each map pointer is stored under `lock`, and loaded by arrivals without it. `readers`
+ * counts the arrivals between their first load of a map and their last use of it: an
+ * unlinked map is freed only once `readers` has been seen at 0 after the unlink (a
+ * seq_cst store of NULL then a seq_cst load of `readers`, against the arrival's seq_cst
+ * increment then seq_cst load of the map: either the arrival sees NULL, or the dropper
+ * sees it counted). */
 static struct {
 	int size;
 	struct map *_Atomic *maps;    /* by context id (SHL_CTX_MAX entries) */
-	pthread_mutex_t lock;         /* guards the parked list and the maps' stores */
+	pthread_mutex_t lock;         /* guards the parked list, the maps' stores, `retired` */
 	struct parked *park, **park_tail;
+	struct map *retired;          /* unlinked, perhaps still read by an arrival */
+	alignas(64) _Atomic int readers;
 } route = { .lock = PTHREAD_MUTEX_INITIALIZER, .park_tail = &route.park };
+
+/* Holding route.lock: free the retired maps if no arrival can hold one. */
+static void reap(void)
+{
+	if (route.retired == NULL || atomic_load(&route.readers) != 0)
+		return;
+	while (route.retired != NULL) {
+		struct map *m = route.retired;
+		route.retired = m->retired;
+		free(m);
+	}
+}
 
 int shl_route_init(int size)
 {
@@ -77,11 +99,16 @@ int shl_route_deliver(struct shl_rank *to, struct shl_envelope *env)
 		return push(to, env);
 	if (ctx >= SHL_CTX_MAX || route.maps == NULL)
 		return -EPROTO;
-	/* Pairs with the release store in shl_route_add, which pushed the frames parked for
-	 * this context before it: a frame that sees the map comes after them. */
-	m = atomic_load_explicit(&route.maps[ctx], memory_order_acquire);
-	if (m != NULL)
-		return translate(to, env, m);
+	/* seq_cst, against shl_route_drop's store of NULL and reap's load (route). */
+	atomic_fetch_add(&route.readers, 1);
+	/* Pairs with the store in shl_route_add, which pushed the frames parked for this
+	 * context before it: a frame that sees the map comes after them. */
+	m = atomic_load(&route.maps[ctx]);
+	if (m != NULL) {
+		err = translate(to, env, m);
+		atomic_fetch_sub_explicit(&route.readers, 1, memory_order_release);
+		return err;
+	}
 	pthread_mutex_lock(&route.lock);
 	m = atomic_load_explicit(&route.maps[ctx], memory_order_relaxed);
 	if (m != NULL) {
@@ -96,12 +123,13 @@ int shl_route_deliver(struct shl_rank *to, struct shl_envelope *env)
 		err = 0;
 	}
 	pthread_mutex_unlock(&route.lock);
+	atomic_fetch_sub_explicit(&route.readers, 1, memory_order_release);
 	return err;
 }
 
 void shl_route_add(const struct shl_comm_shared *sh)
 {
-	struct map *m = malloc((size_t)route.size * sizeof(int));
+	struct map *m = malloc(sizeof(*m) + (size_t)route.size * sizeof(int));
 
 	if (route.maps == NULL || m == NULL)
 		shl_panic("MPI_Comm_split", ENOMEM, "no memory for a communicator across nodes");
@@ -126,14 +154,22 @@ void shl_route_add(const struct shl_comm_shared *sh)
 		free(p);
 	}
 	atomic_store_explicit(&route.maps[sh->context], m, memory_order_release);
+	reap();
 	pthread_mutex_unlock(&route.lock);
 }
 
 void shl_route_drop(uint32_t context)
 {
+	struct map *m;
+
 	if (route.maps == NULL)
 		return;
 	pthread_mutex_lock(&route.lock);
-	atomic_store_explicit(&route.maps[context], NULL, memory_order_release);
+	m = atomic_exchange(&route.maps[context], NULL);
+	if (m != NULL) {
+		m->retired = route.retired;
+		route.retired = m;
+	}
+	reap();
 	pthread_mutex_unlock(&route.lock);
 }
