@@ -1,8 +1,12 @@
-/* Control-channel records (io/ctl.h): finding record boundaries in received bytes and
- * sending one record on a socket.
+/* Control-channel records (io/ctl.h): finding record boundaries in received bytes, sending
+ * one record on a socket, and the bound on a silent peer (SHOAL_PEER_TIMEOUT) with the TCP
+ * options that enforce it on any connection (control channel and mesh).
  * Entered by mpiexec's thread and by a node proxy's thread; no state of its own.
  * Must not read beyond the buffer it is given, nor raise SIGPIPE. */
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
@@ -54,4 +58,36 @@ int shl_io_ctl_send(int fd, uint8_t type, const void *body, size_t len)
 		}
 	}
 	return 0;
+}
+
+long shl_io_peer_timeout_s(void)
+{
+	const char *s = getenv("SHOAL_PEER_TIMEOUT");
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return SHL_IO_PEER_TIMEOUT_S;
+	v = strtol(s, &end, 10);
+	return *end || v < 0 || v > 86400 ? SHL_IO_PEER_TIMEOUT_S : v;
+}
+
+void shl_io_ctl_keepalive(int fd, long timeout_s)
+{
+	/* Probes start after a third of the bound of silence, then every sixth: with
+	 * TCP_USER_TIMEOUT set, the kernel gives up at the first probe that finds nothing
+	 * acknowledged for the whole bound, so detection takes between one and about 1.2
+	 * bounds. */
+	int one = 1, idle = (int)(timeout_s / 3), intvl = (int)(timeout_s / 6), cnt = 8;
+	unsigned int ms = (unsigned int)timeout_s * 1000u;
+
+	if (timeout_s <= 0)
+		return;
+	idle = idle < 1 ? 1 : idle;
+	intvl = intvl < 1 ? 1 : intvl;
+	setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ms, sizeof(ms));
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
 }

@@ -92,6 +92,19 @@ _Noreturn void shl_mesh_die_peer_gone(const char *fmt, ...)
 	vdie(fmt, ap);
 }
 
+/* Authed connection `c` failed with ETIMEDOUT (TCP_USER_TIMEOUT or keepalive): its node
+ * is unreachable, gone, or its process stopped. No grace: nothing of that node's own will
+ * say more, and mpiexec, which may notice the same silence, ends the job the same way. */
+_Noreturn void shl_mesh_die_silent(const struct conn *c)
+{
+	char ip[sizeof(c->name)];
+
+	snprintf(ip, sizeof(ip), "%.*s", (int)strcspn(c->name, ":"), c->name);
+	shl_exit_fatal(1, "host %s (node %u) stopped answering (no reply for %ld s, "
+		       "SHOAL_PEER_TIMEOUT); noticed by host %s (node %u)", ip, c->node, io.peer_s,
+		       io.host, io.node);
+}
+
 /* Set the events epoll reports for authed connection `c`: none while ranks read and write
  * the connections themselves (io.disarmed), else EPOLLIN, and EPOLLOUT while frames wait
  * for room in it. Errors and hang-ups are always reported. */
@@ -220,6 +233,7 @@ static int start(const struct shl_io_config *cfg)
 		io.peers[n].tail = &io.peers[n].head;
 	pthread_mutex_init(&io.lock, NULL);
 	io.poll_ns = cfg->poll_ns;
+	io.peer_s = shl_io_peer_timeout_s();
 	__cds_wfcq_init(&io.sub_head, &io.sub_tail);
 	io.ep = epoll_create1(EPOLL_CLOEXEC);
 	io.wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);

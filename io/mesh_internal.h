@@ -90,6 +90,7 @@ struct shl_mesh {
 	uint64_t reads;              /* read() calls that returned bytes */
 	unsigned char scratch[SHL_IO_EAGER_MAX];  /* DATA bytes beyond a truncated receive */
 	uint64_t poll_ns;            /* fixed at start (shl_io_config) */
+	long peer_s;                 /* SHOAL_PEER_TIMEOUT, fixed at start (0: no bound) */
 	/* Held by the thread whenever it is not waiting in epoll_wait or yielding; a rank
 	 * that gets it with trylock may take the posts itself (post) or read the connections
 	 * (poll). It guards everything the thread owns, and io/proto.c's state. */
@@ -116,6 +117,11 @@ _Noreturn void shl_mesh_die(const char *fmt, ...) __attribute__((format(printf, 
  * period for mpiexec to end the job for that node's own error. */
 _Noreturn void shl_mesh_die_peer_gone(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
+
+/* Authed connection `c` failed with ETIMEDOUT: its node left what we sent unacknowledged,
+ * or did not answer keepalive probes, for SHOAL_PEER_TIMEOUT (io/ctl.h,
+ * shl_io_ctl_keepalive). End the node process naming that node and this one. */
+_Noreturn void shl_mesh_die_silent(const struct conn *c);
 
 /* Set the events epoll reports for authed connection `c`: none while ranks read and write
  * the connections themselves (io.disarmed), else EPOLLIN, and EPOLLOUT while frames wait
