@@ -98,10 +98,11 @@ int shl_io_ctl_send(int fd, uint8_t type, const void *body, size_t len);
  * (mpiexec reports a malformed value; it passes on a valid one). */
 long shl_io_peer_timeout_s(void);
 
-/* The thread owning TCP socket `fd`: bound how long the peer at its other end may leave
- * what we sent unacknowledged (TCP_USER_TIMEOUT: a link down, a machine gone, a receiver
- * that stopped reading), and probe it when the connection is idle (keepalive), to
- * `timeout_s` seconds; then the socket fails with ETIMEDOUT. 0: nothing is set. */
+/* The thread owning TCP socket `fd`: probe the peer at its other end once the connection
+ * has been idle for `timeout_s` seconds (keepalive), so that a connection to a machine gone
+ * or cut off fails (ETIMEDOUT, or the network's error) about `timeout_s` later. Not
+ * TCP_USER_TIMEOUT: on a link that drops packets now and then, data keeps moving while its
+ * retransmission episode outlasts any bound, and that is no silence. 0: nothing is set. */
 void shl_io_ctl_keepalive(int fd, long timeout_s);
 
 #endif

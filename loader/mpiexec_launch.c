@@ -117,6 +117,9 @@ struct run {
 	long peer_ms;           /* SHOAL_PEER_TIMEOUT in ms; 0: no heartbeat (or on one host) */
 	long pinged_ms;         /* when PING last went to every node */
 	long looked_ms;         /* when the loop last looked at the nodes' silence */
+	long stalled_ms;        /* how long the loop last did not run, if half the bound or
+				 * more (the hosts may have taken us for gone) */
+	long resumed_ms;        /* when it ran again */
 	char self[64];          /* this host's name, for "noticed by" */
 };
 
@@ -774,7 +777,13 @@ static void read_node(struct run *run, struct node *n)
 		return;
 	if (r <= 0) {
 		close_node(n);
-		if (!n->exited)
+		/* Right after a stall of ours, its proxy has mostly given up on us. */
+		if (!n->exited && run->stalled_ms && shl_mono_ms() - run->resumed_ms < 2000)
+			end_job(run, 1, SIGTERM, "shoal: lost node process on host %s (ranks %s): "
+				"mpiexec (host %s) did not run for %ld s, and that host took it for "
+				"gone (SHOAL_PEER_TIMEOUT, %ld s)", n->host, n->ranks, run->self,
+				run->stalled_ms / 1000, run->peer_ms / 1000);
+		else if (!n->exited)
 			end_job(run, 1, SIGTERM, "shoal: lost node process on host %s (ranks %s)",
 				n->host, n->ranks);
 		return;
@@ -1055,9 +1064,12 @@ static void check_silence(struct run *run)
 	if (!run->peer_ms)
 		return;
 	run->looked_ms = now;
-	if (gap > run->peer_ms / 2)
+	if (gap > run->peer_ms / 2) {
 		for (int k = 0; k < run->nnodes; k++)
 			run->nodes[k].heard_ms = now;
+		run->stalled_ms = gap;
+		run->resumed_ms = now;
+	}
 	if (gap > run->peer_ms && run->peers_sent)
 		end_job(run, 1, SIGTERM, "shoal: mpiexec (host %s) did not run for %ld s, longer "
 			"than SHOAL_PEER_TIMEOUT (%ld s): the hosts took it for gone and ended their "
@@ -1070,10 +1082,10 @@ static void check_silence(struct run *run)
 		/* A node that ended needs nothing of its host any more. */
 		if (n->fd < 0 || n->exited || now - n->heard_ms <= run->peer_ms)
 			continue;
+		close_node(n);  /* no END for it: its send buffer may be full */
 		end_job(run, 1, SIGTERM, "shoal: host %s stopped answering (no reply for %ld s, "
 			"SHOAL_PEER_TIMEOUT); noticed by host %s (mpiexec)", n->host,
 			(now - n->heard_ms) / 1000, run->self);
-		close_node(n);
 		if (n->agent > 0)
 			kill(n->agent, SIGKILL);
 		return;

@@ -789,7 +789,7 @@ static int take_ctl(struct proxy *p)
 	if (r < 0 && (errno == EINTR || errno == EAGAIN))
 		return 0;
 	if (r <= 0)
-		return -ECONNRESET;
+		return r < 0 && errno == ETIMEDOUT ? -ETIMEDOUT : -ECONNRESET;
 	p->heard_ms = shl_mono_ms();
 	*len += (size_t)r;
 	while ((used = shl_io_ctl_take(buf, *len, &type, &body, &blen)) > 0) {
@@ -841,9 +841,10 @@ static bool child_stopped(const struct proxy *p)
 	return paren && paren[1] == ' ' && paren[2] == 'T';
 }
 
-/* mpiexec said nothing for SHOAL_PEER_TIMEOUT: the proxy ends its node. Said on its own
+/* mpiexec said nothing for SHOAL_PEER_TIMEOUT, or left what we sent unacknowledged that
+ * long (the control socket failed with ETIMEDOUT): the proxy ends its node. Said on its own
  * stderr, the launcher's, which reaches the user without mpiexec (ip netns exec, ssh). */
-static int mpiexec_silent(const struct proxy *p)
+static void mpiexec_silent(const struct proxy *p)
 {
 	struct sockaddr_in sa;
 	socklen_t len = sizeof(sa);
@@ -854,13 +855,12 @@ static int mpiexec_silent(const struct proxy *p)
 	fprintf(stderr, "shoal: mpiexec (host %s) stopped answering (no reply for %ld s, "
 		"SHOAL_PEER_TIMEOUT); noticed by host %s (node %u), which ends its node process\n",
 		ip, p->peer_ms / 1000, p->host, p->node);
-	return -ETIMEDOUT;
 }
 
-/* Every SHL_PROXY_TICK_MS with a bound on silence: mpiexec's silence ends the node here
- * (-ETIMEDOUT); a node process stopped for the bound is ended (SIGTERM and SIGCONT, so it
- * writes out its ranks' lines, SIGKILL after a grace) and the job with it (EXIT 1 after the
- * message `gave_up`). */
+/* Every SHL_PROXY_TICK_MS with a bound on silence: mpiexec silent for the bound returns
+ * -ETIMEDOUT (the caller ends the node); a node process stopped for the bound is ended
+ * (SIGTERM and SIGCONT, so it writes out its ranks' lines, SIGKILL after a grace) and the
+ * job with it (EXIT 1 after the message `gave_up`). */
 static int check_clocks(struct proxy *p)
 {
 	long now = shl_mono_ms();
@@ -876,7 +876,7 @@ static int check_clocks(struct proxy *p)
 	}
 	p->tick_ms = now;
 	if (now - p->heard_ms > p->peer_ms)
-		return mpiexec_silent(p);
+		return -ETIMEDOUT;
 	if (p->ended)
 		return 0;
 	if (p->kill_ms && now >= p->kill_ms) {
@@ -994,6 +994,8 @@ static int supervise(struct proxy *p)
 							       : WEXITSTATUS(status)));
 	return shl_io_ctl_send(p->ctl, SHL_IO_CTL_EXIT, ex, sizeof(ex));
 lost:
+	if (err == -ETIMEDOUT && p->peer_ms)
+		mpiexec_silent(p);
 	if (p->gdb > 0 && p->gdbout >= 0)
 		kill(p->gdb, SIGKILL);
 	kill(p->child, SIGKILL);
