@@ -529,8 +529,10 @@ static int send_env(struct run *run, struct node *n)
 				fprintf(f, "%s=%s%c", run->l->env[i], v, '\0');
 		}
 	}
-	/* Every host's proxy and node process bound a silent peer alike (last: it wins). */
-	fprintf(f, "SHOAL_PEER_TIMEOUT=%ld%c", run->peer_ms / 1000, '\0');
+	/* Every host's proxy and node process bound a silent peer alike (last: it wins). One
+	 * host has no bound, and its proxy inherits our environment as it is. */
+	if (!run->l->here)
+		fprintf(f, "SHOAL_PEER_TIMEOUT=%ld%c", run->peer_ms / 1000, '\0');
 	if (fclose(f) != 0) {
 		free(b);
 		return -ENOMEM;
