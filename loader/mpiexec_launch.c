@@ -623,7 +623,6 @@ static void judge_hello(struct run *run, int i)
 	n = &run->nodes[k];
 	n->fd = c->fd;
 	n->connected = true;
-	n->heard_ms = shl_mono_ms();
 	shl_io_ctl_keepalive(n->fd, run->peer_ms / 1000);
 	run->pending[i] = run->pending[--run->npending];
 	if (send_assign(run, n) < 0 || send_env(run, n) < 0) {
@@ -677,9 +676,12 @@ static void send_peers(struct run *run)
 	}
 	for (int k = 0; k < run->nnodes; k++)
 		memcpy(b + 8 * k, run->nodes[k].addr, 8);
-	for (int k = 0; k < run->nnodes; k++)
+	for (int k = 0; k < run->nnodes; k++) {
 		if (run->nodes[k].fd >= 0)
 			shl_io_ctl_send(run->nodes[k].fd, SHL_IO_CTL_PEERS, b, 8 * (size_t)run->nnodes);
+		/* It waited for PEERS: its silence counts from now. */
+		run->nodes[k].heard_ms = shl_mono_ms();
+	}
 	free(b);
 	run->peers_sent = true;
 }
@@ -1041,7 +1043,8 @@ static void ping(struct run *run)
 {
 	long now = shl_mono_ms();
 
-	if (!run->peer_ms || now - run->pinged_ms < run->peer_ms / 4)
+	/* Not before PEERS: a proxy reads the handshake's records in their order. */
+	if (!run->peer_ms || !run->peers_sent || now - run->pinged_ms < run->peer_ms / 4)
 		return;
 	run->pinged_ms = now;
 	for (int k = 0; k < run->nnodes; k++) {
@@ -1063,9 +1066,9 @@ static void check_silence(struct run *run)
 {
 	long now = shl_mono_ms(), gap = now - run->looked_ms;
 
-	if (!run->peer_ms)
-		return;
 	run->looked_ms = now;
+	if (!run->peer_ms || !run->peers_sent)
+		return;  /* until PEERS, SHOAL_LAUNCH_TIMEOUT bounds the wait */
 	if (gap > run->peer_ms / 2) {
 		for (int k = 0; k < run->nnodes; k++)
 			run->nodes[k].heard_ms = now;

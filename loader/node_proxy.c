@@ -122,7 +122,6 @@ struct proxy {
 	long heard_ms;              /* when mpiexec last sent anything */
 	long tick_ms;               /* when the proxy last looked at its clocks */
 	long stopped_ms;            /* since when the node process is stopped, 0: it runs */
-	int stop_sig;               /* the signal that stopped it */
 	long kill_ms;               /* SIGKILL the node process then (it stayed stopped), 0 */
 	char *gave_up;              /* why the proxy ends the node (sent before EXIT), or NULL */
 };
@@ -431,13 +430,6 @@ static int handshake(struct proxy *p)
 	free(body);
 	if (err)
 		return err;
-	/* mpiexec passes SHOAL_PEER_TIMEOUT on in ENV. On one host (a socketpair) nothing
-	 * can be unreachable, and a stopped mpiexec is the user's doing (Ctrl-Z). */
-	if (!p->here) {
-		p->peer_ms = 1000 * shl_io_peer_timeout_s();
-		p->heard_ms = p->tick_ms = shl_mono_ms();
-		shl_io_ctl_keepalive(p->ctl, p->peer_ms / 1000);
-	}
 
 	/* The mesh listener, on the address mpiexec reached us by: that interface routes to
 	 * the other hosts too. The node process's completion thread takes it over. A job of
@@ -481,6 +473,14 @@ peers:
 		p->peers[k].sin_port = htons((uint16_t)shl_io_ctl_get32(body + 8 * k + 4));
 	}
 	free(body);
+	/* mpiexec passed SHOAL_PEER_TIMEOUT on in ENV, and PINGs from now on. On one host (a
+	 * socketpair) nothing can be unreachable, and a stopped mpiexec is the user's doing
+	 * (Ctrl-Z). */
+	if (!p->here) {
+		p->peer_ms = 1000 * shl_io_peer_timeout_s();
+		p->heard_ms = p->tick_ms = shl_mono_ms();
+		shl_io_ctl_keepalive(p->ctl, p->peer_ms / 1000);
+	}
 	return 0;
 }
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# peer_link_down_ends_job_naming_host: on 2 hosts (network namespaces) with SHOAL_PEER_TIMEOUT=5, ranks that compute for 12 s without communicating are not taken for gone; then, with messages running around a ring between the hosts, `ip link set eth0 down` in one host's namespace ends the job (well within 60 s: a bound of 5 s with a generous margin) with a non-zero status and a message naming the host that stopped answering and the host that noticed; the ranks' output is all there and no process of the job is left in any namespace.
+# peer_link_down_ends_job_naming_host: on 2 hosts (network namespaces) with SHOAL_PEER_TIMEOUT=5, a host that starts 8 s after the other does not end the job, ranks that compute for 12 s without communicating are not taken for gone; then, with messages running around a ring between the hosts, `ip link set eth0 down` in one host's namespace ends the job (well within 60 s: a bound of 5 s with a generous margin) with a non-zero status and a message naming the host that stopped answering and the host that noticed; the ranks' output is all there and no process of the job is left in any namespace.
 # timeout: 240
 . "$SHOAL_TESTS/lib/common.bash"
 . "$SHOAL_TESTS/lib/netns.bash"
@@ -36,7 +36,16 @@ netns_up 2
 h2=${NS_HOSTS[1]}
 export SHOAL_PEER_TIMEOUT=5
 
-"${NETNS_MPIEXEC[@]}" -H "$(netns_hosts)" -ppn 2 "$TEST_TMP/ring" 12 >"$OUT" 2>"$ERR" </dev/null &
+# The second host starts 8 s late (a slow ssh): the first, waiting for PEERS meanwhile, is
+# neither pinged in the middle of its handshake nor taken for gone.
+cat >"$TEST_TMP/agent" <<AGENT
+#!/bin/sh
+[ "\$1" = "$h2" ] && sleep 8
+exec ip netns exec "\$@"
+AGENT
+chmod +x "$TEST_TMP/agent"
+ip netns exec "$NS_HEAD" "$MPIEXEC" --launcher-agent "$TEST_TMP/agent" -H "$(netns_hosts)" -ppn 2 \
+	"$TEST_TMP/ring" 12 >"$OUT" 2>"$ERR" </dev/null &
 job=$!
 if ! await_out_count rings 4 120; then
 	kill -KILL $job
