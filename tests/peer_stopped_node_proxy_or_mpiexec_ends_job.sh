@@ -1,5 +1,5 @@
 #!/bin/bash
-# peer_stopped_node_or_mpiexec_ends_job: on 2 hosts (network namespaces) with SHOAL_PEER_TIMEOUT=5 and messages running around a ring between them, SIGSTOP of one host's node process ends the job with a non-zero status and a message naming that host as stopped answering and the host that noticed; SIGSTOP of mpiexec itself makes every host end its node process and proxy (none left in any host's namespace while mpiexec stays stopped, each saying mpiexec stopped answering), and mpiexec, continued, ends non-zero saying why; nothing is left behind.
+# peer_stopped_node_proxy_or_mpiexec_ends_job: on 2 hosts (network namespaces) with SHOAL_PEER_TIMEOUT=5 and messages running around a ring between them, SIGSTOP of one host's node process, or of its node proxy, ends the job with a non-zero status and a message naming that host as stopped answering and the host that noticed; SIGSTOP of mpiexec itself makes every host end its node process and proxy (none left in any host's namespace while mpiexec stays stopped, each saying mpiexec stopped answering), and mpiexec, continued, ends non-zero saying why; nothing is left behind.
 # timeout: 300
 . "$SHOAL_TESTS/lib/common.bash"
 . "$SHOAL_TESTS/lib/netns.bash"
@@ -74,6 +74,19 @@ expect_err "shoal: host ($h2|$NS_NET\\.3) .*stopped answering.*SHOAL_PEER_TIMEOU
 expect_out_count rings 4
 cat "$ERR"
 netns_nothing_left "after SIGSTOP of a node process"
+
+# The proxy stopped (its node runs on): mpiexec hears nothing from that host.
+start_ring
+pids=$(for p in $(ip netns pids "$h2"); do ps -o pid=,ppid= -p "$p"; done)
+proxy=$(echo "$pids" | awk 'NR == FNR { p[$1] = 1; next } !($2 in p) { print $1 }' - <(echo "$pids"))
+[ -n "$proxy" ] || { echo "$pids"; fail "no node proxy found in $h2"; }
+kill -STOP $proxy
+await_end "SIGSTOP of the node proxy on $h2"
+expect_nonzero
+expect_err "shoal: host $h2 stopped answering \\(no reply for [0-9]+ s, SHOAL_PEER_TIMEOUT\\); noticed by host [^ ]+ \\(mpiexec\\)"
+expect_out_count rings 4
+cat "$ERR"
+netns_nothing_left "after SIGSTOP of a node proxy"
 
 # mpiexec stopped: every host ends its part of the job by itself.
 start_ring
