@@ -1,5 +1,5 @@
 #!/bin/bash
-# peer_stopped_node_proxy_or_mpiexec_ends_job: on 2 hosts (network namespaces) with SHOAL_PEER_TIMEOUT=5 and messages running around a ring between them, SIGSTOP of one host's node process, or of its node proxy, ends the job with a non-zero status and a message naming that host as stopped answering and the host that noticed; SIGSTOP of mpiexec itself makes every host end its node process and proxy (none left in any host's namespace while mpiexec stays stopped, each saying mpiexec stopped answering), and mpiexec, continued, ends non-zero saying why; nothing is left behind.
+# peer_stopped_node_proxy_or_mpiexec_ends_job: on 2 hosts (network namespaces) with SHOAL_PEER_TIMEOUT=5 and messages running around a ring between them, SIGSTOP of one host's node process, or of its node proxy, ends the job with a non-zero status and a message naming that host as stopped answering and the host that noticed (the ranks' unfinished lines written out); SIGSTOP of mpiexec itself makes every host end its node process and proxy (none left in any host's namespace while mpiexec stays stopped, each saying mpiexec stopped answering), and mpiexec, continued, ends non-zero saying why; nothing is left behind.
 # timeout: 300
 . "$SHOAL_TESTS/lib/common.bash"
 . "$SHOAL_TESTS/lib/netns.bash"
@@ -21,6 +21,7 @@ int main(int argc, char **argv)
 			     MPI_STATUS_IGNORE);
 		if (i == 100) {
 			printf("rank %d rings\n", rank);
+			printf("rank %d unfinished", rank);  /* written out when the node ends */
 			fflush(stdout);
 		}
 		usleep(5000);
@@ -72,6 +73,9 @@ expect_nonzero
 # Its proxy, or the other host's node (naming it by address), notices.
 expect_err "shoal: host ($h2|$NS_NET\\.3) .*stopped answering.*SHOAL_PEER_TIMEOUT\\); noticed by host [^ ]+"
 expect_out_count rings 4
+# Every node, the stopped one too (continued to end), wrote out its ranks' unfinished lines.
+n=$(grep -o "rank [0-9] unfinished" "$OUT" | wc -l)
+[ "$n" = 4 ] || { show; fail "expected the 4 ranks' unfinished lines, got $n"; }
 cat "$ERR"
 netns_nothing_left "after SIGSTOP of a node process"
 
