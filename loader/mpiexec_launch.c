@@ -1058,8 +1058,8 @@ static void ping(struct run *run)
 /* Right after each poll: a host whose proxy said nothing (not even PONG) for the bound
  * has stopped answering: its link is down, its machine gone, or its proxy stopped. The
  * job ends naming it; its launcher is killed at once (ip netns exec, ssh: the proxy, or
- * its connection) and its proxy, if it still runs, ends its node when it hears nothing
- * from us either. A silence we were not running to hear (mpiexec stopped, or starved, or
+ * its connection; srun, every node's, only after the grace of END) and its proxy, if it
+ * still runs, ends its node when it hears nothing from us either. A silence we were not running to hear (mpiexec stopped, or starved, or
  * held by a blocking write) proves nothing about the hosts, unless it lasted the whole
  * bound: then they have ended the job already, and we say so. */
 static void check_silence(struct run *run)
@@ -1091,7 +1091,11 @@ static void check_silence(struct run *run)
 		end_job(run, 1, SIGTERM, "shoal: host %s stopped answering (no reply for %ld s, "
 			"SHOAL_PEER_TIMEOUT); noticed by host %s (mpiexec)", n->host,
 			(now - n->heard_ms) / 1000, run->self);
-		if (n->agent > 0)
+		/* Not srun, which serves every node: the others end by END first. */
+		bool shared = false;
+		for (int j = 0; j < run->nnodes; j++)
+			shared |= j != k && run->nodes[j].agent == n->agent;
+		if (n->agent > 0 && !shared)
 			kill(n->agent, SIGKILL);
 		return;
 	}
