@@ -57,6 +57,7 @@ static struct conn *conn_new(int fd, const struct sockaddr_in *sa)
 	c->fd = fd;
 	name_of(c, sa);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	shl_io_ctl_keepalive(fd, io.peer_s);  /* idle, to a node gone: fails (io/ctl.h) */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	return c;
 }

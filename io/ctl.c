@@ -1,8 +1,12 @@
-/* Control-channel records (io/ctl.h): finding record boundaries in received bytes and
- * sending one record on a socket.
+/* Control-channel records (io/ctl.h): finding record boundaries in received bytes, sending
+ * one record on a socket, and the bound on a silent peer (SHOAL_PEER_TIMEOUT) with the TCP
+ * options that enforce it on any connection (control channel and mesh).
  * Entered by mpiexec's thread and by a node proxy's thread; no state of its own.
  * Must not read beyond the buffer it is given, nor raise SIGPIPE. */
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
@@ -54,4 +58,31 @@ int shl_io_ctl_send(int fd, uint8_t type, const void *body, size_t len)
 		}
 	}
 	return 0;
+}
+
+long shl_io_peer_timeout_s(void)
+{
+	const char *s = getenv("SHOAL_PEER_TIMEOUT");
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return SHL_IO_PEER_TIMEOUT_S;
+	v = strtol(s, &end, 10);
+	return *end || v < 0 || v > 86400 ? SHL_IO_PEER_TIMEOUT_S : v;
+}
+
+void shl_io_ctl_keepalive(int fd, long timeout_s)
+{
+	/* Five probes, a fifth of the bound apart: one lost to a brief outage is not the
+	 * end; five unanswered are. */
+	int one = 1, idle = (int)timeout_s, intvl = (int)(timeout_s / 5), cnt = 5;
+
+	if (timeout_s <= 0)
+		return;
+	intvl = intvl < 1 ? 1 : intvl;
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
 }

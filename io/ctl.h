@@ -1,5 +1,6 @@
 /* The control channel between mpiexec and node processes (docs/offnode.md, "Control
- * channel"): record framing, the record types, and a blocking send of one record.
+ * channel"): record framing, the record types, a blocking send of one record, and the
+ * bound on a silent peer (SHOAL_PEER_TIMEOUT) with the socket options that enforce it.
  * Entered by mpiexec's thread and by the node proxy's thread (a process each; no shared
  * state). Must not interpret record bodies beyond their framing: callers own the meaning. */
 #ifndef SHL_IO_CTL_H
@@ -10,8 +11,8 @@
 
 #define SHL_IO_CTL_MAGIC 0x434c4853u   /* "SHLC" as little-endian bytes, first in HELLO */
 /* 2: HELLO carries a nonce, not the secret; 3: a node sends PID (an older mpiexec would
- * take it for a malformed record) */
-#define SHL_IO_CTL_VERSION 3
+ * take it for a malformed record); 4: PING and PONG */
+#define SHL_IO_CTL_VERSION 4
 #define SHL_IO_CTL_SECRET 32           /* bytes of the job secret (256 bits from getrandom) */
 /* Largest record body: an ASSIGN of a million ranks is 4 MB; 16 MiB leaves room and still
  * bounds what a peer can make us allocate. */
@@ -42,6 +43,9 @@ enum shl_io_ctl_type {
 				 * rank's wake count changes */
 	SHL_IO_CTL_PID = 14,    /* node: u32 pid of the node process on its host, once, right
 				 * after it is forked (after PEERS): mpiexec's MPIR table */
+	SHL_IO_CTL_PING = 15,   /* mpiexec: (empty) every quarter of SHOAL_PEER_TIMEOUT: it
+				 * runs; the proxy answers PONG */
+	SHL_IO_CTL_PONG = 16,   /* node: (empty) the answer to PING: the proxy runs */
 	/* The proof of the secret that follows HELLO (numbered apart from the job's records). */
 	SHL_IO_CTL_CHALLENGE = 20,  /* mpiexec: its nonce, its answer to HELLO's nonce */
 	SHL_IO_CTL_PROOF = 21,      /* node: its answer to CHALLENGE's nonce */
@@ -56,6 +60,13 @@ enum shl_io_ctl_type {
  * rank 0 reads slowly or never. Four 64 KiB records: the 64 KiB pipe into the node stays
  * full while acknowledgements make their round trip. */
 #define SHL_IO_CTL_STDIN_WINDOW (256u << 10)
+
+/* Seconds a peer may stay silent before it is taken for gone (SHOAL_PEER_TIMEOUT): a host
+ * whose link is down, whose machine is gone, or whose process is stopped. Long enough for
+ * a loaded machine (every answer comes from a thread that does nothing else: mpiexec's
+ * loop, the proxy's, the kernel's TCP); short enough that a hang is not mistaken for a
+ * slow job for long. */
+#define SHL_IO_PEER_TIMEOUT_S 30
 
 /* Any thread: `v` as 4 little-endian bytes at `p` (record bodies are little-endian). */
 static inline void shl_io_ctl_put32(unsigned char *p, uint32_t v)
@@ -81,5 +92,17 @@ long shl_io_ctl_take(const unsigned char *buf, size_t len, uint8_t *type,
  * short writes. Returns 0 or -errno (-EPIPE once the other side is gone; SIGPIPE is not
  * raised). Bounded by the socket's SO_SNDTIMEO, if any (-EAGAIN then). */
 int shl_io_ctl_send(int fd, uint8_t type, const void *body, size_t len);
+
+/* Any thread: SHOAL_PEER_TIMEOUT in seconds as mpiexec passes it on to every host (whole
+ * seconds, 0 to 86400; 0: no bound), SHL_IO_PEER_TIMEOUT_S when unset or malformed
+ * (mpiexec reports a malformed value; it passes on a valid one). */
+long shl_io_peer_timeout_s(void);
+
+/* The thread owning TCP socket `fd`: probe the peer at its other end once the connection
+ * has been idle for `timeout_s` seconds (keepalive), so that a connection to a machine gone
+ * or cut off fails (ETIMEDOUT, or the network's error) about `timeout_s` later. Not
+ * TCP_USER_TIMEOUT: on a link that drops packets now and then, data keeps moving while its
+ * retransmission episode outlasts any bound, and that is no silence. 0: nothing is set. */
+void shl_io_ctl_keepalive(int fd, long timeout_s);
 
 #endif

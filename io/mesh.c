@@ -17,6 +17,8 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -92,6 +94,58 @@ _Noreturn void shl_mesh_die_peer_gone(const char *fmt, ...)
 	vdie(fmt, ap);
 }
 
+/* Authed connection `c`'s node is silent for the bound: unreachable, or gone. No grace:
+ * nothing of that node's own will say more, and mpiexec, which may notice the same
+ * silence, ends the job the same way. */
+_Noreturn void shl_mesh_die_silent(const struct conn *c)
+{
+	char ip[sizeof(c->name)];
+
+	snprintf(ip, sizeof(ip), "%.*s", (int)strcspn(c->name, ":"), c->name);
+	shl_exit_fatal(1, "host %s (node %u) stopped answering (no reply for %ld s, "
+		       "SHOAL_PEER_TIMEOUT); noticed by host %s (node %u)", ip, c->node, io.peer_s,
+		       io.host, io.node);
+}
+
+bool shl_mesh_silent_errno(int err)
+{
+	return err == ETIMEDOUT || err == EHOSTUNREACH || err == ENETUNREACH ||
+	       err == EHOSTDOWN;
+}
+
+/* Holding io.lock, about once a second with a bound on silence: a node to which we have
+ * sent something that it has not acknowledged for the whole bound, with no ACK at all from
+ * it meanwhile, stopped answering (a link down under traffic, a machine gone). An ACK of
+ * anything counts: on a link that drops packets now and then, data moves, however long its
+ * retransmissions take. A node that stopped reading (its process stopped) still
+ * acknowledges, with a closed window: its proxy notices that one. Owed since when is what
+ * this thread saw; a look that came late (the thread starved) starts every count again. */
+static void watch(void)
+{
+	uint64_t now = shl_mono_ns(), bound = (uint64_t)io.peer_s * 1000000000u;
+
+	if (now - io.watched_ns < 1000000000u)
+		return;
+	bool late = now - io.watched_ns > 3000000000u;
+	io.watched_ns = now;
+	for (uint32_t n = 0; n < io.nnodes; n++) {
+		struct peer *p = &io.peers[n];
+		struct tcp_info ti;
+		socklen_t len = sizeof(ti);
+
+		if (p->out == NULL || p->out->fd < 0 ||
+		    getsockopt(p->out->fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0 ||
+		    ti.tcpi_unacked == 0) {
+			p->owed_ns = 0;
+			continue;
+		}
+		if (p->owed_ns == 0 || late)
+			p->owed_ns = now;
+		if (now - p->owed_ns >= bound && (uint64_t)ti.tcpi_last_ack_recv * 1000000u >= bound)
+			shl_mesh_die_silent(p->out);
+	}
+}
+
 /* Set the events epoll reports for authed connection `c`: none while ranks read and write
  * the connections themselves (io.disarmed), else EPOLLIN, and EPOLLOUT while frames wait
  * for room in it. Errors and hang-ups are always reported. */
@@ -134,8 +188,10 @@ static void *run(void *arg)
 			 * either it sees false and writes the eventfd, or we see its post. */
 			atomic_store(&io.polling, false);
 			if (cds_wfcq_empty(&io.sub_head, &io.sub_tail))
-				/* Wake once a second while a connection has still to greet. */
-				n = epoll_wait(io.ep, ev, SHL_IO_EVENTS, io.greeting ? 1000 : -1);
+				/* Wake once a second while a connection has still to greet,
+				 * or to watch for silent nodes. */
+				n = epoll_wait(io.ep, ev, SHL_IO_EVENTS,
+					       io.greeting || io.peer_s ? 1000 : -1);
 			atomic_store_explicit(&io.polling, io.poll_ns != 0, memory_order_relaxed);
 			last = shl_mono_ns();
 		}
@@ -152,6 +208,8 @@ static void *run(void *arg)
 		}
 		if (io.greeting != NULL)
 			shl_mesh_expire();
+		if (io.peer_s)
+			watch();
 		while (io.dead != NULL) {
 			struct conn *c = io.dead;
 			io.dead = c->dead;
@@ -220,6 +278,8 @@ static int start(const struct shl_io_config *cfg)
 		io.peers[n].tail = &io.peers[n].head;
 	pthread_mutex_init(&io.lock, NULL);
 	io.poll_ns = cfg->poll_ns;
+	io.peer_s = shl_io_peer_timeout_s();
+	io.watched_ns = shl_mono_ns();
 	__cds_wfcq_init(&io.sub_head, &io.sub_tail);
 	io.ep = epoll_create1(EPOLL_CLOEXEC);
 	io.wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);

@@ -6,9 +6,9 @@
  * state: what a frame means is io/proto.c's; never trusts a received byte for memory
  * access before io/frame.c has checked it.
  * Files: io/mesh.c (the thread's loop, the submission queue, polling ranks, the node's end
- * when the mesh cannot go on), io/conn.c (connections: dial, call, accept, the greeting,
- * its deadline, close), io/stream.c (frames written to and read from a connection),
- * io/mesh_internal.h (what they share). */
+ * when the mesh cannot go on or a node stops answering for SHOAL_PEER_TIMEOUT), io/conn.c
+ * (connections: dial, call, accept, the greeting, its deadline, close), io/stream.c
+ * (frames written to and read from a connection), io/mesh_internal.h (what they share). */
 #ifndef SHL_IO_MESH_H
 #define SHL_IO_MESH_H
 

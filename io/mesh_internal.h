@@ -62,6 +62,8 @@ struct peer {
 	bool lost;                   /* `out` closed: nothing more can be sent there */
 	bool pollout;                /* waiting for EPOLLOUT */
 	bool dialed;                 /* lazy: we have called that node */
+	uint64_t owed_ns;            /* since when (as last seen) what we sent is not all
+				      * acknowledged; 0: all is (io/mesh.c watch) */
 	struct shl_io_send *head, **tail;
 	size_t off;                  /* bytes of `head` (header + payload) already written */
 };
@@ -95,6 +97,8 @@ struct shl_mesh {
 	uint64_t reads;              /* read() calls that returned bytes */
 	unsigned char scratch[SHL_IO_EAGER_MAX];  /* DATA bytes beyond a truncated receive */
 	uint64_t poll_ns;            /* fixed at start (shl_io_config) */
+	long peer_s;                 /* SHOAL_PEER_TIMEOUT, fixed at start (0: no bound) */
+	uint64_t watched_ns;         /* when io/mesh.c watch last looked */
 	/* Held by the thread whenever it is not waiting in epoll_wait or yielding; a rank
 	 * that gets it with trylock may take the posts itself (post) or read the connections
 	 * (poll). It guards everything the thread owns, and io/proto.c's state. */
@@ -121,6 +125,16 @@ _Noreturn void shl_mesh_die(const char *fmt, ...) __attribute__((format(printf, 
  * period for mpiexec to end the job for that node's own error. */
 _Noreturn void shl_mesh_die_peer_gone(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
+
+/* Authed connection `c`'s node has not answered for SHOAL_PEER_TIMEOUT: nothing we sent
+ * acknowledged (io/mesh.c watch), or no answer to keepalive probes (io/ctl.h,
+ * shl_io_ctl_keepalive: the socket failed). End the node process naming that node and
+ * this one. */
+_Noreturn void shl_mesh_die_silent(const struct conn *c);
+
+/* Whether errno `err`, from a read or write of an authed connection, says its node stopped
+ * answering (keepalive gave up: ETIMEDOUT, or the network's error it met meanwhile). */
+bool shl_mesh_silent_errno(int err);
 
 /* Set the events epoll reports for authed connection `c`: none while ranks read and write
  * the connections themselves (io.disarmed), else EPOLLIN, and EPOLLOUT while frames wait

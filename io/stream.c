@@ -132,6 +132,8 @@ void shl_mesh_drain(struct conn *c)
 				continue;
 			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 				return;
+			if (n < 0 && c->authed && shl_mesh_silent_errno(errno))
+				shl_mesh_die_silent(c);
 			if (n <= 0) {
 				if (c->got != 0 || c->in != IN_HEADER)
 					shl_mesh_report(c, "closed in the middle of a %s",
@@ -205,6 +207,8 @@ void shl_mesh_flush(uint32_t n)
 			}
 			return;
 		}
+		if (w < 0 && shl_mesh_silent_errno(errno))
+			shl_mesh_die_silent(p->out);
 		if (w < 0 && (errno == EPIPE || errno == ECONNRESET))
 			shl_mesh_die_peer_gone("cannot send to node %u (%s): %s", n,
 					       p->out->name, strerror(errno));

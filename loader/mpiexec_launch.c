@@ -2,8 +2,10 @@
  * control listener, one launcher process per node (for a job on this host alone, one node
  * proxy forked on a socketpair instead of both), the handshake, the MPIR process table
  * once every node process runs, output and exit forwarding, hang reports gathered from
- * every node (SIGQUIT, --timeout), the deadlock check over the nodes' states, and ending
- * the whole job when a node fails, is lost, or a signal, --timeout or a deadlock says so.
+ * every node (SIGQUIT, --timeout), the deadlock check over the nodes' states, the
+ * heartbeat (PING every quarter of SHOAL_PEER_TIMEOUT, a host silent for all of it is
+ * gone), and ending the whole job when a node fails, is lost, stops answering, or a
+ * signal, --timeout or a deadlock says so.
  * Entered by mpiexec's only thread (shl_launch_run), with the signals it waits for blocked.
  * Must not block on one node while others need service (every socket read goes through the
  * poll loop) nor leave a launcher process running when it returns. */
@@ -51,6 +53,8 @@ extern char **environ;
 #define SHL_LAUNCH_PENDING_SPARE 64
 /* Connections accepted per poll round: the HELLOs that arrived are judged between rounds. */
 #define SHL_LAUNCH_ACCEPT_BATCH 16
+/* How often, at most, the loop looks at its clocks (deadlines, silent hosts, PINGs). */
+#define SHL_LAUNCH_TICK_MS 200
 
 /* A node process as mpiexec sees it: its launcher and its control connection. */
 struct node {
@@ -71,6 +75,7 @@ struct node {
 	uint64_t sent, retired;
 	bool report_wait;      /* REPORT sent, REPORTED not yet back */
 	pid_t pid;             /* its node process's pid on its host (PID), 0 before */
+	long heard_ms;         /* when its proxy last sent anything (PONG at least) */
 };
 
 /* A connection that has not proved the secret yet: its HELLO, then (challenged) its PROOF. */
@@ -120,6 +125,13 @@ struct run {
 	time_t report_by;       /* stop waiting for REPORTED then */
 	int report_then;        /* once the report is in, end the job with this; -1: go on */
 	char report_end[96];    /* and this message */
+	long peer_ms;           /* SHOAL_PEER_TIMEOUT in ms; 0: no heartbeat (or on one host) */
+	long pinged_ms;         /* when PING last went to every node */
+	long looked_ms;         /* when the loop last looked at the nodes' silence */
+	long stalled_ms;        /* how long the loop last did not run, if half the bound or
+				 * more (the hosts may have taken us for gone) */
+	long resumed_ms;        /* when it ran again */
+	char self[64];          /* this host's name, for "noticed by" */
 };
 
 /* The IPv4 address to listen on, and in run->addr the addresses the nodes dial:
@@ -577,6 +589,10 @@ static int send_env(struct run *run, struct node *n)
 				fprintf(f, "%s=%s%c", run->l->env[i], v, '\0');
 		}
 	}
+	/* Every host's proxy and node process bound a silent peer alike (last: it wins). One
+	 * host has no bound, and its proxy inherits our environment as it is. */
+	if (!run->l->here)
+		fprintf(f, "SHOAL_PEER_TIMEOUT=%ld%c", run->peer_ms / 1000, '\0');
 	if (fclose(f) != 0) {
 		free(b);
 		return -ENOMEM;
@@ -667,6 +683,7 @@ static void judge_hello(struct run *run, int i)
 	n = &run->nodes[k];
 	n->fd = c->fd;
 	n->connected = true;
+	shl_io_ctl_keepalive(n->fd, run->peer_ms / 1000);
 	run->pending[i] = run->pending[--run->npending];
 	if (send_assign(run, n) < 0 || send_env(run, n) < 0) {
 		close_node(n);
@@ -675,11 +692,30 @@ static void judge_hello(struct run *run, int i)
 	}
 }
 
-static void write_all(int fd, const unsigned char *p, size_t n)
+static void ping(struct run *run);
+
+/* Write a node's output line to our stdout or stderr. A reader that does not read (a pager
+ * on hold) blocks us, not the job: meanwhile the nodes still get their PINGs, so their
+ * proxies do not take us for gone (their writes to us wait, as the job's output does). */
+static void write_out(struct run *run, int fd, const unsigned char *p, size_t n)
 {
 	while (n > 0) {
-		ssize_t w = write(fd, p, n);
+		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+		ssize_t w;
 
+		if (run->peer_ms && poll(&pfd, 1, 0) == 0) {
+			long now = shl_mono_ms();
+
+			/* We run, and ping, but read nothing meanwhile: no silence counts. */
+			ping(run);
+			run->looked_ms = now;
+			for (int k = 0; k < run->nnodes; k++)
+				run->nodes[k].heard_ms = now;
+			poll(&pfd, 1, SHL_LAUNCH_TICK_MS);
+			continue;
+		}
+		/* Writable: a pipe takes PIPE_BUF bytes without blocking. */
+		w = write(fd, p, run->peer_ms && n > PIPE_BUF ? PIPE_BUF : n);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
@@ -700,9 +736,12 @@ static void send_peers(struct run *run)
 	}
 	for (int k = 0; k < run->nnodes; k++)
 		memcpy(b + 8 * k, run->nodes[k].addr, 8);
-	for (int k = 0; k < run->nnodes; k++)
+	for (int k = 0; k < run->nnodes; k++) {
 		if (run->nodes[k].fd >= 0)
 			shl_io_ctl_send(run->nodes[k].fd, SHL_IO_CTL_PEERS, b, 8 * (size_t)run->nnodes);
+		/* It waited for PEERS: its silence counts from now. */
+		run->nodes[k].heard_ms = shl_mono_ms();
+	}
 	free(b);
 	run->peers_sent = true;
 }
@@ -743,7 +782,12 @@ static void on_record(struct run *run, struct node *n, uint8_t type, const unsig
 		if (len < 8)
 			break;
 		fflush(stdout);
-		write_all(shl_io_ctl_get32(b) == 2 ? STDERR_FILENO : STDOUT_FILENO, b + 8, len - 8);
+		write_out(run, shl_io_ctl_get32(b) == 2 ? STDERR_FILENO : STDOUT_FILENO, b + 8,
+			  len - 8);
+		return;
+	case SHL_IO_CTL_PONG:  /* heard: read_node noted it */
+		if (len != 0)
+			break;
 		return;
 	case SHL_IO_CTL_STATE:
 		if (len != 20)
@@ -797,11 +841,18 @@ static void read_node(struct run *run, struct node *n)
 		return;
 	if (r <= 0) {
 		close_node(n);
-		if (!n->exited)
+		/* Right after a stall of ours, its proxy has mostly given up on us. */
+		if (!n->exited && run->stalled_ms && shl_mono_ms() - run->resumed_ms < 2000)
+			end_job(run, 1, SIGTERM, "shoal: lost node process on host %s (ranks %s): "
+				"mpiexec (host %s) did not run for %ld s, and that host took it for "
+				"gone (SHOAL_PEER_TIMEOUT, %ld s)", n->host, n->ranks, run->self,
+				run->stalled_ms / 1000, run->peer_ms / 1000);
+		else if (!n->exited)
 			end_job(run, 1, SIGTERM, "shoal: lost node process on host %s (ranks %s)",
 				n->host, n->ranks);
 		return;
 	}
+	n->heard_ms = shl_mono_ms();
 	unsigned char *nb = realloc(n->buf, n->len + (size_t)r);
 	if (!nb) {
 		close_node(n);
@@ -1045,6 +1096,72 @@ static void check_clocks(struct run *run)
 	}
 }
 
+/* A PING to every node connected, every quarter of the bound: their proxies take a
+ * silence of the whole bound for mpiexec gone and end their nodes. One that cannot take
+ * five bytes now (its link is down, or its proxy does not read) is skipped: a blocking
+ * send would hold up every other node's. */
+static void ping(struct run *run)
+{
+	long now = shl_mono_ms();
+
+	/* Not before PEERS: a proxy reads the handshake's records in their order. */
+	if (!run->peer_ms || !run->peers_sent || now - run->pinged_ms < run->peer_ms / 4)
+		return;
+	run->pinged_ms = now;
+	for (int k = 0; k < run->nnodes; k++) {
+		struct pollfd pfd = { .fd = run->nodes[k].fd, .events = POLLOUT };
+
+		if (pfd.fd >= 0 && poll(&pfd, 1, 0) == 1 && pfd.revents == POLLOUT)
+			shl_io_ctl_send(pfd.fd, SHL_IO_CTL_PING, NULL, 0);
+	}
+}
+
+/* Right after each poll: a host whose proxy said nothing (not even PONG) for the bound
+ * has stopped answering: its link is down, its machine gone, or its proxy stopped. The
+ * job ends naming it; its launcher is killed at once (ip netns exec, ssh: the proxy, or
+ * its connection; srun, every node's, only after the grace of END) and its proxy, if it
+ * still runs, ends its node when it hears nothing from us either. A silence we were not running to hear (mpiexec stopped, or starved, or
+ * held by a blocking write) proves nothing about the hosts, unless it lasted the whole
+ * bound: then they have ended the job already, and we say so. */
+static void check_silence(struct run *run)
+{
+	long now = shl_mono_ms(), gap = now - run->looked_ms;
+
+	run->looked_ms = now;
+	if (!run->peer_ms || !run->peers_sent)
+		return;  /* until PEERS, SHOAL_LAUNCH_TIMEOUT bounds the wait */
+	if (gap > run->peer_ms / 2) {
+		for (int k = 0; k < run->nnodes; k++)
+			run->nodes[k].heard_ms = now;
+		run->stalled_ms = gap;
+		run->resumed_ms = now;
+	}
+	if (gap > run->peer_ms && run->peers_sent)
+		end_job(run, 1, SIGTERM, "shoal: mpiexec (host %s) did not run for %ld s, longer "
+			"than SHOAL_PEER_TIMEOUT (%ld s): the hosts took it for gone and ended their "
+			"node processes", run->self, gap / 1000, run->peer_ms / 1000);
+	if (run->ending)
+		return;
+	for (int k = 0; k < run->nnodes; k++) {
+		struct node *n = &run->nodes[k];
+
+		/* A node that ended needs nothing of its host any more. */
+		if (n->fd < 0 || n->exited || now - n->heard_ms <= run->peer_ms)
+			continue;
+		close_node(n);  /* no END for it: its send buffer may be full */
+		end_job(run, 1, SIGTERM, "shoal: host %s stopped answering (no reply for %ld s, "
+			"SHOAL_PEER_TIMEOUT); noticed by host %s (mpiexec)", n->host,
+			(now - n->heard_ms) / 1000, run->self);
+		/* Not srun, which serves every node: the others end by END first. */
+		bool shared = false;
+		for (int j = 0; j < run->nnodes; j++)
+			shared |= j != k && run->nodes[j].agent == n->agent;
+		if (n->agent > 0 && !shared)
+			kill(n->agent, SIGKILL);
+		return;
+	}
+}
+
 /* Once every node process has ended (said EXIT), close the control connections: the
  * proxies wait for that before they leave, keeping their mesh listeners open until no node
  * can still be connecting (docs/offnode.md). */
@@ -1091,8 +1208,10 @@ static int loop(struct run *run)
 		first_pending = nf;
 		for (int i = 0; i < run->npending; i++)
 			fds[nf++] = (struct pollfd){ .fd = run->pending[i].fd, .events = POLLIN };
-		if (poll(fds, (nfds_t)nf, 200) < 0 && errno != EINTR)
+		if (poll(fds, (nfds_t)nf, SHL_LAUNCH_TICK_MS) < 0 && errno != EINTR)
 			break;
+		check_silence(run);
+		ping(run);
 		if (fds[0].revents)
 			on_signal(run);
 		for (int k = 0; k < run->nnodes; k++)
@@ -1146,6 +1265,14 @@ int shl_launch_run(struct shl_launch *l)
 							  SHL_REPORT_DEADLOCK_S, 0);
 	run.changed_ms = shl_mono_ms();
 	run.report_then = -1;
+	/* One host: a socketpair to a proxy on this machine, nothing that can go silent. */
+	run.peer_ms = 1000 * shl_report_env_seconds("SHOAL_PEER_TIMEOUT", SHL_IO_PEER_TIMEOUT_S,
+						     0);
+	if (l->here)
+		run.peer_ms = 0;
+	run.pinged_ms = run.looked_ms = shl_mono_ms();
+	if (gethostname(run.self, sizeof(run.self) - 1) < 0)
+		strcpy(run.self, "?");
 	run.stdin_node = (int)pl->node_of[0];
 	run.stdin_open = true;
 	if (!stdin_usable()) {

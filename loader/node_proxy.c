@@ -3,8 +3,10 @@
  * --connect fd:N): joins mpiexec's control channel with the job secret (but on that
  * socketpair), forks the node process proper, forwards its pid (for mpiexec's MPIR
  * table), its stdout/stderr line by line, its watchdog's states and its end, delivers
- * mpiexec's END and STDIN, and answers REPORT with the hang report of its node process
- * (gdb, run here).
+ * mpiexec's END and STDIN, answers REPORT with the hang report of its node process
+ * (gdb, run here) and PING with PONG, and ends the node when mpiexec stops answering or
+ * the node process stays stopped for SHOAL_PEER_TIMEOUT (docs/offnode.md, "Failure
+ * detection").
  * Entered by shoal-node's main thread only, before any rank exists; single-threaded.
  * Must not outlive mpiexec or leave its node process or job directory behind. */
 #include <arpa/inet.h>
@@ -57,6 +59,13 @@
 /* A report goes to mpiexec in OUT records of at most this many bytes. */
 #define SHL_PROXY_REPORT_PIECE (1u << 20)
 
+/* How often, at most, the proxy looks at its clocks (mpiexec's silence, a stopped node
+ * process) while a bound on silence is set. */
+#define SHL_PROXY_TICK_MS 250
+/* How long a node process stopped for too long has, once sent SIGTERM and SIGCONT, to end
+ * by itself (writing out its ranks' unfinished lines) before SIGKILL. */
+#define SHL_PROXY_KILL_GRACE_MS 3000
+
 /* Bytes of control records the proxy holds: a STDIN body is at most 64 KiB (mpiexec reads
  * its stdin 64 KiB at a time), plus room for the records behind it. */
 #define SHL_PROXY_CTL_BUF (80 * 1024)
@@ -108,6 +117,13 @@ struct proxy {
 	pid_t gdb;
 	int gdbout;                 /* read end of gdb's output, or -1 */
 	long report_by;             /* shl_mono_ms() deadline of the current phase */
+	/* Failure detection (SHOAL_PEER_TIMEOUT, from mpiexec's ENV; never on one host). */
+	long peer_ms;               /* the bound, 0: none */
+	long heard_ms;              /* when mpiexec last sent anything */
+	long tick_ms;               /* when the proxy last looked at its clocks */
+	long stopped_ms;            /* since when the node process is stopped, 0: it runs */
+	long kill_ms;               /* SIGKILL the node process then (it stayed stopped), 0 */
+	char *gave_up;              /* why the proxy ends the node (sent before EXIT), or NULL */
 };
 
 static int fail(const struct proxy *p, const char *what, int err)
@@ -457,6 +473,14 @@ peers:
 		p->peers[k].sin_port = htons((uint16_t)shl_io_ctl_get32(body + 8 * k + 4));
 	}
 	free(body);
+	/* mpiexec passed SHOAL_PEER_TIMEOUT on in ENV, and PINGs from now on. On one host (a
+	 * socketpair) nothing can be unreachable, and a stopped mpiexec is the user's doing
+	 * (Ctrl-Z). */
+	if (!p->here) {
+		p->peer_ms = 1000 * shl_io_peer_timeout_s();
+		p->heard_ms = p->tick_ms = shl_mono_ms();
+		shl_io_ctl_keepalive(p->ctl, p->peer_ms / 1000);
+	}
 	return 0;
 }
 
@@ -765,10 +789,16 @@ static int take_ctl(struct proxy *p)
 	if (r < 0 && (errno == EINTR || errno == EAGAIN))
 		return 0;
 	if (r <= 0)
-		return -ECONNRESET;
+		return r < 0 && errno == ETIMEDOUT ? -ETIMEDOUT : -ECONNRESET;
+	p->heard_ms = shl_mono_ms();
 	*len += (size_t)r;
 	while ((used = shl_io_ctl_take(buf, *len, &type, &body, &blen)) > 0) {
-		if (type == SHL_IO_CTL_END && blen == 4) {
+		if (type == SHL_IO_CTL_PING) {
+			int err = shl_io_ctl_send(p->ctl, SHL_IO_CTL_PONG, NULL, 0);
+
+			if (err)
+				return err;
+		} else if (type == SHL_IO_CTL_END && blen == 4) {
 			int sig = (int)shl_io_ctl_get32(body);
 
 			if (sig > 0 && sig < NSIG)
@@ -788,6 +818,90 @@ static int take_ctl(struct proxy *p)
 		*len -= (size_t)used;
 	}
 	return used < 0 ? -EPROTO : 0;
+}
+
+/* Whether the node process is in a stop a signal made (SIGSTOP, SIGTSTP...: state T in
+ * /proc), not a debugger's (t: the parent is never told of those) nor running. */
+static bool child_stopped(const struct proxy *p)
+{
+	char path[64], buf[512], *paren;
+	int fd;
+	ssize_t r;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)p->child);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (r <= 0)
+		return false;
+	buf[r] = '\0';
+	paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' && paren[2] == 'T';
+}
+
+/* mpiexec said nothing for SHOAL_PEER_TIMEOUT, or left what we sent unacknowledged that
+ * long (the control socket failed with ETIMEDOUT): the proxy ends its node. Said on its own
+ * stderr, the launcher's, which reaches the user without mpiexec (ip netns exec, ssh). */
+static void mpiexec_silent(const struct proxy *p)
+{
+	struct sockaddr_in sa;
+	socklen_t len = sizeof(sa);
+	char ip[INET_ADDRSTRLEN] = "?";
+
+	if (getpeername(p->ctl, (struct sockaddr *)&sa, &len) == 0)
+		inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof(ip));
+	fprintf(stderr, "shoal: mpiexec (host %s) stopped answering (no reply for %ld s, "
+		"SHOAL_PEER_TIMEOUT); noticed by host %s (node %u), which ends its node process\n",
+		ip, p->peer_ms / 1000, p->host, p->node);
+}
+
+/* Every SHL_PROXY_TICK_MS with a bound on silence: mpiexec silent for the bound returns
+ * -ETIMEDOUT (the caller ends the node); a node process stopped for the bound is ended
+ * (SIGTERM and SIGCONT, so it writes out its ranks' lines, SIGKILL after a grace) and the
+ * job with it (EXIT 1 after the message `gave_up`). */
+static int check_clocks(struct proxy *p)
+{
+	long now = shl_mono_ms();
+	char ranks[256];
+
+	if (!p->peer_ms)
+		return 0;
+	/* The proxy itself did not look for a while (stopped, starved, or blocked sending to
+	 * mpiexec, which did not read): a silence it was not there to hear proves nothing. */
+	if (now - p->tick_ms > p->peer_ms / 2) {
+		p->heard_ms = now;
+		p->stopped_ms = 0;
+	}
+	p->tick_ms = now;
+	if (now - p->heard_ms > p->peer_ms)
+		return -ETIMEDOUT;
+	if (p->ended)
+		return 0;
+	if (p->kill_ms && now >= p->kill_ms) {
+		kill(p->child, SIGKILL);
+		p->kill_ms = 0;
+	}
+	/* gdb making a hang report stops the process while it reads it. */
+	if (p->report == REPORT_GDB || !child_stopped(p)) {
+		p->stopped_ms = 0;
+		return 0;
+	}
+	if (!p->stopped_ms)
+		p->stopped_ms = now;
+	if (p->gave_up || now - p->stopped_ms <= p->peer_ms)
+		return 0;
+	rank_ranges(p, ranks, sizeof(ranks));
+	if (asprintf(&p->gave_up, "shoal: host %s stopped answering: its node process (pid %d, "
+		     "ranks %s) has been stopped for %ld s (SHOAL_PEER_TIMEOUT); noticed by host "
+		     "%s (its node proxy)\n", p->host, (int)p->child, ranks, p->peer_ms / 1000,
+		     p->host) < 0)
+		p->gave_up = NULL;
+	kill(p->child, SIGTERM);
+	kill(p->child, SIGCONT);
+	p->kill_ms = now + SHL_PROXY_KILL_GRACE_MS;
+	return 0;
 }
 
 /* Send the node process's PID, then forward output, END, the watchdog's states and REPORTs
@@ -821,6 +935,8 @@ static int supervise(struct proxy *p)
 
 		if (wait < 0 && pidfd < 0)
 			wait = SHL_PROXY_REAP_POLL_MS;
+		if (p->peer_ms && (wait < 0 || wait > SHL_PROXY_TICK_MS))
+			wait = SHL_PROXY_TICK_MS;
 		if (poll(fds, 7, wait) < 0 && errno != EINTR)
 			break;
 		if (fds[0].revents) {
@@ -850,6 +966,8 @@ static int supervise(struct proxy *p)
 			p->ended = true;
 			drain_until = shl_mono_ms() + SHL_PROXY_DRAIN_MS;
 		}
+		if ((err = check_clocks(p)) != 0)
+			goto lost;
 	}
 	if (pidfd >= 0)
 		close(pidfd);
@@ -863,11 +981,21 @@ static int supervise(struct proxy *p)
 	for (struct pollfd w = { .fd = p->watch, .events = POLLIN };
 	     p->watch >= 0 && poll(&w, 1, 0) > 0 && take_watch(p) == 0;)
 		;
+	if (p->gave_up) {  /* after the node's own last lines; the job ends with status 1 */
+		size_t n = strlen(p->gave_up);
+
+		memcpy(p->err.buf, p->gave_up, n);
+		p->err.len = n;
+		send_out(p, &p->err, n);
+		status = 1 << 8;  /* as exit(1) */
+	}
 	shl_io_ctl_put32(ex, WIFSIGNALED(status) ? 1 : 0);
 	shl_io_ctl_put32(ex + 4, (uint32_t)(WIFSIGNALED(status) ? WTERMSIG(status)
 							       : WEXITSTATUS(status)));
 	return shl_io_ctl_send(p->ctl, SHL_IO_CTL_EXIT, ex, sizeof(ex));
 lost:
+	if (err == -ETIMEDOUT && p->peer_ms)
+		mpiexec_silent(p);
 	if (p->gdb > 0 && p->gdbout >= 0)
 		kill(p->gdb, SIGKILL);
 	kill(p->child, SIGKILL);
@@ -885,17 +1013,20 @@ static void linger(struct proxy *p)
 	struct pollfd pfd = { .fd = p->ctl, .events = POLLIN };
 
 	for (;;) {
-		int n = poll(&pfd, 1, -1);
+		int n = poll(&pfd, 1, p->peer_ms ? SHL_PROXY_TICK_MS : -1);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
+		if (n < 0 || check_clocks(p) < 0)
 			return;
+		if (n == 0)
+			continue;
 		p->ctllen = 0;  /* END or STDIN now mean nothing: drop them */
 		ssize_t r = read(p->ctl, p->ctlbuf, sizeof(p->ctlbuf));
 
 		if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN))
 			return;
+		p->heard_ms = shl_mono_ms();  /* mpiexec's PINGs: it still runs */
 	}
 }
 

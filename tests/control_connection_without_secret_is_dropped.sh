@@ -62,7 +62,7 @@ def attempt(key, nonce=None, answer=None):
     (or replay `answer`); returns the nonce and answer; waits for mpiexec to close."""
     nonce = nonce or os.urandom(32)
     s = socket.create_connection(('127.0.0.1', port), timeout=5)
-    s.sendall(record(1, struct.pack('<III', 0x434c4853, 3, 1) + nonce))
+    s.sendall(record(1, struct.pack('<III', 0x434c4853, 4, 1) + nonce))
     head = recv_exact(s, 5)
     assert head == struct.pack('<IB', 65, 20), 'not a CHALLENGE: %r' % head
     ch = recv_exact(s, 64)
