@@ -385,6 +385,7 @@ void shl_proto_take(struct shl_io_send *d)
 			return;
 		}
 		d->frame.cookie = (*link)->frame.cookie;
+		(*link)->cancel = true;  /* a CANCELLED may answer it now */
 		d->req = NULL;
 		break;
 	}
@@ -632,13 +633,14 @@ static int got_cancel(uint32_t from, const struct shl_io_frame *f, struct shl_io
 	return 0;
 }
 
-/* The answer to our CANCEL: the send is cancelled, its RTS will get no CTS. */
+/* The answer to our CANCEL: the send is cancelled, its RTS will get no CTS. Only an RTS
+ * whose CANCEL was written (`cancel`) can get one. */
 static int got_cancelled(uint32_t from, const struct shl_io_frame *f, struct shl_io_sink *s)
 {
 	struct shl_io_send **link = rts_waiting(from, f->dst, f->src, f->cookie), *d;
 
-	if (link == NULL || (*link)->frame.context != f->context) {
-		snprintf(s->why, sizeof(s->why), "CANCELLED for no send waiting for a CTS");
+	if (link == NULL || !(*link)->cancel || (*link)->frame.context != f->context) {
+		snprintf(s->why, sizeof(s->why), "CANCELLED for no send that asked to cancel");
 		return -EPROTO;
 	}
 	d = *link;
