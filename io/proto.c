@@ -7,8 +7,10 @@
  * by whoever holds the transport's lock (every shl_proto_* call: everything else here), by
  * the watchdog (counts) and by the main thread (start, finish).
  * Must not know a socket or a connection: frames leave through tp->write and arrive through
- * shl_proto_header and shl_proto_frame; and must not touch a rank's state but through the
- * runtime's hooks. */
+ * shl_proto_header and shl_proto_frame; must not touch a rank's state but through the
+ * runtime's hooks; and must judge every arriving frame against what this node asked for
+ * before it changes anything (docs/offnode.md, "What a node takes after the handshake"):
+ * one it could not have asked for is refused, which ends the job. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +32,8 @@ _Static_assert(SHL_Q_INLINE_MAX <= SHL_IO_SPACE_SMALL, "inline payloads fit a sm
 #define SHL_IO_KEEP_SMALL 256
 #define SHL_IO_KEEP_LARGE 16
 /* RTS a node may have delivered here and not answered yet (SHOAL_RTS_MAX): each holds an
- * envelope and a record (about 200 bytes) until its receive is posted, so a corrupt peer
- * can make this node hold at most ~50 MiB. A legal program reaches it only with more
+ * envelope and a record (about 430 bytes) until its receive is posted, so a corrupt peer
+ * can make this node hold at most ~110 MiB. A legal program reaches it only with more
  * rendezvous sends outstanding from one node to this one than 64 ranks with 4096 each
  * (every one of which holds a send descriptor of 1.2 KiB on its own node). */
 #define SHL_IO_RTS_MAX (1u << 18)
