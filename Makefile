@@ -226,19 +226,22 @@ bench: deps
 	$(MAKE) all
 	QUICK=$(QUICK) OFFNODE=$(OFFNODE) BUILD=$(BUILD) bench/run
 
-# The libFuzzer targets (io/fuzz_*.c: the frame parser, the protocol's state machine, the
-# mesh greeting, the control channel's records), each run FUZZ_SECONDS, longer than the
+# The libFuzzer targets (io/fuzz_*.c: the frame parser, the protocol's state machine
+# against any peer and between two honest nodes, the mesh greeting, the control channel's
+# records), each run FUZZ_SECONDS, longer than the
 # 10 s of `make test`; FUZZ_TARGETS picks some. Each keeps its corpus and crashes in
 # $(BUILD)/fuzz/NAME/, its run's output in $(BUILD)/fuzz/NAME.log; the last lines of the
 # runs (executions, edges covered) are gathered in $(BUILD)/fuzz/summary.
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= frame proto greet ctl
+FUZZ_TARGETS ?= frame proto pair greet ctl
 FUZZ_CFLAGS  := -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined -I.
-# What each target links besides its own file (fuzz_proto.c and fuzz_greet.c compile
-# io/proto.c, queues/queues.c and io/conn.c in).
+# What each target links besides its own file (fuzz_proto.c, fuzz_pair.c and fuzz_greet.c
+# compile io/proto.c, queues/queues.c and io/conn.c in; fuzz_pair_a.c and fuzz_pair_b.c
+# are io/proto.c twice).
 FUZZ_LINK_frame := io/frame.c
 FUZZ_LINK_proto := io/frame.c
+FUZZ_LINK_pair  := io/fuzz_pair_a.c io/fuzz_pair_b.c io/frame.c
 FUZZ_LINK_greet := io/auth.c -lcrypto
 FUZZ_LINK_ctl   := io/ctl.c
 $(BUILD)/fuzz/fuzz_%: io/fuzz_%.c $(wildcard io/*.c queues/*.c) $(HEADERS)

@@ -1,7 +1,7 @@
 #!/bin/bash
-# fuzz_targets_run_clean: each libFuzzer target (io/fuzz_*.c: the frame parser, the protocol's state machine after the handshake, the mesh greeting, the control channel's records) runs 10 s (SHOAL_FUZZ_SECONDS) under AddressSanitizer and UBSan without a crash; skipped when no compiler with -fsanitize=fuzzer is installed.
+# fuzz_targets_run_clean: each libFuzzer target (io/fuzz_*.c: the frame parser, the protocol's state machine after the handshake against any peer and between two honest nodes, the mesh greeting, the control channel's records) runs 10 s (SHOAL_FUZZ_SECONDS) under AddressSanitizer and UBSan without a crash; skipped when no compiler with -fsanitize=fuzzer is installed.
 # tier: fuzz
-# timeout: 240
+# timeout: 300
 . "$SHOAL_TESTS/lib/common.bash"
 
 root=$(cd "$SHOAL_TESTS/.." && pwd)
@@ -14,9 +14,10 @@ echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' 
 "$cc" $flags -o "$TEST_TMP/probe" "$TEST_TMP/probe.c" >"$TEST_TMP/probe.log" 2>&1 ||
 	skip "$cc cannot build libFuzzer targets: $(head -n 1 "$TEST_TMP/probe.log")"
 # What each links besides its own file (as the Makefile's FUZZ_LINK_*).
-declare -A link=([frame]="io/frame.c" [proto]="io/frame.c" [greet]="io/auth.c -lcrypto"
+declare -A link=([frame]="io/frame.c" [proto]="io/frame.c"
+	[pair]="io/fuzz_pair_a.c io/fuzz_pair_b.c io/frame.c" [greet]="io/auth.c -lcrypto"
 	[ctl]="io/ctl.c")
-for t in frame proto greet ctl; do
+for t in frame proto pair greet ctl; do
 	# shellcheck disable=SC2086
 	(cd "$root" && "$cc" $flags -I. -o "$TEST_TMP/fuzz_$t" "io/fuzz_$t.c" ${link[$t]}) ||
 		fail "the fuzz target io/fuzz_$t.c does not compile"
