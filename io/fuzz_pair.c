@@ -88,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define WORLD 4
 #define FRAME_MAX 1024
 #define EAGER_MAX 512
-#define REQS 96
+#define REQS 128                     /* sends, and as many receives */
 #define HELD 128                     /* more than REQS: every message can be held */
 #define WIRE 128
 
@@ -124,6 +124,7 @@ static struct {
 	size_t left;
 	struct node node[2];
 	struct req reqs[REQS];
+	int nsends;
 } h;
 
 static uint8_t byte(void)
@@ -360,8 +361,10 @@ static void send_one(int n, bool rts)
 	struct req *q;
 	struct shl_io_send *d;
 
-	if ((q = new_req()) == NULL || (d = h.node[n].tp->send_get(src, 0)) == NULL)
+	if (h.nsends == REQS / 2 || (q = new_req()) == NULL ||
+	    (d = h.node[n].tp->send_get(src, 0)) == NULL)
 		return;
+	h.nsends++;
 	*q = (struct req){ .used = true, .rts = rts, .node = n, .src = src, .dst = dst,
 			   .context = context };
 	if (rts)
