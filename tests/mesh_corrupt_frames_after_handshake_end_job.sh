@@ -1,20 +1,24 @@
 #!/bin/bash
-# mesh_corrupt_frames_after_handshake_end_job: on 2 hosts (network namespaces), a connection that proves the job secret and then sends a frame the receiving node could not have asked for (a CANCEL of a message never sent, an EAGER with a negative tag or one over MPI_TAG_UB, a CANCEL on an internal context, an EAGER on the internal context of no communicator, an RTS reusing a cookie, more unanswered RTS than SHOAL_RTS_MAX) ends the job with a non-zero status and a message naming the sending address; a CANCEL of a message already matched (the legal race of a cancel with its receive) does not: the job ends normally.
+# mesh_corrupt_frames_after_handshake_end_job: on 2 hosts (network namespaces), a connection that proves the job secret and then sends a frame the receiving node could not have asked for (a CANCEL of a message never sent, a CANCELLED for a send that never asked to cancel, an EAGER with a negative tag or one over MPI_TAG_UB, a CANCEL on an internal context, an EAGER on the internal context of no communicator, an RTS reusing a cookie, more unanswered RTS than SHOAL_RTS_MAX) ends the job with a non-zero status and a message naming the sending address; a CANCEL of a message already matched (the legal race of a cancel with its receive) does not: the job ends normally.
 # timeout: 240
 . "$SHOAL_TESTS/lib/common.bash"
 . "$SHOAL_TESTS/lib/netns.bash"
 command -v python3 >/dev/null || skip "no python3"
 
-# Rank 0 sends rank 1 a synchronous message (an RTS, matched: node 0's first RTS), rank 1
-# leaves the file argv[1].matched; both then wait for argv[1] and exchange once more.
+# Rank 0 sends rank 1 a synchronous message (an RTS, matched: node 0's first RTS); rank 1
+# starts a synchronous send to rank 0 (node 1's RTS of cookie 2: its first id went to the
+# CTS of the first message), not received yet, and leaves the file argv[1].matched; both
+# then wait for argv[1], rank 0 receives that send and they exchange once more.
 build wait_go <<'SRC'
 #include <stdio.h>
 #include <unistd.h>
 #include <mpi.h>
 int main(int argc, char **argv)
 {
-	int rank, v = -1;
+	int rank, v = -1, w = 7, flag;
 	char mark[4096];
+	MPI_Request rq;
+	MPI_Status st;
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	if (rank == 0) {
@@ -22,15 +26,24 @@ int main(int argc, char **argv)
 		MPI_Ssend(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
 	} else {
 		MPI_Recv(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Issend(&w, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, &rq);
 		snprintf(mark, sizeof(mark), "%s.matched", argv[1]);
 		fclose(fopen(mark, "w"));
 	}
 	while (access(argv[1], F_OK) != 0)
 		usleep(20000);
-	if (rank == 0)
+	if (rank == 0) {
+		MPI_Recv(&w, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		MPI_Send(&v, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
-	else
+	} else {
+		MPI_Wait(&rq, &st);
+		MPI_Test_cancelled(&st, &flag);
+		if (flag) {  /* never asked: a stand-in, so that rank 0 ends */
+			printf("rank 1: its send was cancelled by a CANCELLED it never asked for\n");
+			MPI_Send(&w, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+		}
 		MPI_Recv(&v, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	}
 	printf("rank %d got %d\n", rank, v);
 	MPI_Finalize();
 	return 0;
@@ -61,7 +74,7 @@ def proof(key, role, a, b, first, second):
 def frame(type, src, dst, context, tag, length, cookie, payload=b''):
     return struct.pack('<IBBHiiIiQQ', 0x464c4853, 1, type, 0, src, dst, context, tag, length,
                        cookie) + payload
-EAGER, RTS, CANCEL = 1, 2, 5
+EAGER, RTS, CANCEL, CANCELLED = 1, 2, 5, 6
 INTERNAL = 0x80000000
 rts = lambda cookie: frame(RTS, 0, 1, 0, 77, 8, cookie, struct.pack('<Q', 100000))
 frames = {
@@ -69,6 +82,7 @@ frames = {
     'unknown-cancel': frame(CANCEL, 0, 1, 0, 0, 0, 1 << 40),
     'negative-tag': frame(EAGER, 0, 1, 0, -5, 4, 0, b'abcd'),
     'tag-over-ub': frame(EAGER, 0, 1, 0, 0x40000000, 4, 0, b'abcd'),
+    'unasked-cancelled': frame(CANCELLED, 0, 1, 0, 0, 0, 2),  # node 1's RTS, waiting
     'internal-cancel': frame(CANCEL, 0, 1, INTERNAL, 0, 0, 1),
     'internal-unknown': frame(EAGER, 0, 1, INTERNAL | 12345, 8, 4, 0, b'abcd'),
     'rts-cookie-reused': rts(1 << 41) + rts(1 << 41),
@@ -137,6 +151,7 @@ grep -q 'corrupt' "$ERR" && { show; fail "legal-cancel: a CANCEL that lost its r
 corrupt unknown-cancel 'CANCEL of a message its node never sent here'
 corrupt negative-tag 'bad frame header: a tag, context or cookie its type cannot carry'
 corrupt tag-over-ub 'bad frame header: a tag, context or cookie its type cannot carry'
+corrupt unasked-cancelled 'CANCELLED for no send that asked to cancel'
 corrupt internal-cancel 'bad frame header: a tag, context or cookie its type cannot carry'
 corrupt internal-unknown 'frame for context 2147495993, which spans no nodes'
 corrupt rts-cookie-reused 'RTS with cookie [0-9]+, not above its node.s last'
