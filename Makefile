@@ -2,8 +2,8 @@
 # Targets: all deps demo test test-node test-hosts test-debugger test-san test-programs
 #          bench fuzz install clean.
 # Variables: PREFIX, SAN=asan|tsan|ubsan, FUZZ_SECONDS (make fuzz, per target, default 600),
-#            FUZZ_TARGETS (make fuzz: frame proto pair greet ctl), J (parallel tests of tests/run, default its own), T (run only tests whose name
-#            contains T).
+#            FUZZ_TARGETS (make fuzz: frame proto pair greet ctl), J (parallel tests of
+#            tests/run, default its own), T (run only tests whose name contains T).
 
 BUILD   ?= build
 PREFIX  ?= /usr/local
