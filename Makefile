@@ -242,7 +242,7 @@ FUZZ_CFLAGS  := -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 FUZZ_LINK_frame := io/frame.c
 FUZZ_LINK_proto := io/frame.c
 FUZZ_LINK_pair  := io/fuzz_pair_a.c io/fuzz_pair_b.c io/frame.c
-FUZZ_LINK_greet := io/auth.c -lcrypto
+FUZZ_LINK_greet := io/auth.c io/ctl.c -lcrypto
 FUZZ_LINK_ctl   := io/ctl.c
 $(BUILD)/fuzz/fuzz_%: io/fuzz_%.c $(wildcard io/*.c queues/*.c) $(HEADERS)
 	@mkdir -p $(@D)
