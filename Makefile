@@ -1,9 +1,9 @@
 # Shoal MPI: one Makefile builds everything into build/.
 # Targets: all deps demo test test-node test-hosts test-debugger test-san test-programs
 #          bench fuzz install clean.
-# Variables: PREFIX, SAN=asan|tsan|ubsan, FUZZ_SECONDS (make fuzz, default 600),
-#            J (parallel tests of tests/run, default its own), T (run only tests whose name
-#            contains T).
+# Variables: PREFIX, SAN=asan|tsan|ubsan, FUZZ_SECONDS (make fuzz, per target, default 600),
+#            FUZZ_TARGETS (make fuzz: frame proto pair greet ctl), J (parallel tests of
+#            tests/run, default its own), T (run only tests whose name contains T).
 
 BUILD   ?= build
 PREFIX  ?= /usr/local
@@ -226,15 +226,38 @@ bench: deps
 	$(MAKE) all
 	QUICK=$(QUICK) OFFNODE=$(OFFNODE) BUILD=$(BUILD) bench/run
 
-# The frame parser's libFuzzer target, run longer than the 10 s of `make test`; crashes
-# land in $(BUILD)/fuzz/ with the corpus.
+# The libFuzzer targets (io/fuzz_*.c: the frame parser, the protocol's state machine
+# against any peer and between two honest nodes, the mesh greeting, the control channel's
+# records), each run FUZZ_SECONDS, longer than the
+# 10 s of `make test`; FUZZ_TARGETS picks some. Each keeps its corpus and crashes in
+# $(BUILD)/fuzz/NAME/, its run's output in $(BUILD)/fuzz/NAME.log; the last lines of the
+# runs (executions, edges covered) are gathered in $(BUILD)/fuzz/summary.
 FUZZ_SECONDS ?= 600
-fuzz:
-	@mkdir -p $(BUILD)/fuzz/corpus
-	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. \
-	  -o $(BUILD)/fuzz/fuzz_frame io/fuzz_frame.c io/frame.c
-	$(BUILD)/fuzz/fuzz_frame -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(BUILD)/fuzz/ \
-	  $(BUILD)/fuzz/corpus
+FUZZ_TARGETS ?= frame proto pair greet ctl
+FUZZ_CFLAGS  := -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+                -fno-sanitize-recover=undefined -I.
+# What each target links besides its own file (fuzz_proto.c, fuzz_pair.c and fuzz_greet.c
+# compile io/proto.c, queues/queues.c and io/conn.c in; fuzz_pair_a.c and fuzz_pair_b.c
+# are io/proto.c twice).
+FUZZ_LINK_frame := io/frame.c
+FUZZ_LINK_proto := io/frame.c
+FUZZ_LINK_pair  := io/fuzz_pair_a.c io/fuzz_pair_b.c io/frame.c
+FUZZ_LINK_greet := io/auth.c io/ctl.c -lcrypto
+FUZZ_LINK_ctl   := io/ctl.c
+$(BUILD)/fuzz/fuzz_%: io/fuzz_%.c $(wildcard io/*.c queues/*.c) $(HEADERS)
+	@mkdir -p $(@D)
+	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LINK_$*)
+fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+	@: >$(BUILD)/fuzz/summary
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(BUILD)/fuzz/$$t/corpus; \
+	  echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
+	  $(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
+	    -artifact_prefix=$(BUILD)/fuzz/$$t/ $(BUILD)/fuzz/$$t/corpus \
+	    >$(BUILD)/fuzz/$$t.log 2>&1 || { tail -n 40 $(BUILD)/fuzz/$$t.log; exit 1; }; \
+	  grep -E '^#[0-9]+.*DONE|^Done' $(BUILD)/fuzz/$$t.log | sed "s/^/fuzz_$$t: /" \
+	    >>$(BUILD)/fuzz/summary; \
+	done; cat $(BUILD)/fuzz/summary
 
 install: all
 	install -d $(PREFIX)/bin $(PREFIX)/include $(PREFIX)/lib/shoal $(PREFIX)/lib/pkgconfig

@@ -92,6 +92,24 @@ static bool length_ok(const struct shl_io_frame_rules *rules, const struct shl_i
 	return false;
 }
 
+/* The fields the type gives a meaning to, beyond its length: tags of messages, contexts of
+ * cancels, cookies of the rendezvous frames. */
+static bool fields_ok(const struct shl_io_frame *f)
+{
+	bool internal = f->context & SHL_IO_CONTEXT_INTERNAL;
+
+	switch (f->type) {
+	case SHL_IO_EAGER:
+		return f->tag >= 0 && (internal || f->tag <= SHL_IO_TAG_MAX);
+	case SHL_IO_RTS:
+		return f->tag >= 0 && (internal || f->tag <= SHL_IO_TAG_MAX) && f->cookie != 0;
+	case SHL_IO_CANCEL:
+	case SHL_IO_CANCELLED:
+		return !internal && f->cookie != 0;
+	}
+	return f->cookie != 0;  /* CTS, DATA */
+}
+
 int shl_io_frame_decode(const unsigned char *buf, size_t len,
 			const struct shl_io_frame_rules *rules, struct shl_io_frame *f)
 {
@@ -115,6 +133,8 @@ int shl_io_frame_decode(const unsigned char *buf, size_t len,
 		return -EMSGSIZE;
 	if (!on_node(rules, f->src, rules->from_node) || !on_node(rules, f->dst, rules->to_node))
 		return -ENXIO;
+	if (!fields_ok(f))
+		return -EBADMSG;
 	return 0;
 }
 
@@ -147,6 +167,8 @@ const char *shl_io_frame_error(int err)
 		return "impossible payload size";
 	case -ENXIO:
 		return "unknown source or destination rank";
+	case -EBADMSG:
+		return "a tag, context or cookie its type cannot carry";
 	}
 	return "unknown error";
 }

@@ -19,6 +19,11 @@
 #define SHL_IO_CHUNK_MAX (4u * 1024 * 1024)
 /* Largest message an RTS may announce: 2^47 bytes, the x86-64 user address space. */
 #define SHL_IO_MESSAGE_MAX (UINT64_C(1) << 47)
+/* The context bit of the runtime's internal traffic (collectives across nodes, tagged
+ * 0..INT32_MAX), and the largest tag of a user message (MPI_TAG_UB); the runtime asserts
+ * both equal its own (runtime/p2p/remote.c). */
+#define SHL_IO_CONTEXT_INTERNAL 0x80000000u
+#define SHL_IO_TAG_MAX 0x3fffffff
 
 enum shl_io_frame_type {
 	SHL_IO_EAGER = 1,  /* the whole message follows */
@@ -62,6 +67,10 @@ void shl_io_frame_encode(const struct shl_io_frame *f, unsigned char *out);
  *   -EMSGSIZE         payload length impossible for the type (or an RTS announcing more
  *                     than SHL_IO_MESSAGE_MAX)
  *   -ENXIO            src not a rank of the sending node, or dst not a rank of this one
+ *   -EBADMSG          a field its type cannot carry: an EAGER or RTS tag that is negative
+ *                     (or, on a user context, over SHL_IO_TAG_MAX); an internal context
+ *                     on a CANCEL or CANCELLED (the runtime never cancels its own sends);
+ *                     an RTS, CTS, DATA, CANCEL or CANCELLED cookie of 0 (ids start at 1)
  * The RTS/CTS payload (8 bytes) is checked by shl_io_frame_decode_size once read. On error
  * `*f` holds what was read, for the report. Never reads beyond buf[len - 1]. */
 int shl_io_frame_decode(const unsigned char *buf, size_t len,

@@ -1,7 +1,7 @@
 /* libFuzzer target for the frame parser (io/frame.c): any bytes, with connection rules also
  * taken from the input, must be judged without reading out of bounds, and a header judged
  * valid must encode back to the very bytes it came from.
- * Entered by libFuzzer's driver thread only. Built by tests/frame_fuzz_runs_clean.sh and
+ * Entered by libFuzzer's driver thread only. Built by tests/fuzz_targets_run_clean.sh and
  * `make fuzz`, never linked into libmpi.so; must not keep state between inputs. */
 #include <errno.h>
 #include <stdbool.h>

@@ -7,8 +7,10 @@
  * by whoever holds the transport's lock (every shl_proto_* call: everything else here), by
  * the watchdog (counts) and by the main thread (start, finish).
  * Must not know a socket or a connection: frames leave through tp->write and arrive through
- * shl_proto_header and shl_proto_frame; and must not touch a rank's state but through the
- * runtime's hooks. */
+ * shl_proto_header and shl_proto_frame; must not touch a rank's state but through the
+ * runtime's hooks; and must judge every arriving frame against what this node asked for
+ * before it changes anything (docs/offnode.md, "What a node takes after the handshake"):
+ * one it could not have asked for is refused, which ends the job. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +31,12 @@ _Static_assert(SHL_Q_INLINE_MAX <= SHL_IO_SPACE_SMALL, "inline payloads fit a sm
  * on TCP) only for packed or buffered payloads over the small space. */
 #define SHL_IO_KEEP_SMALL 256
 #define SHL_IO_KEEP_LARGE 16
+/* RTS a node may have delivered here and not answered yet (SHOAL_RTS_MAX): each holds an
+ * envelope and a record (about 430 bytes) until its receive is posted, so a corrupt peer
+ * can make this node hold at most ~110 MiB. A legal program reaches it only with more
+ * rendezvous sends outstanding from one node to this one than 64 ranks with 4096 each
+ * (every one of which holds a send descriptor of 1.2 KiB on its own node). */
+#define SHL_IO_RTS_MAX (1u << 18)
 
 enum { SMALL, LARGE, KINDS };
 
@@ -57,6 +65,7 @@ enum {
  * then. Records are kept on a spare list for the next RTS, never freed. */
 struct rts_in {
 	int32_t src, dst;
+	uint32_t node;               /* the sender's node */
 	uint64_t cookie;             /* the sender's id for the send */
 	struct shl_envelope *env;
 	struct rts_in *next;
@@ -76,6 +85,12 @@ static struct {
 	struct shl_io_send **rts;    /* by node: RTS posted there, not answered yet */
 	struct rts_in *rts_in;       /* RTS delivered here, not answered yet */
 	struct rts_in *rts_spare;
+	/* By sending node: how many of its RTS are in rts_in, and the highest cookie of its
+	 * RTS so far (cookies of one node's RTS only grow on its connection: shl_proto_take
+	 * numbers them in the order they are queued). */
+	uint32_t *rts_pending;
+	uint64_t *rts_last;
+	uint32_t rts_max;            /* bound on rts_pending (SHOAL_RTS_MAX) */
 	struct shl_io_recv *recvs;   /* rendezvous receives waiting for DATA */
 	uint64_t next_id;            /* RTS cookies and receive ids */
 	alignas(64) _Atomic uint64_t posted;   /* sends posted: any thread, relaxed increments */
@@ -321,6 +336,7 @@ static void rts_in_done(struct rts_in **link)
 	struct rts_in *x = *link;
 
 	*link = x->next;
+	pr.rts_pending[x->node]--;
 	x->next = pr.rts_spare;
 	pr.rts_spare = x;
 }
@@ -371,6 +387,7 @@ void shl_proto_take(struct shl_io_send *d)
 			return;
 		}
 		d->frame.cookie = (*link)->frame.cookie;
+		(*link)->cancel = true;  /* a CANCELLED may answer it now */
 		d->req = NULL;
 		break;
 	}
@@ -483,7 +500,8 @@ int shl_proto_header(uint32_t from, const struct shl_io_frame *f, struct shl_io_
 		for (rv = pr.recvs; rv != NULL && rv->id != f->cookie; rv = rv->next)
 			;
 		if (rv == NULL || rv->src != f->src || rv->dst != f->dst ||
-		    f->length > rv->total - rv->got) {
+		    f->length > rv->total - rv->got ||
+		    caa_container_of(rv, struct shl_io_send, rv)->frame.context != f->context) {
 			snprintf(s->why, sizeof(s->why), "DATA frame for no receive waiting for it "
 				 "(or beyond its size)");
 			return -EPROTO;
@@ -498,8 +516,10 @@ int shl_proto_header(uint32_t from, const struct shl_io_frame *f, struct shl_io_
 	return 0;  /* CANCEL, CANCELLED: no payload */
 }
 
-/* An RTS's size has arrived: its envelope into the receiver's inbox. */
-static int got_rts(const struct shl_io_frame *f, struct shl_io_sink *s)
+/* An RTS's size has arrived from node `from`: its envelope into the receiver's inbox. Its
+ * cookie must be new (above every earlier one of that node), and that node must have fewer
+ * than rts_max unanswered here. */
+static int got_rts(uint32_t from, const struct shl_io_frame *f, struct shl_io_sink *s)
 {
 	struct shl_envelope *env;
 	struct rts_in *x;
@@ -510,6 +530,18 @@ static int got_rts(const struct shl_io_frame *f, struct shl_io_sink *s)
 		snprintf(s->why, sizeof(s->why), "RTS announcing an impossible size");
 		return -EMSGSIZE;
 	}
+	if (f->cookie <= pr.rts_last[from]) {
+		snprintf(s->why, sizeof(s->why), "RTS with cookie %llu, not above its node's last "
+			 "(%llu)", (unsigned long long)f->cookie,
+			 (unsigned long long)pr.rts_last[from]);
+		return -EPROTO;
+	}
+	if (pr.rts_pending[from] >= pr.rts_max) {
+		snprintf(s->why, sizeof(s->why), "more than %u rendezvous requests unanswered "
+			 "(SHOAL_RTS_MAX)", pr.rts_max);
+		return -EPROTO;
+	}
+	pr.rts_last[from] = f->cookie;
 	env = shl_pool_get(&pr.envs, SHL_Q_CHUNK_NONE);
 	x = pr.rts_spare;
 	if (x != NULL)
@@ -520,9 +552,10 @@ static int got_rts(const struct shl_io_frame *f, struct shl_io_sink *s)
 		pr.tp->fail("out of memory for an arriving message");
 	env->payload = SHL_Q_REMOTE;
 	memcpy(env->inline_data, &f->cookie, 8);
-	*x = (struct rts_in){ .src = f->src, .dst = f->dst, .cookie = f->cookie, .env = env,
-			      .next = pr.rts_in };
+	*x = (struct rts_in){ .src = f->src, .dst = f->dst, .node = from, .cookie = f->cookie,
+			      .env = env, .next = pr.rts_in };
 	pr.rts_in = x;  /* before the rank can post its CTS */
+	pr.rts_pending[from]++;
 	err = deliver(f, env, v, s);
 	if (err < 0) {
 		rts_in_done(&pr.rts_in);
@@ -537,7 +570,7 @@ static int got_cts(uint32_t from, const struct shl_io_frame *f, struct shl_io_si
 	struct shl_io_send **link = rts_waiting(from, f->dst, f->src, f->cookie), *d;
 	uint64_t v, chunks;
 
-	if (link == NULL) {
+	if (link == NULL || (*link)->frame.context != f->context) {
 		snprintf(s->why, sizeof(s->why), "CTS for no send waiting for one");
 		return -EPROTO;
 	}
@@ -576,30 +609,40 @@ static int got_cts(uint32_t from, const struct shl_io_frame *f, struct shl_io_si
 
 /* A CANCEL from the sender of an RTS delivered here: drop it if no receive has claimed it
  * (the rank finds it cancelled and gives it back) and say so; otherwise say nothing, its
- * CTS is on its way. */
-static void got_cancel(const struct shl_io_frame *f)
+ * CTS is on its way. A CANCEL that finds no RTS unanswered is legal only as the loser of
+ * that race: for an RTS its node sent here (a cookie not above that node's last RTS), whose
+ * CTS crossed the CANCEL. One for a cookie that node never sent here, or on another
+ * context than its RTS, is refused. */
+static int got_cancel(uint32_t from, const struct shl_io_frame *f, struct shl_io_sink *s)
 {
 	struct rts_in **link = rts_in_of(f->src, f->dst, f->cookie);
 	uint8_t expected = SHL_Q_PENDING;
 
+	if (link == NULL ? f->cookie > pr.rts_last[from] : (*link)->env->context != f->context) {
+		snprintf(s->why, sizeof(s->why), "CANCEL of a message its node never sent here "
+			 "(cookie %llu, context %u)", (unsigned long long)f->cookie, f->context);
+		return -EPROTO;
+	}
 	/* Pairs with the receiver's CAS in p2p/match.h's claim(): exactly one of them wins. */
 	if (link == NULL || !atomic_compare_exchange_strong(&(*link)->env->state, &expected,
 							    SHL_Q_CANCELLED))
-		return;
+		return 0;
 	rts_in_done(link);
 	count_generated(1);
 	pr.tp->write(make((struct shl_io_frame){ .type = SHL_IO_CANCELLED, .src = f->dst,
 						 .dst = f->src, .context = f->context,
 						 .cookie = f->cookie }));
+	return 0;
 }
 
-/* The answer to our CANCEL: the send is cancelled, its RTS will get no CTS. */
+/* The answer to our CANCEL: the send is cancelled, its RTS will get no CTS. Only an RTS
+ * whose CANCEL was written (`cancel`) can get one. */
 static int got_cancelled(uint32_t from, const struct shl_io_frame *f, struct shl_io_sink *s)
 {
 	struct shl_io_send **link = rts_waiting(from, f->dst, f->src, f->cookie), *d;
 
-	if (link == NULL) {
-		snprintf(s->why, sizeof(s->why), "CANCELLED for no send waiting for a CTS");
+	if (link == NULL || !(*link)->cancel || (*link)->frame.context != f->context) {
+		snprintf(s->why, sizeof(s->why), "CANCELLED for no send that asked to cancel");
 		return -EPROTO;
 	}
 	d = *link;
@@ -642,7 +685,7 @@ int shl_proto_frame(uint32_t from, const struct shl_io_frame *f, struct shl_io_s
 		s->env = NULL;
 		break;
 	case SHL_IO_RTS:
-		err = got_rts(f, s);
+		err = got_rts(from, f, s);
 		break;
 	case SHL_IO_CTS:
 		err = got_cts(from, f, s);
@@ -651,8 +694,9 @@ int shl_proto_frame(uint32_t from, const struct shl_io_frame *f, struct shl_io_s
 		got_data(f, s->rv);
 		break;
 	case SHL_IO_CANCEL:
-		got_cancel(f);  /* its CANCELLED, if any, is counted first */
-		count_retired();
+		err = got_cancel(from, f, s);  /* its CANCELLED, if any, is counted first */
+		if (err == 0)
+			count_retired();
 		break;
 	case SHL_IO_CANCELLED:
 		err = got_cancelled(from, f, s);
@@ -670,6 +714,25 @@ void shl_proto_abort(const struct shl_io_frame *f, struct shl_io_sink *s)
 
 /* ---- start ---- */
 
+/* SHOAL_RTS_MAX: a number from 1 to 2^31, else the default (docs/offnode.md). */
+static uint32_t rts_max(void)
+{
+	const char *v = getenv("SHOAL_RTS_MAX");
+	char *end;
+	unsigned long long n;
+
+	if (v == NULL || *v == '\0')
+		return SHL_IO_RTS_MAX;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (errno != 0 || *end != '\0' || n == 0 || n > (1ull << 31) || *v == '-') {
+		fprintf(stderr, "shoal: SHOAL_RTS_MAX=%s is not a number from 1 to %llu; using "
+			"%u\n", v, 1ull << 31, SHL_IO_RTS_MAX);
+		return SHL_IO_RTS_MAX;
+	}
+	return (uint32_t)n;
+}
+
 int shl_io_start(const struct shl_tp_ops *tp, const struct shl_io_config *cfg,
 		 const struct shl_io_hooks *hooks)
 {
@@ -682,8 +745,12 @@ int shl_io_start(const struct shl_tp_ops *tp, const struct shl_io_config *cfg,
 	pr.node_of = malloc(size * sizeof(*pr.node_of));
 	pr.pools = calloc(size, sizeof(*pr.pools));
 	pr.rts = calloc(cfg->nnodes, sizeof(*pr.rts));
-	if (pr.node_of == NULL || pr.pools == NULL || pr.rts == NULL)
+	pr.rts_pending = calloc(cfg->nnodes, sizeof(*pr.rts_pending));
+	pr.rts_last = calloc(cfg->nnodes, sizeof(*pr.rts_last));
+	if (pr.node_of == NULL || pr.pools == NULL || pr.rts == NULL || pr.rts_pending == NULL ||
+	    pr.rts_last == NULL)
 		return -ENOMEM;
+	pr.rts_max = rts_max();
 	memcpy(pr.node_of, cfg->node_of, size * sizeof(*pr.node_of));
 	for (size_t w = 0; w < size; w++) {
 		if (cfg->node_of[w] != cfg->node)

@@ -7,6 +7,7 @@
  * Must not give a frame a meaning (io/proto.c does), nor trust a header before
  * shl_io_frame_decode has checked it. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -44,15 +45,22 @@ static void queue(uint32_t n, struct shl_io_send *d)
 	p->tail = &d->next;
 }
 
+/* Authed connection `c` sent a frame the protocol refuses: a node that proved the job
+ * secret and breaks the protocol is corrupt (its stream cannot be resynchronized, its
+ * messages cannot be trusted): the job ends, naming it (docs/offnode.md, "Data frames"). */
+static _Noreturn void corrupt(const struct conn *c, const char *why)
+{
+	shl_mesh_die("node %u (%s) sent a corrupt frame: %s; ending the job", c->node, c->name,
+		     why);
+}
+
 /* Every payload byte of c->f is in: hand the frame to the protocol. */
 static int got_frame(struct conn *c)
 {
 	int err = shl_proto_frame(c->node, &c->f, &c->sink);
 
-	if (err < 0) {
-		shl_mesh_report(c, "dropped: %s", c->sink.why);
-		return err;
-	}
+	if (err < 0)
+		corrupt(c, c->sink.why);
 	next_header(c);
 	return 0;
 }
@@ -63,16 +71,16 @@ static int start_frame(struct conn *c)
 	int err = shl_io_frame_decode(c->hdr, SHL_IO_FRAME_HEADER, &c->rules, &c->f);
 
 	if (err < 0) {
-		shl_mesh_report(c, "dropped: bad frame header: %s (type %u, src %d, dst %d, "
-				"length %llu)", shl_io_frame_error(err), c->f.type, c->f.src,
-				c->f.dst, (unsigned long long)c->f.length);
-		return err;
+		char why[192];
+		snprintf(why, sizeof(why), "bad frame header: %s (type %u, src %d, dst %d, "
+			 "context %u, tag %d, length %llu)", shl_io_frame_error(err), c->f.type,
+			 c->f.src, c->f.dst, c->f.context, c->f.tag,
+			 (unsigned long long)c->f.length);
+		corrupt(c, why);
 	}
 	err = shl_proto_header(c->node, &c->f, &c->sink);
-	if (err < 0) {
-		shl_mesh_report(c, "dropped: %s", c->sink.why);
-		return err;
-	}
+	if (err < 0)
+		corrupt(c, c->sink.why);
 	c->in = IN_PAYLOAD;
 	c->got = 0;
 	return c->f.length == 0 ? got_frame(c) : 0;

@@ -135,8 +135,9 @@ struct shl_io_send {
 	struct shl_io_send *later;           /* RTS: in its node's list of unanswered RTS */
 	uint8_t state;                       /* enum in io/proto.c */
 	bool counted;                        /* its writing counts for shl_io_finish */
-	bool cancel;                         /* RTS being written, cancelled: send CANCEL
-					      * once it is out */
+	bool cancel;                         /* RTS cancelled: its CANCEL goes once it is
+					      * out (being written), or went (a CANCELLED
+					      * may answer it) */
 	uint8_t kind;                        /* its pool's list: small or large */
 	struct shl_io_pool *home;            /* the pool it goes back to */
 	struct shl_io_recv rv;               /* CTS */

@@ -1,6 +1,8 @@
 /* frame_parser_rejects_bad_headers: the off-node frame parser (io/frame.c) accepts a valid
  * header and rejects bad magic, a wrong version, an unknown type or flag, payloads over the
- * limit for their type, and source/destination ranks not on the connection's nodes. */
+ * limit for their type, source/destination ranks not on the connection's nodes, tags out of
+ * range (negative; over MPI_TAG_UB on a user context), a cancel on an internal context and a
+ * rendezvous frame without a cookie. */
 /* ranks: 1 */
 /* The parser is hidden inside libmpi.so, so the test compiles its source in (tests/run puts
  * the repository root on the include path); it is pure code on byte buffers. */
@@ -100,6 +102,42 @@ int main(void)
 		f.dst = bad_dst[i];
 		CHECK_INT(judge(f, -1, 0), -ENXIO);
 	}
+	/* Tags: 0..SHL_IO_TAG_MAX on a user context, any non-negative one on an internal
+	 * context (collectives across nodes); never negative. */
+	int32_t tags[] = { -1, INT32_MIN, SHL_IO_TAG_MAX + 1, 0, SHL_IO_TAG_MAX, INT32_MAX };
+	for (unsigned i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+		for (int internal = 0; internal < 2; internal++) {
+			int want = tags[i] < 0 || (!internal && tags[i] > SHL_IO_TAG_MAX)
+				   ? -EBADMSG : 0;
+			f = good();
+			f.tag = tags[i];
+			f.context = internal ? 7 | SHL_IO_CONTEXT_INTERNAL : 7;
+			CHECK_INT(judge(f, -1, 0), want);
+			f.type = SHL_IO_RTS;
+			f.length = 8;
+			CHECK_INT(judge(f, -1, 0), want);
+		}
+	}
+	/* CANCEL and CANCELLED never carry an internal context; rendezvous frames a cookie. */
+	f = good();
+	f.type = SHL_IO_CANCEL;
+	f.length = 0;
+	CHECK_INT(judge(f, -1, 0), 0);
+	f.context = SHL_IO_CONTEXT_INTERNAL;
+	CHECK_INT(judge(f, -1, 0), -EBADMSG);
+	f.type = SHL_IO_CANCELLED;
+	CHECK_INT(judge(f, -1, 0), -EBADMSG);
+	f.context = 7;
+	CHECK_INT(judge(f, -1, 0), 0);
+	f.cookie = 0;
+	CHECK_INT(judge(f, -1, 0), -EBADMSG);
+	f = good();
+	f.type = SHL_IO_CTS;
+	f.length = 8;
+	f.cookie = 0;
+	CHECK_INT(judge(f, -1, 0), -EBADMSG);
+	f.type = SHL_IO_EAGER;  /* an EAGER's cookie means nothing */
+	CHECK_INT(judge(f, -1, 0), 0);
 	CHECK_STR(shl_io_frame_error(-EPROTONOSUPPORT), "wrong protocol version");
 	return 0;
 }

@@ -16,6 +16,10 @@
 #include "runtime/p2p/internal.h"
 #include "runtime/coll/net.h"
 
+/* The frames' checks (io/frame.c) judge tags and internal contexts by the runtime's. */
+_Static_assert(SHL_IO_TAG_MAX == MPI_TAG_UB_VALUE && SHL_IO_CONTEXT_INTERNAL == SHL_CTX_INTERNAL,
+	       "io/frame.h agrees with the runtime on tags and contexts");
+
 /* Completion thread: an EAGER message (or RTS) for local world rank `dst`, into its inbox
  * with its source translated (comm/route.c). A context no communicator of this node
  * spanning nodes has is refused. */
