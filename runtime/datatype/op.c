@@ -159,7 +159,9 @@ LOC_KERNELS(pld, long double)
 
 /* Which op applies to which C type: MPI 4.1 section 6.9.2's table (integer: MIN MAX SUM
  * PROD, logical and bitwise; floating: MIN MAX SUM PROD; complex: SUM PROD; logical: LAND
- * LOR LXOR; byte: bitwise; pairs: MINLOC MAXLOC). */
+ * LOR LXOR; byte: bitwise; pairs: MINLOC MAXLOC), plus the pairs both Open MPI and MPICH
+ * accept beyond it: MPI_CHAR as I8, logical operations on MPI_AINT, MPI_OFFSET and
+ * MPI_COUNT (docs/process-model.md, "Reductions beyond the standard"). */
 #define A(t) [SHL_DT_ARITH_##t]
 static shl_kern *const kernels[SHL_DT_ARITH_COUNT][SHL_OP_REPLACE] = {
 	A(I8) = { INTS(i8) }, A(U8) = { INTS(u8) }, A(I16) = { INTS(i16) },

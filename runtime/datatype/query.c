@@ -30,7 +30,7 @@
 #define U SHL_DT_UNSIGNED
 #define F SHL_DT_FLOAT
 #define L SHL_DT_LDOUBLE
-BASIC(shl_mpi_char, char, "MPI_CHAR", B, 1, 1, NONE);
+BASIC(shl_mpi_char, char, "MPI_CHAR", B, 1, 1, I8);
 BASIC(shl_mpi_signed_char, signed char, "MPI_SIGNED_CHAR", B, 1, 1, I8);
 BASIC(shl_mpi_unsigned_char, unsigned char, "MPI_UNSIGNED_CHAR", B, 1, 1, U8);
 BASIC(shl_mpi_byte, unsigned char, "MPI_BYTE", B, 1, 1, BYTE);
