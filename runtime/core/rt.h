@@ -507,7 +507,9 @@ static inline struct shl_rank *shl_rank_any_phase(const char *fn)
 /* The rank's object for handle `h`, or NULL if `h` is not a valid communicator. */
 static inline struct shl_comm *shl_comm_get(struct shl_rank *r, MPI_Comm h)
 {
-	if (!shl_handle_plausible(h) || h->magic != SHL_COMM_MAGIC)
+	if (likely(h == MPI_COMM_WORLD))
+		return &r->world;  /* most calls name it: no load */
+	if (!shl_handle_mapped(h, sizeof(*h)) || h->magic != SHL_COMM_MAGIC)
 		return NULL;
 	if (h->predef == SHL_COMM_IS_WORLD)
 		return &r->world;

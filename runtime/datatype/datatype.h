@@ -256,7 +256,7 @@ MPI_Count shl_dt_element_bytes(const struct shl_datatype *t, MPI_Count n);
 
 static inline bool shl_type_ok(MPI_Datatype t)
 {
-	return shl_handle_plausible(t) && t->magic == SHL_TYPE_MAGIC;
+	return shl_handle_mapped(t, sizeof(*t)) && t->magic == SHL_TYPE_MAGIC;
 }
 
 #endif

@@ -33,7 +33,7 @@ struct shl_op {
 
 static inline bool shl_op_ok(MPI_Op op)
 {
-	return shl_handle_plausible(op) && op->magic == SHL_OP_MAGIC;
+	return shl_handle_mapped(op, sizeof(*op)) && op->magic == SHL_OP_MAGIC;
 }
 
 /* Any thread: inout = in op inout for `len` elements of `type` with user op `op`'s

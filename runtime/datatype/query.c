@@ -16,7 +16,7 @@
  * although it is 8 here, MPI_WCHAR 2 (a Unicode code point up to U+FFFF; wchar_t is 4 bytes
  * of UCS-4 here), MPI_LONG_DOUBLE an IEEE binary128 of 16. */
 #define BASIC(var, ctype, mpiname, k, ext, n, a)                                        \
-	SHL_API struct shl_datatype var = {                                             \
+	SHL_API SHL_HANDLE_PREDEF struct shl_datatype var = {                                             \
 		.magic = SHL_TYPE_MAGIC, .predefined = true, .contig = true,            \
 		.committed = true, .kind = k, .ext_size = ext, .ncomp = n,              \
 		.arith = SHL_DT_ARITH_##a,                                              \
@@ -81,7 +81,7 @@ BASIC(shl_mpi_cxx_long_double_complex, long double _Complex, "MPI_CXX_LONG_DOUBL
  * the two are one run. */
 #define PAIR(var, ctype, valtype, mpiname, a)                                             \
 	struct var##_layout { ctype v; int i; };                                          \
-	SHL_API struct shl_datatype var = {                                               \
+	SHL_API SHL_HANDLE_PREDEF struct shl_datatype var = {                                               \
 		.magic = SHL_TYPE_MAGIC, .predefined = true, .committed = true,           \
 		.contig = offsetof(struct var##_layout, i) == sizeof(ctype) &&            \
 			  sizeof(struct var##_layout) == sizeof(ctype) + sizeof(int),     \
