@@ -130,9 +130,8 @@ void shl_errh_drop(struct shl_errhandler *e)
 {
 	/* acq_rel: the last dropper sees every other holder's use before freeing. */
 	if (e->kind == SHL_ERRH_USER && atomic_fetch_sub_explicit(&e->refs, 1,
-								  memory_order_acq_rel) == 1) {
+								  memory_order_acq_rel) == 1)
 		shl_handle_free(e);
-	}
 }
 
 static const char *comm_name(const struct shl_comm *c)

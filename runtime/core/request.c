@@ -542,7 +542,9 @@ static int start(const char *fn, struct shl_rank *r, MPI_Request *request, int i
 	int err, rc;
 
 	if (request == NULL || *request == MPI_REQUEST_NULL)
-		return shl_err(NULL, MPI_ERR_REQUEST, fn, "request is MPI_REQUEST_NULL");
+		return index < 0 ? shl_err(NULL, MPI_ERR_REQUEST, fn, "request is MPI_REQUEST_NULL")
+				 : shl_err(NULL, MPI_ERR_REQUEST, fn,
+					   "array_of_requests[%d] is MPI_REQUEST_NULL", index);
 	err = check_req(fn, r, *request, index);
 	if (err != MPI_SUCCESS)
 		return err;
@@ -577,6 +579,12 @@ int PMPI_Startall(int count, MPI_Request array_of_requests[])
 		return shl_err(NULL, MPI_ERR_COUNT, "MPI_Startall", "count %d is negative", count);
 	if (count > 0 && array_of_requests == NULL)
 		return shl_err(NULL, MPI_ERR_REQUEST, "MPI_Startall", "array_of_requests is NULL");
+	/* Every handle first: a bad one starts none of them. */
+	for (int i = 0; i < count; i++) {
+		int err = check_req("MPI_Startall", r, array_of_requests[i], i);
+		if (err != MPI_SUCCESS)
+			return err;
+	}
 	for (int i = 0; i < count; i++) {
 		int err = start("MPI_Startall", r, &array_of_requests[i], i);
 		if (err != MPI_SUCCESS)

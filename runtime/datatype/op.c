@@ -46,9 +46,8 @@ void shl_op_drop(struct shl_op *op)
 {
 	/* acq_rel: the last reference out sees every use of the object. */
 	if (op->kind == SHL_OP_USER &&
-	    atomic_fetch_sub_explicit(&op->refs, 1, memory_order_acq_rel) == 1) {
+	    atomic_fetch_sub_explicit(&op->refs, 1, memory_order_acq_rel) == 1)
 		shl_handle_free(op);
-	}
 }
 
 /* ---- kernels ---- */
