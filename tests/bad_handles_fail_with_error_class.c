@@ -253,6 +253,151 @@ int main(int argc, char **argv)
 		MPI_Errhandler e2 = errh;
 		CHECK_CLASS(MPI_Errhandler_free(&e2), MPI_ERR_ERRHANDLER);
 
+		/* The rest of the point-to-point, collective, datatype, group and info functions
+		 * that take these handles, one bad argument each. */
+		MPI_Request rq;
+		MPI_Message msg;
+		MPI_Errhandler eh;
+		MPI_Info inf;
+		MPI_Count cnt, lbc, extc;
+		char name[MPI_MAX_OBJECT_NAME];
+		int ni, na, nd, comb, pos = 0;
+		CHECK_CLASS(MPI_Comm_get_errhandler(comm, &eh), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Ssend(buf, 1, MPI_INT, 0, 0, comm), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Bsend(buf, 1, MPI_INT, 0, 0, comm), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Rsend(buf, 1, MPI_INT, 0, 0, comm), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Issend(buf, 1, MPI_INT, 0, 0, comm, &rq), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Ibsend(buf, 1, MPI_INT, 0, 0, comm, &rq), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Irsend(buf, 1, MPI_INT, 0, 0, comm, &rq), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Send_init(buf, 1, MPI_INT, 0, 0, comm, &rq), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Recv_init(buf, 1, MPI_INT, 0, 0, comm, &rq), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Sendrecv(buf, 1, MPI_INT, 0, 0, buf + 8, 1, MPI_INT, 0, 0, comm, &st),
+			    MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Sendrecv_replace(buf, 1, MPI_INT, 0, 0, 0, 0, comm, &st),
+			    MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Probe(0, 0, comm, &st), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Mprobe(0, 0, comm, &msg, &st), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Improbe(0, 0, comm, &flag, &msg, &st), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Send_c(buf, 1, MPI_INT, 0, 0, comm), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Irecv_c(buf, 1, MPI_INT, 0, 0, comm, &rq), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Comm_remote_size(comm, &n), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Comm_remote_group(comm, &g2), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Comm_dup_with_info(comm, MPI_INFO_NULL, &c2), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Comm_idup(comm, &c2, &rq), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Comm_create_group(comm, group, 0, &c2), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &c2),
+			    MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Comm_set_name(comm, "x"), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Comm_get_info(comm, &inf), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Intercomm_create(comm, 0, MPI_COMM_WORLD, 0, 0, &c2), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Intercomm_merge(comm, 0, &c2), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Comm_call_errhandler(comm, MPI_ERR_OTHER), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Ibarrier(comm, &rq), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Ibcast(buf, 1, MPI_INT, 0, comm, &rq), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Gather(sbuf, 1, MPI_INT, rbuf, 1, MPI_INT, 0, comm), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Scatterv(sbuf, counts, displs, MPI_INT, rbuf, 1, MPI_INT, 0, comm),
+			    MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Allgatherv(sbuf, 1, MPI_INT, rbuf, counts, displs, MPI_INT, comm),
+			    MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Ialltoall(sbuf, 1, MPI_INT, rbuf, 1, MPI_INT, comm, &rq),
+			    MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Reduce_scatter_block(sbuf, rbuf, 1, MPI_INT, MPI_SUM, comm),
+			    MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Iscan(sbuf, rbuf, 1, MPI_INT, MPI_SUM, comm, &rq), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Barrier_init(comm, MPI_INFO_NULL, &rq), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Alltoallw_init(sbuf, counts, displs, types, rbuf, counts, displs,
+					       rtypes, comm, MPI_INFO_NULL, &rq), MPI_ERR_COMM);
+		CHECK_CLASS(MPI_Pack(buf, 1, MPI_INT, buf + 64, 64, &pos, comm), MPI_ERR_COMM);
+
+		CHECK_CLASS(MPI_Get_elements(&st, type, &n), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Ssend(buf, 1, type, 0, 0, MPI_COMM_SELF), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Ibsend(buf, 1, type, 0, 0, MPI_COMM_SELF, &rq), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Send_init(buf, 1, type, 0, 0, MPI_COMM_SELF, &rq), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Recv_init(buf, 1, type, 0, 0, MPI_COMM_SELF, &rq), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Sendrecv(buf, 1, type, 0, 0, buf + 8, 1, MPI_INT, 0, 0, MPI_COMM_SELF,
+					 &st), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Sendrecv(buf, 1, MPI_INT, 0, 0, buf + 8, 1, type, 0, 0, MPI_COMM_SELF,
+					 &st), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Sendrecv_replace(buf, 1, type, 0, 0, 0, 0, MPI_COMM_SELF, &st),
+			    MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Recv_c(buf, 1, type, 0, 0, MPI_COMM_SELF, &st), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Gather(sbuf, 1, type, rbuf, 1, MPI_INT, 0, MPI_COMM_WORLD),
+			    MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Scatter(sbuf, 1, MPI_INT, rbuf, 1, type, 0, MPI_COMM_WORLD),
+			    MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Allgather(sbuf, 1, type, rbuf, 1, MPI_INT, MPI_COMM_WORLD),
+			    MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Alltoall(sbuf, 1, MPI_INT, rbuf, 1, type, MPI_COMM_WORLD),
+			    MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Alltoallv(sbuf, counts, displs, type, rbuf, counts, displs, MPI_INT,
+					  MPI_COMM_WORLD), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Iallreduce(sbuf, rbuf, 1, type, MPI_SUM, MPI_COMM_WORLD, &rq),
+			    MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Scan(sbuf, rbuf, 1, type, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Allreduce_init(sbuf, rbuf, 1, type, MPI_SUM, MPI_COMM_WORLD,
+					       MPI_INFO_NULL, &rq), MPI_ERR_TYPE);
+		types[e] = type;
+		CHECK_CLASS(MPI_Alltoallw_init(sbuf, counts, displs, types, rbuf, counts, displs,
+					       rtypes, MPI_COMM_WORLD, MPI_INFO_NULL, &rq),
+			    MPI_ERR_TYPE);
+		types[e] = MPI_INT;
+		CHECK_CLASS(MPI_Type_create_hvector(2, 1, 8, type, &t2), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Type_indexed(1, (int[]){ 1 }, (int[]){ 0 }, type, &t2), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Type_create_hindexed(1, (int[]){ 1 }, (MPI_Aint[]){ 0 }, type, &t2),
+			    MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Type_create_indexed_block(1, 1, (int[]){ 0 }, type, &t2),
+			    MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Type_create_subarray(1, (int[]){ 4 }, (int[]){ 2 }, (int[]){ 0 },
+						     MPI_ORDER_C, type, &t2), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Type_create_resized(type, 0, 8, &t2), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Type_contiguous_c(2, type, &t2), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Type_create_struct_c(2, (MPI_Count[]){ 1, 1 },
+						     (MPI_Count[]){ 0, 8 },
+						     (MPI_Datatype[]){ type, MPI_INT }, &t2),
+			    MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Type_size_c(type, &cnt), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Type_get_extent_c(type, &lbc, &extc), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Type_get_true_extent(type, &lb, &extent), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Type_get_envelope(type, &ni, &na, &nd, &comb), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Type_get_contents(type, 0, 0, 0, NULL, NULL, NULL), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Type_set_name(type, "x"), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Type_get_name(type, name, &n), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Type_get_attr(type, MPI_KEYVAL_INVALID, &n, &flag), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Get_count_c(&st, type, &cnt), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Status_set_elements(&st, type, 1), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Pack(buf, 1, type, buf + 64, 64, &pos, MPI_COMM_WORLD), MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Unpack(buf, 64, &pos, buf + 64, 1, type, MPI_COMM_WORLD),
+			    MPI_ERR_TYPE);
+		CHECK_CLASS(MPI_Pack_external_size("external32", 1, type, &lb), MPI_ERR_TYPE);
+
+		CHECK_CLASS(MPI_Ireduce(sbuf, rbuf, 1, MPI_INT, op, 0, MPI_COMM_WORLD, &rq),
+			    MPI_ERR_OP);
+		CHECK_CLASS(MPI_Reduce_scatter(sbuf, rbuf, counts, MPI_INT, op, MPI_COMM_WORLD),
+			    MPI_ERR_OP);
+		CHECK_CLASS(MPI_Scan(sbuf, rbuf, 1, MPI_INT, op, MPI_COMM_WORLD), MPI_ERR_OP);
+		CHECK_CLASS(MPI_Exscan(sbuf, rbuf, 1, MPI_INT, op, MPI_COMM_WORLD), MPI_ERR_OP);
+		CHECK_CLASS(MPI_Allreduce_init(sbuf, rbuf, 1, MPI_INT, op, MPI_COMM_WORLD,
+					       MPI_INFO_NULL, &rq), MPI_ERR_OP);
+		CHECK_CLASS(MPI_Reduce_local_c(sbuf, rbuf, 1, MPI_INT, op), MPI_ERR_OP);
+
+		CHECK_CLASS(MPI_Group_intersection(grp, group, &g2), MPI_ERR_GROUP);
+		CHECK_CLASS(MPI_Group_difference(group, grp, &g2), MPI_ERR_GROUP);
+		CHECK_CLASS(MPI_Group_excl(grp, 0, NULL, &g2), MPI_ERR_GROUP);
+		CHECK_CLASS(MPI_Group_range_incl(grp, 1, (int[][3]){ { 0, 0, 1 } }, &g2),
+			    MPI_ERR_GROUP);
+		CHECK_CLASS(MPI_Comm_create_group(MPI_COMM_WORLD, grp, 0, &c2), MPI_ERR_GROUP);
+
+		CHECK_CLASS(MPI_Info_get(info, "k", 4, name, &flag), MPI_ERR_INFO);
+		CHECK_CLASS(MPI_Info_get_valuelen(info, "k", &n, &flag), MPI_ERR_INFO);
+		CHECK_CLASS(MPI_Info_delete(info, "k"), MPI_ERR_INFO);
+		CHECK_CLASS(MPI_Info_get_nthkey(info, 0, name), MPI_ERR_INFO);
+		CHECK_CLASS(MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &c2), MPI_ERR_INFO);
+
+		if (k < nbad) {
+			MPI_Message m = AS(MPI_Message, v);
+			CHECK_CLASS(MPI_Imrecv(buf, 1, MPI_INT, &m, &rq), MPI_ERR_REQUEST);
+		}
+
 		/* Messages (the bad words only: a freed request is no message). */
 		if (k < nbad) {
 			MPI_Message m = AS(MPI_Message, v);
