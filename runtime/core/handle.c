@@ -29,6 +29,7 @@ struct slot {
 static struct {
 	pthread_mutex_t lock;
 	char *base;                   /* the reservation, or NULL before the first alloc */
+	unsigned shift;               /* log2 of a region's bytes */
 	bool failed;                  /* the reservation failed: every alloc returns NULL */
 	struct {
 		size_t used, mapped;  /* bytes of the region carved into slots, and mapped */
@@ -105,24 +106,29 @@ __attribute__((constructor)) static void find_ranges(void)
 	dl_iterate_phdr(note_object, &seen);
 }
 
-/* Lock held: reserve the arena. */
+/* Lock held: reserve the arena, with regions as large as the address space allows. */
 static bool reserve(void)
 {
+	void *p = MAP_FAILED;
+
 	if (arena.base != NULL)
 		return true;
 	if (arena.failed)
 		return false;
-	void *p = mmap(NULL, SHL_HANDLE_CLASSES * SHL_HANDLE_REGION_BYTES, PROT_NONE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED) {
-		arena.failed = true;
-		return false;
+	for (arena.shift = SHL_HANDLE_REGION_SHIFT; p == MAP_FAILED; arena.shift--) {
+		if (arena.shift < SHL_HANDLE_REGION_MIN_SHIFT) {
+			arena.failed = true;
+			return false;
+		}
+		p = mmap(NULL, (size_t)SHL_HANDLE_CLASSES << arena.shift, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	}
+	arena.shift++;  /* the loop stepped past the size that fitted */
 	arena.base = p;
 	for (int c = 0; c < SHL_HANDLE_CLASSES; c++) {
 		arena.cls[c].tail = &arena.cls[c].head;
 		atomic_store_explicit(&shl_handle_ranges.region[c],
-				      (uintptr_t)p + ((uintptr_t)c << SHL_HANDLE_REGION_SHIFT),
+				      (uintptr_t)p + ((uintptr_t)c << arena.shift),
 				      memory_order_relaxed);
 	}
 	return true;
@@ -132,11 +138,11 @@ static bool reserve(void)
 static void *carve(int c)
 {
 	size_t slot = (size_t)1 << (c + SHL_HANDLE_MIN_SHIFT);
-	char *region = arena.base + ((size_t)c << SHL_HANDLE_REGION_SHIFT);
+	char *region = arena.base + ((size_t)c << arena.shift);
 
 	if (arena.cls[c].used + slot > arena.cls[c].mapped) {
 		size_t grow = slot > GROW_BYTES ? slot : GROW_BYTES;
-		if (arena.cls[c].mapped + grow > SHL_HANDLE_REGION_BYTES ||
+		if (arena.cls[c].mapped + grow > ((size_t)1 << arena.shift) ||
 		    mprotect(region + arena.cls[c].mapped, grow, PROT_READ | PROT_WRITE) != 0)
 			return NULL;
 		arena.cls[c].mapped += grow;
@@ -181,7 +187,7 @@ void shl_handle_free(void *obj)
 
 	if (s == NULL)
 		return;
-	int c = (int)(((uintptr_t)s - (uintptr_t)arena.base) >> SHL_HANDLE_REGION_SHIFT);
+	int c = (int)(((uintptr_t)s - (uintptr_t)arena.base) >> arena.shift);
 
 	s->magic = 0;  /* a stale handle fails validation from now on */
 	pthread_mutex_lock(&arena.lock);

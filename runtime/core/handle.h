@@ -28,16 +28,18 @@
 #define SHL_HANDLE_PREDEF __attribute__((section("shl_predef")))
 
 /* The arena: one reservation of address space (PROT_NONE until used; no memory is
- * committed for it) cut into one region of SHL_HANDLE_REGION_BYTES per slot size, a power
- * of two from 32 bytes to 64 KiB. A region holds only slots of its size, so whether a
- * pointer starts a slot is a range and an alignment compare, and a kind's region is known
- * when its object's size is (a constant in every check). 1 GiB a size holds about 4 million
- * requests (256 bytes) or 2 million datatypes or communicators (512) alive at once. */
+ * committed for it) cut into one region per slot size, a power of two from 32 bytes to
+ * 64 KiB. A region holds only slots of its size, so whether a pointer starts a slot is a
+ * range and an alignment compare, and a kind's region is known when its object's size is
+ * (a constant in every check). A region is 1 GiB (SHL_HANDLE_REGION_SHIFT), which holds
+ * about 4 million requests (256 bytes) or 2 million datatypes or communicators (512) alive
+ * at once; where the address space is limited (RLIMIT_AS) it is halved until the
+ * reservation fits, down to 16 MiB. */
 #define SHL_HANDLE_MIN_SHIFT 5
 #define SHL_HANDLE_MAX_SHIFT 16
 #define SHL_HANDLE_CLASSES (SHL_HANDLE_MAX_SHIFT - SHL_HANDLE_MIN_SHIFT + 1)
 #define SHL_HANDLE_REGION_SHIFT 30
-#define SHL_HANDLE_REGION_BYTES ((uintptr_t)1 << SHL_HANDLE_REGION_SHIFT)
+#define SHL_HANDLE_REGION_MIN_SHIFT 24
 
 /* Where the checks look; written by core/handle.c. A region's `top` is release-stored
  * after the memory below it is mapped and `region` written; the checks acquire it first.
