@@ -43,6 +43,11 @@ int shl_coll_check_vec(struct shl_comm *c, const char *fn, const char *what, int
 	if (n > 0 && (counts == NULL || displs == NULL || (type == NULL && types == NULL)))
 		return shl_err(c, MPI_ERR_ARG, fn, "%scounts or %sdispls is NULL", what, what);
 	for (int i = 0; i < n; i++) {
+		/* An entry of a w-collective's array, by its name and index. */
+		if (types != NULL && !shl_type_ok(types[i]))
+			return shl_err(c, MPI_ERR_TYPE, fn, "%stypes[%d] (%p) is not a datatype%s",
+				       what, i, (void *)types[i],
+				       types[i] == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
 		snprintf(name, sizeof(name), "%s (entry %d) ", what, i);
 		int err = shl_check_count(c, fn, name, shl_coll_count(x, counts, i),
 					  types ? types[i] : type);

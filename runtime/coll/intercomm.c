@@ -146,7 +146,7 @@ static int ic_net(struct shl_rank *r, struct shl_comm *lc, int local_leader,
 	*md = (struct shl_comm_made){ nm.sh, nm.member };
 	if (lc->rank != local_leader)
 		free(theirs);
-	free(g);
+	shl_group_free(g);
 	return err;
 }
 

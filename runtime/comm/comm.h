@@ -62,14 +62,17 @@ struct shl_group {
 	uint32_t magic;
 	bool predefined;              /* MPI_GROUP_EMPTY: never freed */
 	int size;
-	int world[];                  /* world rank of each member */
+	int *world;                   /* world rank of each member (its own allocation: the
+				       * object is a slot of the handle arena, core/handle.h) */
 };
 
 /* A new group of `size` members (world[] to be filled by the caller), or NULL. */
 struct shl_group *shl_group_new(int size);
+/* Free a group made by shl_group_new (NULL: nothing). */
+void shl_group_free(struct shl_group *g);
 static inline bool shl_group_ok(MPI_Group g)
 {
-	return shl_handle_plausible(g) && g->magic == SHL_GROUP_MAGIC;
+	return shl_handle_mapped(g, sizeof(*g)) && g->magic == SHL_GROUP_MAGIC;
 }
 /* The member index of world rank `w` in `g`, or MPI_UNDEFINED. */
 int shl_group_find(const struct shl_group *g, int w);

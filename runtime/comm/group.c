@@ -6,19 +6,32 @@
 
 #include "runtime/core/rt.h"
 
-SHL_API struct shl_group shl_mpi_group_empty = {
+SHL_API SHL_HANDLE_PREDEF struct shl_group shl_mpi_group_empty = {
 	.magic = SHL_GROUP_MAGIC, .predefined = true, .size = 0 };
 
 struct shl_group *shl_group_new(int size)
 {
-	struct shl_group *g = malloc(sizeof(*g) + (size_t)size * sizeof(int));
+	struct shl_group *g = shl_handle_alloc(sizeof(*g));
 
 	if (g == NULL)
 		return NULL;
+	g->world = malloc((size_t)(size > 0 ? size : 1) * sizeof(int));
+	if (g->world == NULL) {
+		shl_handle_free(g);
+		return NULL;
+	}
 	g->magic = SHL_GROUP_MAGIC;
 	g->predefined = false;
 	g->size = size;
 	return g;
+}
+
+void shl_group_free(struct shl_group *g)
+{
+	if (g == NULL)
+		return;
+	free(g->world);
+	shl_handle_free(g);
 }
 
 int shl_group_find(const struct shl_group *g, int w)
@@ -41,7 +54,7 @@ static int check_group(const char *fn, MPI_Group g, const char *what)
 static void give(struct shl_group *g, MPI_Group *out)
 {
 	if (g->size == 0) {
-		free(g);
+		shl_group_free(g);
 		g = &shl_mpi_group_empty;
 	}
 	*out = g;
@@ -165,7 +178,7 @@ static int setop(const char *fn, enum setop op, MPI_Group g1, MPI_Group g2, MPI_
 	g = shl_group_new(g1->size + (op == UNION ? g2->size : 0));
 	if (idx == NULL || g == NULL) {
 		free(idx);
-		free(g);
+		shl_group_free(g);
 		return shl_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
 	}
 	for (int i = 0; i < g1->size; i++) {
@@ -295,7 +308,7 @@ static int subset(const char *fn, bool incl, MPI_Group group, int n, const int r
 	return MPI_SUCCESS;
 fail:
 	free(pick);
-	free(g);
+	shl_group_free(g);
 	return err;
 }
 
@@ -348,10 +361,8 @@ int PMPI_Group_free(MPI_Group *group)
 	if (err != MPI_SUCCESS)
 		return err;
 	/* Freeing MPI_GROUP_EMPTY only clears the handle (MPI 4.1, 7.3.3 allows it). */
-	if (!(*group)->predefined) {
-		(*group)->magic = 0;
-		free(*group);
-	}
+	if (!(*group)->predefined)
+		shl_group_free(*group);
 	*group = MPI_GROUP_NULL;
 	return MPI_SUCCESS;
 }

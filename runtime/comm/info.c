@@ -10,11 +10,11 @@
 
 #include "runtime/core/rt.h"
 
-SHL_API struct shl_info shl_mpi_info_env = { .magic = SHL_INFO_MAGIC, .predefined = true };
+SHL_API SHL_HANDLE_PREDEF struct shl_info shl_mpi_info_env = { .magic = SHL_INFO_MAGIC, .predefined = true };
 
 static struct shl_info *info_new(void)
 {
-	struct shl_info *info = calloc(1, sizeof(*info));
+	struct shl_info *info = shl_handle_alloc(sizeof(*info));
 
 	if (info != NULL)
 		info->magic = SHL_INFO_MAGIC;
@@ -30,8 +30,7 @@ void shl_info_free(struct shl_info *info)
 		free(info->e[i].value);
 	}
 	free(info->e);
-	info->magic = 0;
-	free(info);
+	shl_handle_free(info);
 }
 
 static int find(const struct shl_info *info, const char *key)
@@ -113,7 +112,7 @@ struct shl_info *shl_info_get(struct shl_rank *r, MPI_Info h)
 {
 	struct shl_info *env;
 
-	if (!shl_handle_plausible(h) || h->magic != SHL_INFO_MAGIC)
+	if (!shl_handle_mapped(h, sizeof(*h)) || h->magic != SHL_INFO_MAGIC)
 		return NULL;
 	if (h != &shl_mpi_info_env)
 		return h;
@@ -139,7 +138,7 @@ static int get(const char *fn, struct shl_rank *r, MPI_Info h, bool writable,
 		return shl_err(NULL, MPI_ERR_INFO, fn, "MPI_INFO_ENV cannot be changed");
 	*info = shl_info_get(r, h);
 	if (*info == NULL)
-		return shl_err(NULL, shl_handle_plausible(h) && h->magic == SHL_INFO_MAGIC
+		return shl_err(NULL, shl_handle_mapped(h, sizeof(*h)) && h->magic == SHL_INFO_MAGIC
 					     ? MPI_ERR_NO_MEM : MPI_ERR_INFO,
 			       fn, "invalid info argument%s", h == NULL ? " (MPI_INFO_NULL)" : "");
 	return MPI_SUCCESS;

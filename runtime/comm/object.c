@@ -156,7 +156,7 @@ void shl_comm_view(struct shl_comm *c, struct shl_comm_shared *sh, int member)
 
 struct shl_comm *shl_comm_alloc(struct shl_comm *parent)
 {
-	struct shl_comm *c = calloc(1, sizeof(*c));
+	struct shl_comm *c = shl_handle_alloc(sizeof(*c));
 
 	if (c == NULL)
 		return NULL;
@@ -173,7 +173,7 @@ void shl_comm_free_dropped(struct shl_comm *c)
 	shl_info_free(c->info);
 	if (c->sh != NULL)
 		shl_comm_shared_drop(c->sh);
-	free(c);
+	shl_handle_free(c);
 }
 
 void shl_comm_release(struct shl_comm *c)

@@ -9,11 +9,11 @@
 
 #include "runtime/core/rt.h"
 
-SHL_API struct shl_errhandler shl_mpi_errors_are_fatal = {
+SHL_API SHL_HANDLE_PREDEF struct shl_errhandler shl_mpi_errors_are_fatal = {
 	.magic = SHL_ERRH_MAGIC, .kind = SHL_ERRH_FATAL };
-SHL_API struct shl_errhandler shl_mpi_errors_return = {
+SHL_API SHL_HANDLE_PREDEF struct shl_errhandler shl_mpi_errors_return = {
 	.magic = SHL_ERRH_MAGIC, .kind = SHL_ERRH_RETURN };
-SHL_API struct shl_errhandler shl_mpi_errors_abort = {
+SHL_API SHL_HANDLE_PREDEF struct shl_errhandler shl_mpi_errors_abort = {
 	.magic = SHL_ERRH_MAGIC, .kind = SHL_ERRH_ABORT };
 
 /* User codes and classes (MPI_Add_error_class/code) follow the predefined ones. */
@@ -130,10 +130,8 @@ void shl_errh_drop(struct shl_errhandler *e)
 {
 	/* acq_rel: the last dropper sees every other holder's use before freeing. */
 	if (e->kind == SHL_ERRH_USER && atomic_fetch_sub_explicit(&e->refs, 1,
-								  memory_order_acq_rel) == 1) {
-		e->magic = 0;
-		free(e);
-	}
+								  memory_order_acq_rel) == 1)
+		shl_handle_free(e);
 }
 
 static const char *comm_name(const struct shl_comm *c)
@@ -332,7 +330,7 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn
 	if (comm_errhandler_fn == NULL || errhandler == NULL)
 		return shl_err(NULL, MPI_ERR_ARG, "MPI_Comm_create_errhandler",
 			       "comm_errhandler_fn or errhandler is NULL");
-	e = malloc(sizeof(*e));
+	e = shl_handle_alloc(sizeof(*e));
 	if (e == NULL)
 		return shl_err(NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler", "out of memory");
 	*e = (struct shl_errhandler){ .magic = SHL_ERRH_MAGIC, .kind = SHL_ERRH_USER,
@@ -346,7 +344,7 @@ SHL_WEAK_ALIAS(Comm_create_errhandler);
  * with a handle not yet freed (a communicator may keep a freed one alive). */
 static bool errh_ok(const struct shl_errhandler *e)
 {
-	return shl_handle_plausible(e) && e->magic == SHL_ERRH_MAGIC &&
+	return shl_handle_mapped(e, sizeof(*e)) && e->magic == SHL_ERRH_MAGIC &&
 	       (e->kind != SHL_ERRH_USER || atomic_load(&e->handles) > 0);
 }
 

@@ -16,9 +16,9 @@
 #include "runtime/core/rt.h"
 #include "runtime/core/fiber.h"
 
-SHL_API struct shl_comm shl_mpi_comm_world = {
+SHL_API SHL_HANDLE_PREDEF struct shl_comm shl_mpi_comm_world = {
 	.magic = SHL_COMM_MAGIC, .predef = SHL_COMM_IS_WORLD, .name = "MPI_COMM_WORLD" };
-SHL_API struct shl_comm shl_mpi_comm_self = {
+SHL_API SHL_HANDLE_PREDEF struct shl_comm shl_mpi_comm_self = {
 	.magic = SHL_COMM_MAGIC, .predef = SHL_COMM_IS_SELF, .name = "MPI_COMM_SELF" };
 
 struct shl_job shl_job;

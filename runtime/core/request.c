@@ -10,7 +10,7 @@
 
 struct shl_req *shl_req_alloc(void)
 {
-	return malloc(sizeof(struct shl_req));
+	return shl_handle_alloc(sizeof(struct shl_req));
 }
 
 int shl_req_prefill(struct shl_rank *r, int n)
@@ -48,21 +48,30 @@ static bool inactive(const struct shl_req *q)
 	return q == MPI_REQUEST_NULL || (q->persistent && !q->active);
 }
 
-/* Whether `q` is a live request of rank `r` (not MPI_REQUEST_NULL). */
-static bool valid_req(const struct shl_rank *r, const struct shl_req *q)
+/* Whether `q` is a live request of rank `r` (not MPI_REQUEST_NULL): the rank's shared
+ * `sent` request or a request slot of the handle arena (core/handle.h), read only then.
+ * Inline: Waitall and its kin ask it of every request. */
+static SHL_HOT_INLINE bool valid_req(const struct shl_rank *r, const struct shl_req *q)
 {
-	return shl_handle_plausible(q) && q->magic == SHL_REQ_MAGIC && q->owner == r;
+	return (q == &r->sent || shl_handle_in_arena(q, sizeof(*q))) &&
+	       q->magic == SHL_REQ_MAGIC && q->owner == r;
 }
 
-static int check_req(const char *fn, struct shl_rank *r, const struct shl_req *q, int index)
+/* check_req's report. */
+static __attribute__((noinline)) int bad_req(const char *fn, int index)
 {
-	if (!valid_req(r, q) && q != MPI_REQUEST_NULL) {
-		if (index < 0)
-			return shl_err(NULL, MPI_ERR_REQUEST, fn,
-				       "request is not a valid request of this rank (freed already?)");
+	if (index < 0)
 		return shl_err(NULL, MPI_ERR_REQUEST, fn,
-			       "array_of_requests[%d] is not a valid request of this rank", index);
-	}
+			       "request is not a valid request of this rank (freed already?)");
+	return shl_err(NULL, MPI_ERR_REQUEST, fn,
+		       "array_of_requests[%d] is not a valid request of this rank", index);
+}
+
+static SHL_HOT_INLINE int check_req(const char *fn, struct shl_rank *r, const struct shl_req *q,
+				    int index)
+{
+	if (unlikely(!valid_req(r, q) && q != MPI_REQUEST_NULL))
+		return bad_req(fn, index);
 	return MPI_SUCCESS;
 }
 
@@ -533,7 +542,9 @@ static int start(const char *fn, struct shl_rank *r, MPI_Request *request, int i
 	int err, rc;
 
 	if (request == NULL || *request == MPI_REQUEST_NULL)
-		return shl_err(NULL, MPI_ERR_REQUEST, fn, "request is MPI_REQUEST_NULL");
+		return index < 0 ? shl_err(NULL, MPI_ERR_REQUEST, fn, "request is MPI_REQUEST_NULL")
+				 : shl_err(NULL, MPI_ERR_REQUEST, fn,
+					   "array_of_requests[%d] is MPI_REQUEST_NULL", index);
 	err = check_req(fn, r, *request, index);
 	if (err != MPI_SUCCESS)
 		return err;
@@ -568,6 +579,12 @@ int PMPI_Startall(int count, MPI_Request array_of_requests[])
 		return shl_err(NULL, MPI_ERR_COUNT, "MPI_Startall", "count %d is negative", count);
 	if (count > 0 && array_of_requests == NULL)
 		return shl_err(NULL, MPI_ERR_REQUEST, "MPI_Startall", "array_of_requests is NULL");
+	/* Every handle first: a bad one starts none of them. */
+	for (int i = 0; i < count; i++) {
+		int err = check_req("MPI_Startall", r, array_of_requests[i], i);
+		if (err != MPI_SUCCESS)
+			return err;
+	}
 	for (int i = 0; i < count; i++) {
 		int err = start("MPI_Startall", r, &array_of_requests[i], i);
 		if (err != MPI_SUCCESS)

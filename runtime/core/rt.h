@@ -504,10 +504,21 @@ static inline struct shl_rank *shl_rank_any_phase(const char *fn)
 	return r;
 }
 
+/* A handle check may read this much of any object before its magic says what it is. */
+_Static_assert(sizeof(struct shl_comm) <= SHL_HANDLE_READ_MAX &&
+	       sizeof(struct shl_datatype) <= SHL_HANDLE_READ_MAX &&
+	       sizeof(struct shl_req) <= SHL_HANDLE_READ_MAX &&
+	       sizeof(struct shl_errhandler) <= SHL_HANDLE_READ_MAX &&
+	       sizeof(struct shl_group) <= SHL_HANDLE_READ_MAX &&
+	       sizeof(struct shl_info) <= SHL_HANDLE_READ_MAX,
+	       "a handle object outgrew SHL_HANDLE_READ_MAX (core/handle.h)");
+
 /* The rank's object for handle `h`, or NULL if `h` is not a valid communicator. */
 static inline struct shl_comm *shl_comm_get(struct shl_rank *r, MPI_Comm h)
 {
-	if (!shl_handle_plausible(h) || h->magic != SHL_COMM_MAGIC)
+	if (likely(h == MPI_COMM_WORLD))
+		return &r->world;  /* most calls name it: no load */
+	if (!shl_handle_mapped(h, sizeof(*h)) || h->magic != SHL_COMM_MAGIC)
 		return NULL;
 	if (h->predef == SHL_COMM_IS_WORLD)
 		return &r->world;

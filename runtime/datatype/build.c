@@ -359,8 +359,7 @@ void shl_dt_destroy(struct shl_datatype *t)
 	if (t->runs != t->blocks)
 		free(t->runs);
 	free((char *)t->name);
-	t->magic = 0;  /* a stale handle now fails validation (while the memory lasts) */
-	free(t);
+	shl_handle_free(t);  /* a stale handle fails validation from now on */
 }
 
 /* Copy an array of n elements of `size` bytes (NULL when n is 0). */
@@ -381,7 +380,7 @@ static void *dup_array(const void *src, size_t n, size_t size, bool *fail)
 int shl_dt_build(const struct shl_dt_tree *l, const struct shl_dt_resize *rs, bool pad,
 		 struct shl_datatype **out)
 {
-	struct shl_datatype *t = calloc(1, sizeof(*t));
+	struct shl_datatype *t = shl_handle_alloc(sizeof(*t));
 	struct form f = { 0 };
 	bool fail = false;
 	int rc = -ENOMEM;
@@ -397,7 +396,7 @@ int shl_dt_build(const struct shl_dt_tree *l, const struct shl_dt_resize *rs, bo
 		free(t->tree.blens);
 		free(t->tree.disps);
 		free(t->tree.types);
-		free(t);
+		shl_handle_free(t);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; l->types != NULL && i < l->count; i++)

@@ -45,8 +45,10 @@ enum shl_dt_kind {
 
 /* The C type the reduction kernels (datatype/op.c) treat a predefined datatype's values as: the row
  * of their table. SHL_DT_ARITH_NONE for derived types and for the predefined types no
- * operation applies to (MPI_CHAR, MPI_WCHAR, MPI_PACKED: MPI defines no reduction on
- * characters); P_* are the MINLOC/MAXLOC pairs of a value and an int. */
+ * operation applies to (MPI_WCHAR, MPI_PACKED); P_* are the MINLOC/MAXLOC pairs of a value
+ * and an int. MPI_CHAR is I8, an extension: MPI 4.1 defines no reduction on it, but Open MPI
+ * and MPICH both reduce it as a signed char with every integer operation, and programs
+ * (OSU's osu_allreduce, whose default type it is) rely on that (docs/process-model.md). */
 enum shl_dt_arith {
 	SHL_DT_ARITH_NONE, SHL_DT_ARITH_I8, SHL_DT_ARITH_U8, SHL_DT_ARITH_I16, SHL_DT_ARITH_U16,
 	SHL_DT_ARITH_I32, SHL_DT_ARITH_U32, SHL_DT_ARITH_I64, SHL_DT_ARITH_U64, SHL_DT_ARITH_F,
@@ -254,7 +256,7 @@ MPI_Count shl_dt_element_bytes(const struct shl_datatype *t, MPI_Count n);
 
 static inline bool shl_type_ok(MPI_Datatype t)
 {
-	return shl_handle_plausible(t) && t->magic == SHL_TYPE_MAGIC;
+	return shl_handle_mapped(t, sizeof(*t)) && t->magic == SHL_TYPE_MAGIC;
 }
 
 #endif

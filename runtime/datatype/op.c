@@ -13,7 +13,7 @@
 #include "runtime/datatype/op.h"
 
 #define PREDEF(var, k, c) \
-	SHL_API struct shl_op var = { .magic = SHL_OP_MAGIC, .kind = k, .commute = c }
+	SHL_API SHL_HANDLE_PREDEF struct shl_op var = { .magic = SHL_OP_MAGIC, .kind = k, .commute = c }
 PREDEF(shl_mpi_max, SHL_OP_MAX, true);
 PREDEF(shl_mpi_min, SHL_OP_MIN, true);
 PREDEF(shl_mpi_sum, SHL_OP_SUM, true);
@@ -46,10 +46,8 @@ void shl_op_drop(struct shl_op *op)
 {
 	/* acq_rel: the last reference out sees every use of the object. */
 	if (op->kind == SHL_OP_USER &&
-	    atomic_fetch_sub_explicit(&op->refs, 1, memory_order_acq_rel) == 1) {
-		op->magic = 0;
-		free(op);
-	}
+	    atomic_fetch_sub_explicit(&op->refs, 1, memory_order_acq_rel) == 1)
+		shl_handle_free(op);
 }
 
 /* ---- kernels ---- */
@@ -159,7 +157,9 @@ LOC_KERNELS(pld, long double)
 
 /* Which op applies to which C type: MPI 4.1 section 6.9.2's table (integer: MIN MAX SUM
  * PROD, logical and bitwise; floating: MIN MAX SUM PROD; complex: SUM PROD; logical: LAND
- * LOR LXOR; byte: bitwise; pairs: MINLOC MAXLOC). */
+ * LOR LXOR; byte: bitwise; pairs: MINLOC MAXLOC), plus the pairs both Open MPI and MPICH
+ * accept beyond it: MPI_CHAR as I8, logical operations on MPI_AINT, MPI_OFFSET and
+ * MPI_COUNT (docs/process-model.md, "Reductions beyond the standard"). */
 #define A(t) [SHL_DT_ARITH_##t]
 static shl_kern *const kernels[SHL_DT_ARITH_COUNT][SHL_OP_REPLACE] = {
 	A(I8) = { INTS(i8) }, A(U8) = { INTS(u8) }, A(I16) = { INTS(i16) },
@@ -337,7 +337,7 @@ static int op_create(const char *fn, MPI_User_function *user_fn,
 	shl_rank_or_die(fn);
 	if ((user_fn == NULL && user_fn_c == NULL) || op == NULL)
 		return shl_err(NULL, MPI_ERR_ARG, fn, "%s is NULL", op ? "user_fn" : "op");
-	o = malloc(sizeof(*o));
+	o = shl_handle_alloc(sizeof(*o));
 	if (o == NULL)
 		return shl_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
 	*o = (struct shl_op){ .magic = SHL_OP_MAGIC, .kind = SHL_OP_USER, .commute = commute != 0,

@@ -31,9 +31,12 @@ struct shl_op {
 	_Atomic int refs;             /* SHL_OP_USER only */
 };
 
+_Static_assert(sizeof(struct shl_op) <= SHL_HANDLE_READ_MAX,
+	       "struct shl_op outgrew SHL_HANDLE_READ_MAX (core/handle.h)");
+
 static inline bool shl_op_ok(MPI_Op op)
 {
-	return shl_handle_plausible(op) && op->magic == SHL_OP_MAGIC;
+	return shl_handle_mapped(op, sizeof(*op)) && op->magic == SHL_OP_MAGIC;
 }
 
 /* Any thread: inout = in op inout for `len` elements of `type` with user op `op`'s

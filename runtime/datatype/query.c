@@ -16,7 +16,7 @@
  * although it is 8 here, MPI_WCHAR 2 (a Unicode code point up to U+FFFF; wchar_t is 4 bytes
  * of UCS-4 here), MPI_LONG_DOUBLE an IEEE binary128 of 16. */
 #define BASIC(var, ctype, mpiname, k, ext, n, a)                                        \
-	SHL_API struct shl_datatype var = {                                             \
+	SHL_API SHL_HANDLE_PREDEF struct shl_datatype var = {                                             \
 		.magic = SHL_TYPE_MAGIC, .predefined = true, .contig = true,            \
 		.committed = true, .kind = k, .ext_size = ext, .ncomp = n,              \
 		.arith = SHL_DT_ARITH_##a,                                              \
@@ -30,7 +30,7 @@
 #define U SHL_DT_UNSIGNED
 #define F SHL_DT_FLOAT
 #define L SHL_DT_LDOUBLE
-BASIC(shl_mpi_char, char, "MPI_CHAR", B, 1, 1, NONE);
+BASIC(shl_mpi_char, char, "MPI_CHAR", B, 1, 1, I8);
 BASIC(shl_mpi_signed_char, signed char, "MPI_SIGNED_CHAR", B, 1, 1, I8);
 BASIC(shl_mpi_unsigned_char, unsigned char, "MPI_UNSIGNED_CHAR", B, 1, 1, U8);
 BASIC(shl_mpi_byte, unsigned char, "MPI_BYTE", B, 1, 1, BYTE);
@@ -81,7 +81,7 @@ BASIC(shl_mpi_cxx_long_double_complex, long double _Complex, "MPI_CXX_LONG_DOUBL
  * the two are one run. */
 #define PAIR(var, ctype, valtype, mpiname, a)                                             \
 	struct var##_layout { ctype v; int i; };                                          \
-	SHL_API struct shl_datatype var = {                                               \
+	SHL_API SHL_HANDLE_PREDEF struct shl_datatype var = {                                               \
 		.magic = SHL_TYPE_MAGIC, .predefined = true, .committed = true,           \
 		.contig = offsetof(struct var##_layout, i) == sizeof(ctype) &&            \
 			  sizeof(struct var##_layout) == sizeof(ctype) + sizeof(int),     \
