@@ -240,8 +240,8 @@ FUZZ_CFLAGS  := -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 # compile io/proto.c, queues/queues.c and io/conn.c in; fuzz_pair_a.c and fuzz_pair_b.c
 # are io/proto.c twice).
 FUZZ_LINK_frame := io/frame.c
-FUZZ_LINK_proto := io/frame.c
-FUZZ_LINK_pair  := io/fuzz_pair_a.c io/fuzz_pair_b.c io/frame.c
+FUZZ_LINK_proto := io/fuzz_arena.c io/frame.c
+FUZZ_LINK_pair  := io/fuzz_arena.c io/fuzz_pair_a.c io/fuzz_pair_b.c io/frame.c
 FUZZ_LINK_greet := io/auth.c io/ctl.c -lcrypto
 FUZZ_LINK_ctl   := io/ctl.c
 $(BUILD)/fuzz/fuzz_%: io/fuzz_%.c $(wildcard io/*.c queues/*.c) $(HEADERS)

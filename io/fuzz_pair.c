@@ -17,60 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the arena ---- */
-
-struct block {
-	struct block *prev, *next;
-};
-
-static struct block arena = { &arena, &arena };
-
-void *fuzz_malloc(size_t n)
-{
-	void *p;
-	struct block *b;
-
-	if (posix_memalign(&p, 128, 128 + n) != 0)
-		return NULL;
-	b = p;
-	b->next = arena.next;
-	b->prev = &arena;
-	arena.next->prev = b;
-	arena.next = b;
-	return (char *)p + 128;
-}
-
-void *fuzz_calloc(size_t n, size_t size)
-{
-	void *p = n != 0 && size > SIZE_MAX / n ? NULL : fuzz_malloc(n * size);
-
-	if (p != NULL)
-		memset(p, 0, n * size);
-	return p;
-}
-
-void fuzz_free(void *p)
-{
-	struct block *b;
-
-	if (p == NULL)
-		return;
-	b = (struct block *)((char *)p - 128);
-	b->prev->next = b->next;
-	b->next->prev = b->prev;
-	free(b);
-}
-
-static void arena_empty(void)
-{
-	while (arena.next != &arena) {
-		struct block *b = arena.next;
-		arena.next = b->next;
-		free(b);
-	}
-	arena.prev = &arena;
-}
-
+#include "io/fuzz_arena.h"
 #include "io/fuzz_twin.h"
 
 #define malloc(n) fuzz_malloc(n)
@@ -442,7 +389,7 @@ static void settle(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	arena_empty();
+	fuzz_arena_empty();
 	memset(&h, 0, sizeof(h));
 	h.in = data;
 	h.left = size;

@@ -18,60 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* ---- the arena: every allocation of the protocol and the pools, freed per input ---- */
-
-/* A block's link, in the first 128 bytes (the largest alignment asked for). */
-struct block {
-	struct block *prev, *next;
-};
-
-static struct block arena = { &arena, &arena };
-
-static void *fuzz_malloc(size_t n)
-{
-	void *p;
-	struct block *b;
-
-	if (posix_memalign(&p, 128, 128 + n) != 0)
-		return NULL;
-	b = p;
-	b->next = arena.next;
-	b->prev = &arena;
-	arena.next->prev = b;
-	arena.next = b;
-	return (char *)p + 128;
-}
-
-static void *fuzz_calloc(size_t n, size_t size)
-{
-	void *p = n != 0 && size > SIZE_MAX / n ? NULL : fuzz_malloc(n * size);
-
-	if (p != NULL)
-		memset(p, 0, n * size);
-	return p;
-}
-
-static void fuzz_free(void *p)
-{
-	struct block *b;
-
-	if (p == NULL)
-		return;
-	b = (struct block *)((char *)p - 128);
-	b->prev->next = b->next;
-	b->next->prev = b->prev;
-	free(b);
-}
-
-static void arena_empty(void)
-{
-	while (arena.next != &arena) {
-		struct block *b = arena.next;
-		arena.next = b->next;
-		free(b);
-	}
-	arena.prev = &arena;
-}
+#include "io/fuzz_arena.h"
 
 #define malloc(n) fuzz_malloc(n)
 #define calloc(n, size) fuzz_calloc(n, size)
@@ -473,7 +420,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct shl_io_config cfg = { .node = 0, .nnodes = NODES, .world_size = WORLD,
 				     .node_of = node_of };
 
-	arena_empty();
+	fuzz_arena_empty();
 	memset(&pr, 0, sizeof(pr));
 	memset(&h, 0, sizeof(h));
 	for (int n = 0; n < NODES; n++)

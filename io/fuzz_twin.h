@@ -9,10 +9,7 @@
 
 #include "io/transport.h"
 
-/* The arena of io/fuzz_pair.c: emptied before each input. */
-void *fuzz_malloc(size_t n);
-void *fuzz_calloc(size_t n, size_t size);
-void fuzz_free(void *p);
+#include "io/fuzz_arena.h"
 
 /* One copy of the protocol. */
 struct twin {

@@ -14,8 +14,8 @@ echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' 
 "$cc" $flags -o "$TEST_TMP/probe" "$TEST_TMP/probe.c" >"$TEST_TMP/probe.log" 2>&1 ||
 	skip "$cc cannot build libFuzzer targets: $(head -n 1 "$TEST_TMP/probe.log")"
 # What each links besides its own file (as the Makefile's FUZZ_LINK_*).
-declare -A link=([frame]="io/frame.c" [proto]="io/frame.c"
-	[pair]="io/fuzz_pair_a.c io/fuzz_pair_b.c io/frame.c" [greet]="io/auth.c io/ctl.c -lcrypto"
+declare -A link=([frame]="io/frame.c" [proto]="io/fuzz_arena.c io/frame.c"
+	[pair]="io/fuzz_arena.c io/fuzz_pair_a.c io/fuzz_pair_b.c io/frame.c" [greet]="io/auth.c io/ctl.c -lcrypto"
 	[ctl]="io/ctl.c")
 for t in frame proto pair greet ctl; do
 	# shellcheck disable=SC2086
