@@ -51,14 +51,7 @@ int main(int argc, char **argv)
 SRC
 
 netns_up 2
-# An agent that keeps a copy of the job secret (test only: it is what a node receives).
-cat >"$TEST_TMP/agent" <<AGENT
-#!/bin/bash
-IFS= read -r secret
-printf '%s\n' "\$secret" >"$TEST_TMP/secret"
-printf '%s\n' "\$secret" | exec ip netns exec "\$@"
-AGENT
-chmod +x "$TEST_TMP/agent"
+netns_secret_agent
 h2=${NS_HOSTS[1]}
 addr=$NS_NET.3  # the second host (netns.bash: host i has .(i+1))
 

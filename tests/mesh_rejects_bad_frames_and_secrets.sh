@@ -31,14 +31,7 @@ int main(int argc, char **argv)
 SRC
 
 netns_up 2
-# An agent that keeps a copy of the job secret (test only: it is what a node receives).
-cat >"$TEST_TMP/agent" <<AGENT
-#!/bin/bash
-IFS= read -r secret
-printf '%s\n' "\$secret" >"$TEST_TMP/secret"
-printf '%s\n' "\$secret" | exec ip netns exec "\$@"
-AGENT
-chmod +x "$TEST_TMP/agent"
+netns_secret_agent
 
 go=$TEST_TMP/go
 ip netns exec "$NS_HEAD" "$MPIEXEC" --launcher-agent "$TEST_TMP/agent" --control-addr "$NS_NET.1" \

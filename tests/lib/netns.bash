@@ -84,6 +84,19 @@ netns_nothing_left() {
 # netns_hosts: the host names, comma-separated, for -H.
 netns_hosts() { (IFS=,; echo "${NS_HOSTS[*]}"); }
 
+# netns_secret_agent: a launcher agent ($TEST_TMP/agent) that starts nodes as `ip netns exec`
+# does and keeps a copy of the job secret in $TEST_TMP/secret (a test only: it is what a
+# node receives), so that a test can greet a node as a peer would.
+netns_secret_agent() {
+	cat >"$TEST_TMP/agent" <<AGENT
+#!/bin/bash
+IFS= read -r secret
+printf '%s\n' "\$secret" >"$TEST_TMP/secret"
+printf '%s\n' "\$secret" | exec ip netns exec "\$@"
+AGENT
+	chmod +x "$TEST_TMP/agent"
+}
+
 # "${NETNS_MPIEXEC[@]}" ARGS...: mpiexec run in the head namespace, nodes started in the
 # host namespaces with `ip netns exec` as the launcher agent (an array, so `run` takes it).
 NETNS_MPIEXEC=(ip netns exec "$NS_HEAD" "$MPIEXEC" --launcher-agent 'ip netns exec')
