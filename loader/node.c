@@ -155,7 +155,7 @@ static char **copy_argv(int argc, char **argv)
  * c->finish and the loop goes on with the remaining handlers, as glibc's exit does. */
 static void run_atexit(struct shl_copy *c)
 {
-	c->stage = SHL_STAGE_FINISHING;
+	shl_copy_stage_set(c, SHL_STAGE_FINISHING);
 	setjmp(c->finish);
 	if (c->libc.dso && c->ending == SHL_END_RETURN)
 		__cxa_finalize(c->libc.dso);
@@ -266,7 +266,7 @@ static void on_pthread_exit(void *arg)
 	if (c->reported)
 		return;
 	c->code = 0;
-	c->stage = SHL_STAGE_DONE;
+	shl_copy_stage_set(c, SHL_STAGE_DONE);
 	shl_loader_rank_ended(c);
 	shl_loader_stdio_rank_done(c);
 }
@@ -288,7 +288,7 @@ static void *run_rank(void *arg)
 	if (err)
 		shl_job_abort(1, "rank %d: cannot copy %s to %s: %s", c->rank, shl_loader.program,
 			      c->path, strerror(-err));
-	c->stage = SHL_STAGE_LOADING;
+	shl_copy_stage_set(c, SHL_STAGE_LOADING);
 	pthread_cleanup_push(on_pthread_exit, c);
 	if (setjmp(c->start) == 0) {
 		/* Constructors of the copy run here, in the rank's thread, after binding. The
@@ -313,7 +313,7 @@ static void *run_rank(void *arg)
 		} else if (shl_loader.debug_stop) {
 			pthread_barrier_wait(&shl_loader.loaded); /* until the hook returns */
 		}
-		c->stage = SHL_STAGE_RUNNING;
+		shl_copy_stage_set(c, SHL_STAGE_RUNNING);
 		c->code = entry(c->argc, c->argv, environ);
 		c->ending = SHL_END_RETURN;
 	}
@@ -322,13 +322,13 @@ static void *run_rank(void *arg)
 
 	if (c->ending == SHL_END_RETURN)
 		run_atexit(c);
-	c->stage = SHL_STAGE_UNLOADING;
+	shl_copy_stage_set(c, SHL_STAGE_UNLOADING);
 	shl_loader_rank_ended(c);
 	shl_loader_stdio_rank_done(c);
 	/* _exit and quick_exit leave the copy mapped: its destructors must not run. */
 	if (c->ending == SHL_END_RETURN)
 		unload_copy(c);
-	c->stage = SHL_STAGE_DONE;
+	shl_copy_stage_set(c, SHL_STAGE_DONE);
 	return NULL;
 }
 
