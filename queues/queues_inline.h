@@ -9,7 +9,7 @@
 
 /* ThreadSanitizer does not see the order liburcu's queue gives (inline assembly and
  * volatile accesses): under it, a push releases and a pop acquires the envelope by hand,
- * the happens-before edge the queue's barriers make (tests/tsan.supp). */
+ * the happens-before edge the queue's barriers make (tests/san/tsan.supp). */
 #if defined(__SANITIZE_THREAD__)
 #define SHL_Q_TSAN 1
 #elif defined(__has_feature)
