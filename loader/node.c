@@ -241,6 +241,21 @@ static void run_fini(struct shl_copy *c)
 		((void (*)(void))(map->l_addr + fini))();
 }
 
+/* ThreadSanitizer does not see ld.so unmap a copy (its own system calls): a copy mapped
+ * later at the same addresses would inherit what TSan knows of this one's memory, and the
+ * new rank's first writes to its globals would be reported as racing with the rank that
+ * ended. Under TSan every copy ends as one whose threads live on: destructors run, mapped. */
+#if defined(__SANITIZE_THREAD__)
+#define SHL_LOADER_KEEP_MAPPED 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SHL_LOADER_KEEP_MAPPED 1
+#endif
+#endif
+#ifndef SHL_LOADER_KEEP_MAPPED
+#define SHL_LOADER_KEEP_MAPPED 0
+#endif
+
 /* Rank thread, after the copy's atexit handlers and static destructors: end the copy as
  * dlclose does. While threads the rank created are still alive (an OpenMP pool waiting for
  * work, a detached thread blocked in a call) they may still run the copy's code, as a
@@ -248,7 +263,7 @@ static void run_fini(struct shl_copy *c)
  * until the node ends. */
 static void unload_copy(struct shl_copy *c)
 {
-	if (shl_job_rank_threads(c->rank) > 0) {
+	if (SHL_LOADER_KEEP_MAPPED || shl_job_rank_threads(c->rank) > 0) {
 		run_fini(c);
 		return;
 	}
