@@ -110,8 +110,10 @@ static void take_posts(void)
 {
 	struct cds_wfcq_node *node;
 
-	while ((node = __cds_wfcq_dequeue_blocking(&io.sub_head, &io.sub_tail)) != NULL)
+	while ((node = __cds_wfcq_dequeue_blocking(&io.sub_head, &io.sub_tail)) != NULL) {
+		shl_q_tsan_acquire(caa_container_of(node, struct shl_io_send, link));
 		shl_proto_take(caa_container_of(node, struct shl_io_send, link));
+	}
 }
 
 static int handle(struct epoll_event *ev, int n);
@@ -256,6 +258,7 @@ static void post(struct shl_io_send *d)
 
 	cds_wfcq_node_init(&d->link);
 	/* The enqueue's full barrier publishes *d before the node is visible. */
+	shl_q_tsan_release(d);
 	bool queued = cds_wfcq_enqueue(&io.sub_head, &io.sub_tail, &d->link);
 	/* The thread is idle (or asleep): take the posts ourselves, `d` among them, and write
 	 * what can be written; one thread hand-off less per message (docs/performance.md,

@@ -7,26 +7,6 @@
 
 #include "queues/queues.h"
 
-/* ThreadSanitizer does not see the order liburcu's queue gives (inline assembly and
- * volatile accesses): under it, a push releases and a pop acquires the envelope by hand,
- * the happens-before edge the queue's barriers make (tests/san/tsan.supp). */
-#if defined(__SANITIZE_THREAD__)
-#define SHL_Q_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define SHL_Q_TSAN 1
-#endif
-#endif
-#ifdef SHL_Q_TSAN
-void __tsan_acquire(void *addr);
-void __tsan_release(void *addr);
-#define shl_q_tsan_release(p) __tsan_release(p)
-#define shl_q_tsan_acquire(p) __tsan_acquire(p)
-#else
-#define shl_q_tsan_release(p) ((void)(p))
-#define shl_q_tsan_acquire(p) ((void)(p))
-#endif
-
 /* Any thread: append `env` to lane `lane` of `inbox` (below inbox->lanes; one sender, one
  * lane: see SHL_Q_LANES). The ticket and hint (SHL_Q_LANE_HINTS) come first, so that the
  * owner seldom counts more envelopes taken than tickets given. The ticket is a plain load
