@@ -396,10 +396,13 @@ static void start_ranks(const char *jobdir, const int *world, int argc, char **a
 	err = pthread_attr_setstacksize(&attr, stack);
 	if (err)
 		shl_job_abort(1, "cannot use a stack of %zu bytes: %s", stack, strerror(err));
+	/* Every copy's rank before any thread starts: a rank's output finds its copy by
+	 * rank (node_stdio.c local_index) among all of them. */
+	for (int k = 0; k < shl_loader.nranks; k++)
+		shl_loader.copies[k].rank = world ? world[k] : k;
 	for (int k = 0; k < shl_loader.nranks; k++) {
 		struct shl_copy *c = &shl_loader.copies[k];
 
-		c->rank = world ? world[k] : k;
 		c->argc = argc;
 		c->argv = copy_argv(argc, argv);
 		if (asprintf(&c->path, "%s/%s.rank%d", jobdir, base_name(argv[0]), c->rank) < 0 ||
