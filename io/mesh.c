@@ -126,6 +126,7 @@ static void *run(void *arg)
 	pthread_mutex_lock(&io.lock);
 	for (;;) {
 		bool poll = io.poll_ns != 0 && shl_mono_ns() - last < io.poll_ns;
+		bool greeting = io.greeting != NULL;  /* read under io.lock, as it is written */
 		int n = 0;
 
 		pthread_mutex_unlock(&io.lock);
@@ -137,7 +138,7 @@ static void *run(void *arg)
 			atomic_store(&io.polling, false);
 			if (cds_wfcq_empty(&io.sub_head, &io.sub_tail))
 				/* Wake once a second while a connection has still to greet. */
-				n = epoll_wait(io.ep, ev, SHL_IO_EVENTS, io.greeting ? 1000 : -1);
+				n = epoll_wait(io.ep, ev, SHL_IO_EVENTS, greeting ? 1000 : -1);
 			atomic_store_explicit(&io.polling, io.poll_ns != 0, memory_order_relaxed);
 			last = shl_mono_ns();
 		}

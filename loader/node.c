@@ -396,10 +396,8 @@ static void start_ranks(const char *jobdir, const int *world, int argc, char **a
 	err = pthread_attr_setstacksize(&attr, stack);
 	if (err)
 		shl_job_abort(1, "cannot use a stack of %zu bytes: %s", stack, strerror(err));
-	/* Every copy's rank before any thread starts: a rank's output finds its copy by
-	 * rank (node_stdio.c local_index) among all of them. */
-	for (int k = 0; k < shl_loader.nranks; k++)
-		shl_loader.copies[k].rank = world ? world[k] : k;
+	/* Every copy's rank is set (shl_node_run) and is only read from here on: a running
+	 * rank's output finds its copy by rank among all of them (node_stdio.c local_index). */
 	for (int k = 0; k < shl_loader.nranks; k++) {
 		struct shl_copy *c = &shl_loader.copies[k];
 
@@ -624,6 +622,15 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 		fprintf(stderr, "shoal: cannot create a job of %ld ranks: %s\n", n, strerror(-err));
 		return 1;
 	}
+	for (int k = 0; k < n; k++)
+		shl_loader.copies[k].rank = world ? world[k] : k;
+	/* Before the mesh's thread starts: it may report on stderr, which this replaces. */
+	err = shl_loader_stdio_setup();
+	if (err) {
+		fprintf(stderr, "shoal: cannot set up the ranks' stdin and stdout: %s\n",
+			strerror(-err));
+		return 1;
+	}
 	if (mesh != NULL && (err = shl_job_connect(mesh)) < 0) {
 		fprintf(stderr, "shoal: node %u cannot join the other nodes: %s\n", mesh->node,
 			strerror(-err));
@@ -634,14 +641,6 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 	shl_loader.debug_gate = stop && !strcmp(stop, "gate");
 	if (shl_loader.debug_stop && pthread_barrier_init(&shl_loader.loaded, NULL, (unsigned)n)) {
 		fprintf(stderr, "shoal: cannot make the SHOAL_DEBUG_STOP barrier\n");
-		return 1;
-	}
-	for (int k = 0; k < n; k++)
-		shl_loader.copies[k].rank = world ? world[k] : k;
-	err = shl_loader_stdio_setup();
-	if (err) {
-		fprintf(stderr, "shoal: cannot set up the ranks' stdin and stdout: %s\n",
-			strerror(-err));
 		return 1;
 	}
 	if (shl_loader_bind_setup(true) < 0)
