@@ -164,8 +164,10 @@ static void take_posts(void)
 {
 	struct cds_wfcq_node *node;
 
-	while ((node = __cds_wfcq_dequeue_blocking(&io.sub_head, &io.sub_tail)) != NULL)
+	while ((node = __cds_wfcq_dequeue_blocking(&io.sub_head, &io.sub_tail)) != NULL) {
+		shl_q_tsan_acquire(caa_container_of(node, struct shl_io_send, link));
 		shl_proto_take(caa_container_of(node, struct shl_io_send, link));
+	}
 }
 
 static int handle(struct epoll_event *ev, int n);
@@ -178,6 +180,7 @@ static void *run(void *arg)
 	pthread_mutex_lock(&io.lock);
 	for (;;) {
 		bool poll = io.poll_ns != 0 && shl_mono_ns() - last < io.poll_ns;
+		bool greeting = io.greeting != NULL;  /* read under io.lock, as it is written */
 		int n = 0;
 
 		pthread_mutex_unlock(&io.lock);
@@ -191,7 +194,7 @@ static void *run(void *arg)
 				/* Wake once a second while a connection has still to greet,
 				 * or to watch for silent nodes. */
 				n = epoll_wait(io.ep, ev, SHL_IO_EVENTS,
-					       io.greeting || io.peer_s ? 1000 : -1);
+					       greeting || io.peer_s ? 1000 : -1);
 			atomic_store_explicit(&io.polling, io.poll_ns != 0, memory_order_relaxed);
 			last = shl_mono_ns();
 		}
@@ -316,6 +319,7 @@ static void post(struct shl_io_send *d)
 
 	cds_wfcq_node_init(&d->link);
 	/* The enqueue's full barrier publishes *d before the node is visible. */
+	shl_q_tsan_release(d);
 	bool queued = cds_wfcq_enqueue(&io.sub_head, &io.sub_tail, &d->link);
 	/* The thread is idle (or asleep): take the posts ourselves, `d` among them, and write
 	 * what can be written; one thread hand-off less per message (docs/performance.md,

@@ -69,6 +69,12 @@ enum shl_stage {
 	SHL_STAGE_DONE,
 };
 
+/* shl_copy.stage is written by the rank's thread (the node's main thread for a rank run as
+ * a process of its own) and read by the watchdog while the rank runs: both sides use
+ * relaxed atomics (__atomic_load_n there), as the watchdog only samples it and a stale
+ * stage costs it one more round. */
+#define shl_copy_stage_set(c, s) __atomic_store_n(&(c)->stage, (s), __ATOMIC_RELAXED)
+
 /* How the rank's main ended; decides which handlers run. */
 enum shl_ending {
 	SHL_END_RETURN = 0, /* main returned or exit(): atexit handlers and destructors run */
@@ -87,7 +93,7 @@ struct shl_copy {
 	char **argv;       /* the rank's own argv: pointers and strings in one allocation */
 	jmp_buf start;     /* exit() during main comes back here */
 	jmp_buf finish;    /* exit() from an atexit handler comes back here */
-	enum shl_stage stage;
+	enum shl_stage stage;  /* written with shl_copy_stage_set only */
 	enum shl_ending ending;
 	int code;          /* exit code of the rank */
 	bool reported;     /* the rank's end was recorded (return, exit or pthread_exit) */

@@ -195,7 +195,7 @@ static char **copy_argv(int argc, char **argv)
  * c->finish and the loop goes on with the remaining handlers, as glibc's exit does. */
 static void run_atexit(struct shl_copy *c)
 {
-	c->stage = SHL_STAGE_FINISHING;
+	shl_copy_stage_set(c, SHL_STAGE_FINISHING);
 	setjmp(c->finish);
 	if (c->libc.dso && c->ending == SHL_END_RETURN)
 		__cxa_finalize(c->libc.dso);
@@ -281,6 +281,21 @@ static void run_fini(struct shl_copy *c)
 		((void (*)(void))(map->l_addr + fini))();
 }
 
+/* ThreadSanitizer does not see ld.so unmap a copy (its own system calls): a copy mapped
+ * later at the same addresses would inherit what TSan knows of this one's memory, and the
+ * new rank's first writes to its globals would be reported as racing with the rank that
+ * ended. Under TSan every copy ends as one whose threads live on: destructors run, mapped. */
+#if defined(__SANITIZE_THREAD__)
+#define SHL_LOADER_KEEP_MAPPED 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SHL_LOADER_KEEP_MAPPED 1
+#endif
+#endif
+#ifndef SHL_LOADER_KEEP_MAPPED
+#define SHL_LOADER_KEEP_MAPPED 0
+#endif
+
 /* Rank thread, after the copy's atexit handlers and static destructors: end the copy as
  * dlclose does. While threads the rank created are still alive (an OpenMP pool waiting for
  * work, a detached thread blocked in a call) they may still run the copy's code, as a
@@ -288,7 +303,7 @@ static void run_fini(struct shl_copy *c)
  * until the node ends. */
 static void unload_copy(struct shl_copy *c)
 {
-	if (shl_job_rank_threads(c->rank) > 0) {
+	if (SHL_LOADER_KEEP_MAPPED || shl_job_rank_threads(c->rank) > 0) {
 		run_fini(c);
 		return;
 	}
@@ -306,7 +321,7 @@ static void on_pthread_exit(void *arg)
 	if (c->reported)
 		return;
 	c->code = 0;
-	c->stage = SHL_STAGE_DONE;
+	shl_copy_stage_set(c, SHL_STAGE_DONE);
 	shl_loader_rank_ended(c);
 	shl_loader_stdio_rank_done(c);
 }
@@ -348,7 +363,7 @@ static void *run_rank(void *arg)
 	if (err)
 		shl_job_abort(1, "rank %d: cannot copy %s to %s: %s", c->rank, shl_loader.program,
 			      c->path, strerror(-err));
-	c->stage = SHL_STAGE_LOADING;
+	shl_copy_stage_set(c, SHL_STAGE_LOADING);
 	pthread_cleanup_push(on_pthread_exit, c);
 	if (setjmp(c->start) == 0) {
 		/* Constructors of the copy run here, in the rank's thread, after binding. The
@@ -373,7 +388,7 @@ static void *run_rank(void *arg)
 		} else if (shl_loader.debug_stop) {
 			pthread_barrier_wait(&shl_loader.loaded); /* until the hook returns */
 		}
-		c->stage = SHL_STAGE_RUNNING;
+		shl_copy_stage_set(c, SHL_STAGE_RUNNING);
 		c->code = entry(c->argc, c->argv, environ);
 		c->ending = SHL_END_RETURN;
 	}
@@ -382,13 +397,13 @@ static void *run_rank(void *arg)
 
 	if (c->ending == SHL_END_RETURN)
 		run_atexit(c);
-	c->stage = SHL_STAGE_UNLOADING;
+	shl_copy_stage_set(c, SHL_STAGE_UNLOADING);
 	shl_loader_rank_ended(c);
 	shl_loader_stdio_rank_done(c);
 	/* _exit and quick_exit leave the copy mapped: its destructors must not run. */
 	if (c->ending == SHL_END_RETURN)
 		unload_copy(c);
-	c->stage = SHL_STAGE_DONE;
+	shl_copy_stage_set(c, SHL_STAGE_DONE);
 	return NULL;
 }
 
@@ -442,10 +457,11 @@ static void start_ranks(const char *jobdir, const int *world, int argc, char **a
 	err = pthread_attr_setstacksize(&attr, stack);
 	if (err)
 		shl_job_abort(1, "cannot use a stack of %zu bytes: %s", stack, strerror(err));
+	/* Every copy's rank is set (shl_node_run) and is only read from here on: a running
+	 * rank's output finds its copy by rank among all of them (node_stdio.c local_index). */
 	for (int k = 0; k < shl_loader.nranks; k++) {
 		struct shl_copy *c = &shl_loader.copies[k];
 
-		c->rank = world ? world[k] : k;
 		c->argc = argc;
 		c->argv = copy_argv(argc, argv);
 		if (asprintf(&c->path, "%s/%s.rank%d", jobdir, base_name(argv[0]), c->rank) < 0 ||
@@ -686,6 +702,15 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 		fprintf(stderr, "shoal: cannot create a job of %ld ranks: %s\n", n, strerror(-err));
 		return 1;
 	}
+	for (int k = 0; k < n; k++)
+		shl_loader.copies[k].rank = world ? world[k] : k;
+	/* Before the mesh's thread starts: it may report on stderr, which this replaces. */
+	err = shl_loader_stdio_setup();
+	if (err) {
+		fprintf(stderr, "shoal: cannot set up the ranks' stdin and stdout: %s\n",
+			strerror(-err));
+		return 1;
+	}
 	if (mesh != NULL && (err = shl_job_connect(mesh)) < 0) {
 		fprintf(stderr, "shoal: node %u cannot join the other nodes: %s\n", mesh->node,
 			strerror(-err));
@@ -696,14 +721,6 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 	shl_loader.debug_gate = stop && !strcmp(stop, "gate");
 	if (shl_loader.debug_stop && pthread_barrier_init(&shl_loader.loaded, NULL, (unsigned)n)) {
 		fprintf(stderr, "shoal: cannot make the SHOAL_DEBUG_STOP barrier\n");
-		return 1;
-	}
-	for (int k = 0; k < n; k++)
-		shl_loader.copies[k].rank = world ? world[k] : k;
-	err = shl_loader_stdio_setup();
-	if (err) {
-		fprintf(stderr, "shoal: cannot set up the ranks' stdin and stdout: %s\n",
-			strerror(-err));
 		return 1;
 	}
 	if (shl_loader_bind_setup(true) < 0)

@@ -256,7 +256,7 @@ static void rank_ended(int k, int status)
 	shl_loader_stdio_rank_done(c);
 	procs[k].pid = 0;
 	live--;
-	c->stage = SHL_STAGE_DONE;
+	shl_copy_stage_set(c, SHL_STAGE_DONE);
 	if (WIFEXITED(status)) {
 		c->code = WEXITSTATUS(status);
 	} else if (WIFSIGNALED(status)) {
@@ -354,7 +354,7 @@ static int start_ranks(int world_size, char **argv)
 		fcntl(out[0], F_SETFL, O_NONBLOCK);
 		fcntl(err[0], F_SETFL, O_NONBLOCK);
 		procs[k] = (struct proc){ .pid = pid, .out = out[0], .err = err[0] };
-		shl_loader.copies[k].stage = SHL_STAGE_RUNNING;
+		shl_copy_stage_set(&shl_loader.copies[k], SHL_STAGE_RUNNING);
 		live++;
 	}
 	close(null);

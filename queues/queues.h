@@ -13,6 +13,27 @@
 #include <stdint.h>
 #include <urcu/wfcqueue.h>
 
+/* ThreadSanitizer does not see the order liburcu's queue gives (inline assembly and
+ * volatile accesses): under it, each user of the queue (the inboxes, io/mesh.c's posts)
+ * releases a node's container before the enqueue and acquires it after the dequeue by
+ * hand, the happens-before edge the queue's barriers make (tests/san/tsan.supp). */
+#if defined(__SANITIZE_THREAD__)
+#define SHL_Q_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SHL_Q_TSAN 1
+#endif
+#endif
+#ifdef SHL_Q_TSAN
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#define shl_q_tsan_release(p) __tsan_release(p)
+#define shl_q_tsan_acquire(p) __tsan_acquire(p)
+#else
+#define shl_q_tsan_release(p) ((void)(p))
+#define shl_q_tsan_acquire(p) ((void)(p))
+#endif
+
 /* Payload bytes carried inside an envelope: with the 48-byte header and 40 cold bytes this
  * makes the envelope 384 bytes, six cache lines, and a payload of up to 16 bytes shares
  * the header's line. Six lines rather than five so that a 256-byte message goes eagerly,

@@ -25,6 +25,7 @@ static inline void shl_inbox_push(struct shl_inbox *inbox, int lane, struct shl_
 
 	atomic_store_explicit(&l->hint[ticket % SHL_Q_LANE_HINTS], env, memory_order_relaxed);
 	cds_wfcq_node_init(&env->link);
+	shl_q_tsan_release(env);
 	cds_wfcq_enqueue(&l->head, &l->tail, &env->link);
 }
 
@@ -63,6 +64,7 @@ static inline struct shl_envelope *shl_inbox_pop(struct shl_inbox *inbox, int la
 	if (node == NULL || node == CDS_WFCQ_WOULDBLOCK)
 		return NULL;
 	inbox->lane[lane].popped++;
+	shl_q_tsan_acquire(caa_container_of(node, struct shl_envelope, link));
 	return caa_container_of(node, struct shl_envelope, link);
 }
 

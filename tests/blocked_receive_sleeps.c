@@ -5,6 +5,7 @@
  * the runtime's own; the message still arrives promptly when sent. */
 /* ranks: 2 4 64 */
 /* asan: measures the node's CPU time, which ASan's checks multiply */
+/* tsan: measures the node's CPU time, which TSan's checks multiply */
 #include <time.h>
 #include "check.h"
 

@@ -1,5 +1,6 @@
 /* coll_small_waits_sleep: ranks blocked ~1 s in a small Bcast, Allreduce, Reduce (at the root) or Barrier use under 5% of a core, and complete once the late rank arrives */
 /* ranks: 2 4 64 */
+/* tsan: measures the waiting threads' CPU time, which TSan's checks multiply */
 /* Rank 0 arrives 1 s late at each collective: it waits until every other rank has told it
  * (a message, TAG_WAITING + the collective's number) that it is about to call it, then
  * sleeps LATE_S. The others measure their own thread's CPU time while they wait (the

@@ -1,6 +1,7 @@
 #!/bin/bash
 # meson_dependency_mpi_finds_shoal_first_on_path: Meson's dependency('mpi') for C and C++ finds Shoal when Shoal's bin/ is first on PATH even though an Open MPI's ompi-c.pc/ompi-cxx.pc is on pkg-config's path (also with CC=mpicc, and through the wrappers when pkg-config is unusable), finds that Open MPI when Shoal is not on PATH, and the project's programs and shared libraries build and run directly and under mpiexec (build-tree $ORIGIN RUNPATH).
 # timeout: 900
+# tsan: it also runs the project's programs without mpiexec, where a program loads TSan with libmpi.so, after libc, which TSan does not support: one dies at start (SEGV), as in mpicc_underlying_compiler_env, a TSan limit
 . "$SHOAL_TESTS/lib/common.bash"
 command -v meson >/dev/null && command -v ninja >/dev/null || skip "meson or ninja is not installed (make deps)"
 command -v pkg-config >/dev/null || skip "pkg-config is not installed (make deps)"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # mpicc_underlying_compiler_env: SHOAL_CC (SHOAL_CXX for mpicxx) swaps the underlying compiler; a program built with clang runs under mpiexec. Skipped without clang.
 # asan: its clang-built program run without mpiexec loads ASan after libc (with libmpi.so), which ASan does not support: it dies at start (SEGV at address 0), an ASan limit
+# tsan: its clang-built program (with a __thread variable) run without mpiexec loads TSan with libmpi.so, after libc, which TSan does not support: it dies at start (SEGV), a TSan limit
 . "$SHOAL_TESTS/lib/common.bash"
 command -v clang >/dev/null || skip "clang not installed"
 cd "$TEST_TMP"

@@ -2,6 +2,7 @@
 # timeout_never_ends_a_job_early: mpiexec --timeout S (and SHOAL_TIMEOUT) lets a job that finishes in less than S seconds finish with its own status, on one node and with two hosts, and ends one that runs on after S seconds with status 124, never sooner than S seconds after mpiexec started. Timed in whole seconds, the limit could fall up to a second early. A job that a loaded machine keeps past S seconds may end with 124 (it did run S seconds), so each kind of job is tried until one finishes in time.
 # timeout: 180
 # asan: ASan's start-up of a job of two hosts takes longer than the 0.9 s these jobs leave it
+# tsan: TSan's start-up of a job of two hosts takes longer than the 0.9 s these jobs leave it
 . "$SHOAL_TESTS/lib/common.bash"
 
 build nap <<'SRC'

@@ -5,6 +5,7 @@
  * and in order. */
 /* ranks: 2 */
 /* asan: reads the node's resident memory, which ASan's shadow and quarantine inflate */
+/* tsan: reads the node's resident memory, which TSan's shadow memory inflates */
 #include "check.h"
 
 enum { MSGS = 20000, ROWS = 64, COLS = 16 };

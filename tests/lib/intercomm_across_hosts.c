@@ -185,8 +185,10 @@ static void traffic(MPI_Comm ic, int first, const char *what)
 		CHECK(rroot == MPI_ROOT ? dres[0] == sumw * 0.5 : dres[0] == -1,
 		      "%s reduce %d: %g (root %d)", what, dir, dres[0], rroot);
 	}
-	/* Reduce_scatter: n * rn elements in, rn to each of the other group's members. */
-	int tot2 = n * rn, *vin = malloc(sizeof(int) * tot2), *vout = malloc(sizeof(int) * rn);
+	/* Reduce_scatter: n * rn elements in, rn to each of the other group's members; vin
+	 * also holds Reduce_scatter_block's 2 * rn (more than n * rn when n is 1). */
+	int tot2 = n * rn, *vin = malloc(sizeof(int) * (tot2 > 2 * rn ? tot2 : 2 * rn));
+	int *vout = malloc(sizeof(int) * rn);
 	int *cnts = malloc(sizeof(int) * n);
 	for (int i = 0; i < n; i++)
 		cnts[i] = rn;
