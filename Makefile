@@ -18,8 +18,12 @@ DEB_PACKAGES := build-essential liburcu-dev libelf-dev gdb procps time clang ipr
 WARN    := -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS := -std=c17 $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -D_GNU_SOURCE -I. -I$(BUILD)/include
+# Under ASan the node also loads libstdc++ at start: ASan finds the real __cxa_throw, which
+# its interceptor calls, only in libraries loaded before it starts, and rank copies that
+# throw load libstdc++ later.
 ifeq ($(SAN),asan)
   ALL_CFLAGS += -fsanitize=address -fno-omit-frame-pointer
+  NODE_LIBS := -lstdc++
 endif
 ifeq ($(SAN),ubsan)
   ALL_CFLAGS += -fsanitize=undefined -fno-omit-frame-pointer
@@ -92,7 +96,7 @@ $(RANKMAP): loader/rank.map
 
 $(NODE): loader/shoal_node.c $(LIBMPI)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< -L$(BUILD)/lib -Wl,-rpath,'$$ORIGIN/..' -Wl,--no-as-needed -lmpi -ldl -lpthread
+	$(CC) $(ALL_CFLAGS) -o $@ $< -L$(BUILD)/lib -Wl,-rpath,'$$ORIGIN/..' -Wl,--no-as-needed -lmpi -ldl -lpthread $(NODE_LIBS)
 
 $(MPIEXEC): $(MPIEXEC_SRCS) $(HEADERS)
 	@mkdir -p $(@D)
