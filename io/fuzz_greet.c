@@ -7,7 +7,8 @@
  * must be the right one; a connection it authenticates speaks for the node it claimed.
  * Entered by libFuzzer's driver thread only. Built by `make fuzz` and
  * tests/fuzz_targets_run_clean.sh, never linked into libmpi.so. io/conn.c is compiled in
- * whole, the mesh's other calls stubbed; a socket pair stands for the connection. No state
+ * whole; the mesh calls it makes outside the greeting do nothing here (no frame is queued
+ * and no connection armed in a greeting), and a socket pair stands for the connection. No state
  * crosses inputs: the mesh's state is reset and the connection freed each time. */
 #include <errno.h>
 #include <stdarg.h>
@@ -29,7 +30,7 @@ struct shl_mesh io;
 static const uint32_t node_of[WORLD] = { 0, 1, 2, 3, 0, 1, 2, 3 };
 static const unsigned char secret[SHL_IO_CTL_SECRET] = "the job secret of the fuzzed job";
 
-/* ---- the rest of the mesh, stubbed ---- */
+/* ---- the mesh calls of io/conn.c that a greeting does not need: they do nothing ---- */
 
 void shl_mesh_report(const struct conn *c, const char *fmt, ...)
 {
