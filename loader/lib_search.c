@@ -1,6 +1,6 @@
 /* Finding the file the dynamic linker would load for a library name, without loading it:
- * glibc 2.36's rules on x86-64 with Debian's multiarch directories (ld.so(8) and glibc's
- * elf/dl-load.c, dl-cache.c, dl-hwcaps.c describe them). Owns what ld.so knows of this
+ * glibc 2.36's rules on x86-64 with Debian's multiarch directories (ld.so(8) and the loader
+ * sources of glibc's elf/ folder describe them). Owns what ld.so knows of this
  * machine (the CPU's hwcaps subdirectories, $PLATFORM), LD_LIBRARY_PATH as it was at process
  * start and a parsed copy of /etc/ld.so.cache, read again when the file changes (ld.so drops
  * its copy after each load and reads the file again on the next one).
@@ -107,7 +107,7 @@ static void read_cpu(void)
 		__cpuid(1, a, b, c1, d1);
 	if (max >= 7)
 		__cpuid_count(7, 0, a, b7, c, d);
-	if (__get_cpuid_max(0x80000000u, NULL) >= 0x80000001u)
+	if ((unsigned)__get_cpuid_max(0x80000000u, NULL) >= 0x80000001u)
 		__cpuid(0x80000001u, a, b, c81, d);
 
 	/* AVX needs the OS to save YMM state, AVX-512 also the mask and ZMM state. */
@@ -232,12 +232,16 @@ static size_t token(const char *in, const char *ref)
  * has no value (ld.so then drops the entry). *had_origin says whether $ORIGIN was used. */
 static char *expand(const char *in, size_t len, const char *origin, bool *had_origin)
 {
-	size_t cap = len + 1, o = 0;
+	size_t cap = len + 1, o = 0, longest = strlen(SHL_SEARCH_DST_LIB);
 	char *out;
 
+	if (origin && strlen(origin) > longest)
+		longest = strlen(origin);
+	if (machine.platform && strlen(machine.platform) > longest)
+		longest = strlen(machine.platform);
 	for (size_t i = 0; i < len; i++)
 		if (in[i] == '$')
-			cap += (origin ? strlen(origin) : 0) + 32;
+			cap += longest;
 	out = malloc(cap);
 	if (!out)
 		return NULL;
