@@ -1,5 +1,5 @@
 #!/bin/bash
-# lib_search_matches_the_dynamic_linker: shl_lib_search (loader/lib_search.c) finds, for every DT_NEEDED of a program's closure, the file the dynamic linker loads, as ldd and LD_TRACE_LOADED_OBJECTS print it: system programs and libraries (through /etc/ld.so.cache), RPATH inherited down the loader chain and RUNPATH not, $ORIGIN of a program run directly and through a link as ld.so's argument, LD_LIBRARY_PATH (empty, relative and $ORIGIN entries) before and after each, $LIB and $PLATFORM, glibc-hwcaps and legacy hwcaps subdirectories, files of another class or machine passed over, names with a slash; a file ld.so stops at is reported.
+# lib_search_matches_the_dynamic_linker: shl_lib_search (loader/lib_search.c) finds, for every DT_NEEDED of a program's closure, the file the dynamic linker loads, as ldd and LD_TRACE_LOADED_OBJECTS print it: system programs and libraries (through /etc/ld.so.cache), RPATH inherited down the loader chain and RUNPATH not, $ORIGIN of a program run directly and through a link as ld.so's argument, LD_LIBRARY_PATH (empty, relative and $ORIGIN entries) before and after each, $LIB and $PLATFORM, glibc-hwcaps and legacy hwcaps subdirectories, files of another class or machine passed over, a list ended by a name it cannot open, names with a slash; a file ld.so stops at is reported.
 # timeout: 240
 . "$SHOAL_TESTS/lib/common.bash"
 root=$(cd "$SHOAL_TESTS/.." && pwd)
@@ -138,9 +138,13 @@ for p in $programs; do
 	as_run "$p"
 done
 # LD_LIBRARY_PATH as ld.so reads it at start: a directory, an empty entry (the current
-# directory), a relative one and one of the program's $ORIGIN, separated by ':' and ';'.
+# directory), a relative one and one of the program's $ORIGIN, separated by ':' and ';'. A
+# name that cannot be opened for another reason than its absence (a link to itself: ELOOP)
+# ends the search of that list: libb.so is not found, liba.so is.
+mkdir -p "$T/loop"
+ln -s libb.so "$T/loop/libb.so"
 cd "$T/cwd" || fail "no $T/cwd"
-for llp in "$T/llp" ":rel" "rel;$T/llp" '$ORIGIN/../llp2'; do
+for llp in "$T/llp//" ":rel" "rel;$T/llp" '$ORIGIN/../llp2' "$T/loop:$T/llp"; do
 	export LD_LIBRARY_PATH=$llp
 	for p in $T/app/bin/rpath $T/app/bin/runpath $T/link/runpath; do
 		as_ldd "$p"
