@@ -153,6 +153,33 @@ for llp in "$T/llp//" ":rel" "rel;$T/llp" '$ORIGIN/../llp2' "$T/loop:$T/llp"; do
 done
 unset LD_LIBRARY_PATH
 
+# Caches of each format ldconfig writes (new, old, both), with glibc-hwcaps entries, in
+# place of /etc/ld.so.cache in a mount namespace of our own (root only).
+ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)
+if [ -x "$ldconfig" ] && unshare -m true 2>/dev/null; then
+	for level in "" x86-64-v2 x86-64-v3; do lib "$T/cached/lib${level:+/glibc-hwcaps/$level}" libcx; done
+	for level in "" x86-64-v2 x86-64-v4; do lib "$T/cached/lib${level:+/glibc-hwcaps/$level}" libcy; done
+	prog "$T/cached/prog" "$T/cached/lib/libcx.so" "$T/cached/lib/libcy.so"
+	echo "$T/cached/lib" >"$T/cached/ld.so.conf"
+	for format in new old compat; do
+		"$ldconfig" -X -c "$format" -C "$T/cached/cache.$format" -f "$T/cached/ld.so.conf" ||
+			fail "ldconfig cannot write a cache of format $format"
+		for p in "$T/cached/prog" /usr/bin/python3; do
+			unshare -m bash -c 'mount --bind "$1" /etc/ld.so.cache &&
+				ldd "$2" >"$3.ldd" && "$4" -r "$2" >"$3.walk"' \
+				cache "$T/cached/cache.$format" "$p" "$T/cached/out" "$walk" ||
+				fail "cannot list $p with the cache of format $format"
+			trace <"$T/cached/out.ldd" >"$T/want"
+			if ! diff -u "$T/want" "$T/cached/out.walk"; then
+				echo "DIFFERS: ldd $p with a cache of format $format"
+				differ=$((differ + 1))
+			fi
+			[ "$p" = /usr/bin/python3 ] || grep -q "^libcy.so => $T/cached/lib/" "$T/want" ||
+				fail "libcy.so is not found through the cache of format $format"
+		done
+	done
+fi
+
 # via_origin: set for what an $ORIGIN entry found, not for the rest.
 "$walk" -o "$T/app/bin/rpath" >"$T/marks"
 grep -qx "liba.so => $T/app/bin/../lib/liba.so \$ORIGIN" "$T/marks" &&
