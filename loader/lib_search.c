@@ -32,32 +32,38 @@ static const char *const default_dirs[] = {
 #define SHL_SEARCH_CACHE "/etc/ld.so.cache"
 
 /* ld.so's x86-64 ISA levels (GNU_PROPERTY_X86_ISA_1_*): bit 0 baseline, 1 v2, 2 v3, 3 v4. */
-enum { ISA_BASELINE = 1, ISA_V2 = 2, ISA_V3 = 4, ISA_V4 = 8 };
+enum {
+	SHL_SEARCH_ISA_BASELINE = 1,
+	SHL_SEARCH_ISA_V2 = 2,
+	SHL_SEARCH_ISA_V3 = 4,
+	SHL_SEARCH_ISA_V4 = 8,
+};
 /* Legacy hwcaps bits of ld.so's hwcap word on x86-64 and the bits of a cache entry's hwcap
  * that name a platform ("haswell" 50, "xeon_phi" 51: index in i586, i686, haswell,
  * xeon_phi plus 48) or mark a glibc-hwcaps entry. */
-#define HWCAP_X86_64 (1ull << 1)
-#define HWCAP_AVX512_1 (1ull << 2)
-#define CACHE_HWCAP_PLATFORMS (0xfull << 48)
-#define CACHE_HWCAP_TLS (1ull << 63)
-#define CACHE_HWCAP_EXTENSION (1ull << 62)
-#define CACHE_ISA_LEVEL_MASK 0x3ffu
+#define SHL_SEARCH_HWCAP_X86_64 (1ull << 1)
+#define SHL_SEARCH_HWCAP_AVX512_1 (1ull << 2)
+#define SHL_SEARCH_CACHE_HWCAP_PLATFORMS (0xfull << 48)
+#define SHL_SEARCH_CACHE_HWCAP_TLS (1ull << 63)
+#define SHL_SEARCH_CACHE_HWCAP_EXTENSION (1ull << 62)
+#define SHL_SEARCH_CACHE_ISA_LEVEL_MASK 0x3ffu
 /* Flags of a cache entry for an x86-64 libc6 library: the only ones ld.so takes. */
-#define CACHE_FLAGS_X86_64 0x0303
+#define SHL_SEARCH_CACHE_FLAGS_X86_64 0x0303
 
 /* Subdirectories tried in each search directory: glibc-hwcaps ones (at most 3), then the
  * power set of the legacy names (tls, platform, up to two hwcap names: 16), "" last. */
-#define MAX_CAPS 19
+#define SHL_SEARCH_MAX_CAPS 19
 
 /* The machine as ld.so sees it: set once, read-only after. */
 static struct {
 	pthread_once_t once;
-	unsigned isa;          /* ISA_* bits the CPU can run */
+	unsigned isa;          /* SHL_SEARCH_ISA_* bits the CPU can run */
 	const char *platform;  /* $PLATFORM: "haswell", "xeon_phi" or AT_PLATFORM; may be NULL */
-	uint64_t hwcap;        /* HWCAP_* bits */
+	uint64_t hwcap;        /* SHL_SEARCH_HWCAP_* bits */
 	const char *active[3]; /* glibc-hwcaps subdirectories searched, best first */
 	int nactive;
-	char caps[MAX_CAPS][64]; /* subdirectories of a search directory, each "" or ending in '/' */
+	/* Subdirectories of a search directory, each "" or ending in '/'. */
+	char caps[SHL_SEARCH_MAX_CAPS][64];
 	int ncaps;
 } machine = { .once = PTHREAD_ONCE_INIT };
 
@@ -129,21 +135,21 @@ static void read_cpu(void)
 
 	if (bit(d1, 0) && bit(d1, 8) && bit(d1, 15) && bit(d1, 23) && bit(d1, 24) &&
 	    bit(d1, 25) && bit(d1, 26)) {
-		machine.isa = ISA_BASELINE;
+		machine.isa = SHL_SEARCH_ISA_BASELINE;
 		if (bit(c1, 13) && bit(c81, 0) && popcnt && bit(c1, 0) && bit(c1, 9) &&
 		    bit(c1, 19) && bit(c1, 20)) {
-			machine.isa |= ISA_V2;
+			machine.isa |= SHL_SEARCH_ISA_V2;
 			if (avx && avx2 && f16c && fma && lzcnt && movbe) {
-				machine.isa |= ISA_V3;
+				machine.isa |= SHL_SEARCH_ISA_V3;
 				if (avx512f && avx512bw && avx512cd && avx512dq && avx512vl)
-					machine.isa |= ISA_V4;
+					machine.isa |= SHL_SEARCH_ISA_V4;
 			}
 		}
 	}
 
 	/* The platform is the kernel's, except on Intel CPUs, where ld.so names the ones it
 	 * has libraries tuned for; avx512_1 is an Intel-only legacy hwcap too. */
-	machine.hwcap = HWCAP_X86_64;
+	machine.hwcap = SHL_SEARCH_HWCAP_X86_64;
 	machine.platform = (const char *)getauxval(AT_PLATFORM);
 	if (machine.platform && !*machine.platform)
 		machine.platform = NULL;
@@ -155,7 +161,7 @@ static void read_cpu(void)
 				if (avx512pf)
 					platform = "xeon_phi";
 			} else if (avx512bw && avx512dq && avx512vl) {
-				machine.hwcap |= HWCAP_AVX512_1;
+				machine.hwcap |= SHL_SEARCH_HWCAP_AVX512_1;
 			}
 		}
 		if (!platform && avx2 && fma && bmi1 && bmi2 && lzcnt && movbe && popcnt)
@@ -169,7 +175,9 @@ static void read_cpu(void)
 static void read_machine(void)
 {
 	static const char *const levels[] = { "x86-64-v4", "x86-64-v3", "x86-64-v2" };
-	static const unsigned level_bits[] = { ISA_V4, ISA_V3, ISA_V2 };
+	static const unsigned level_bits[] = {
+		SHL_SEARCH_ISA_V4, SHL_SEARCH_ISA_V3, SHL_SEARCH_ISA_V2,
+	};
 	const char *names[4];
 	int n = 0;
 
@@ -184,9 +192,9 @@ static void read_machine(void)
 	/* Legacy names, lowest first: the hwcap names by bit, the platform, "tls". A subset
 	 * is spelled highest name first; subsets go from all names down to none, the highest
 	 * name deciding first. */
-	if (machine.hwcap & HWCAP_X86_64)
+	if (machine.hwcap & SHL_SEARCH_HWCAP_X86_64)
 		names[n++] = "x86_64";
-	if (machine.hwcap & HWCAP_AVX512_1)
+	if (machine.hwcap & SHL_SEARCH_HWCAP_AVX512_1)
 		names[n++] = "avx512_1";
 	if (machine.platform && strlen(machine.platform) < 16)
 		names[n++] = machine.platform;
@@ -667,7 +675,8 @@ static char *cache_lookup(const char *name)
 		platform_bit = 1ull << 50;
 	else if (machine.platform && !strcmp(machine.platform, "xeon_phi"))
 		platform_bit = 1ull << 51;
-	uint64_t exclude = ~(machine.hwcap | CACHE_HWCAP_PLATFORMS | CACHE_HWCAP_TLS);
+	uint64_t exclude =
+		~(machine.hwcap | SHL_SEARCH_CACHE_HWCAP_PLATFORMS | SHL_SEARCH_CACHE_HWCAP_TLS);
 	const char *best = NULL;
 	uint32_t best_priority = 0;
 	long left = 0, right = (long)cache.nlibs - 1;
@@ -703,27 +712,27 @@ static char *cache_lookup(const char *name)
 
 			if (i > mid && (!k || libcmp(name, k)))
 				break;
-			if (flags != CACHE_FLAGS_X86_64 || !value)
+			if (flags != SHL_SEARCH_CACHE_FLAGS_X86_64 || !value)
 				continue;
 			bool named = false;
 			if (cache.entry_size == 24) {
 				uint64_t hwcap;
 
 				memcpy(&hwcap, e + 16, sizeof(hwcap));
-				named = ((hwcap >> 32) & ~(uint64_t)CACHE_ISA_LEVEL_MASK) ==
-					(CACHE_HWCAP_EXTENSION >> 32);
-				if (named) {
-					unsigned level = 1u << ((hwcap >> 32) & CACHE_ISA_LEVEL_MASK);
+				uint64_t high = hwcap >> 32;
+				unsigned level = (unsigned)(high & SHL_SEARCH_CACHE_ISA_LEVEL_MASK);
 
-					if ((level & machine.isa) != level)
-						continue;
-				}
+				/* A glibc-hwcaps entry names the ISA level its library needs. */
+				named = (high & ~(uint64_t)SHL_SEARCH_CACHE_ISA_LEVEL_MASK) ==
+					(SHL_SEARCH_CACHE_HWCAP_EXTENSION >> 32);
+				if (named && (level >= 32 || !(machine.isa & (1u << level))))
+					continue;
 				if (!named && best)
 					break;
 				if (!named && (hwcap & exclude))
 					continue;
-				if ((hwcap & CACHE_HWCAP_PLATFORMS) &&
-				    (hwcap & CACHE_HWCAP_PLATFORMS) != platform_bit)
+				if ((hwcap & SHL_SEARCH_CACHE_HWCAP_PLATFORMS) &&
+				    (hwcap & SHL_SEARCH_CACHE_HWCAP_PLATFORMS) != platform_bit)
 					continue;
 				if (named) {
 					uint32_t prio = hwcaps_priority((uint32_t)hwcap);

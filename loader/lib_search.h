@@ -11,7 +11,8 @@ struct shl_search_from {
 	const char *origin;   /* directory of the object's real file: what $ORIGIN expands to */
 	const char *rpath;    /* its DT_RPATH string, or NULL */
 	const char *runpath;  /* its DT_RUNPATH string, or NULL */
-	const struct shl_search_from *loader; /* the object that needed it, up to the program; NULL at the top */
+	/* the object that needed it, up to the program; NULL at the top */
+	const struct shl_search_from *loader;
 };
 
 /* The path (malloc'd) of the file ld.so would load for `name` needed by `from`; NULL with

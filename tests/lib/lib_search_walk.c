@@ -101,8 +101,9 @@ static void read_dynamic(const char *path, struct object *o)
 				continue;
 			s = need(elf_strptr(e, sh.sh_link, d.d_un.d_val));
 			if (d.d_tag == DT_NEEDED) {
-				o->needed = need(realloc(o->needed,
-							 (size_t)(o->nneeded + 1) * sizeof(char *)));
+				size_t n = (size_t)(o->nneeded + 1);
+
+				o->needed = need(realloc(o->needed, n * sizeof(char *)));
 				o->needed[o->nneeded++] = need(strdup(s));
 			} else if (d.d_tag == DT_RPATH) {
 				o->from.rpath = need(strdup(s));
