@@ -1,5 +1,5 @@
 #!/bin/bash
-# oversized_job_is_refused_naming_the_limit: a job larger than its host can hold is refused before any rank is loaded, with a message giving the limit and the figure, and a non-zero exit: more ranks than vm.max_map_count allows (memory maps), 64 ranks in a cgroup whose pids.max is 40 (threads), 64 ranks of an 8 MiB program in a cgroup whose memory limit is 256 MiB (memory); the cgroup parts are skipped where cgroups cannot be made.
+# oversized_job_is_refused_naming_the_limit: a job larger than its host can hold is refused before any rank is loaded, with a message giving the limit and the figure, and a non-zero exit: more ranks than vm.max_map_count allows (memory maps), 64 ranks in a cgroup whose pids.max is 40 (threads), 64 ranks of a program with 8 MiB of writable data in a cgroup whose memory limit is 256 MiB (memory), while 64 ranks of one with 8 MiB of read-only data run there; the cgroup parts are skipped where cgroups cannot be made.
 # timeout: 120
 . "$SHOAL_TESTS/lib/common.bash"
 
@@ -57,11 +57,14 @@ else
 	echo "no pids cgroup: the threads part is skipped"
 fi
 
-# Memory: 64 copies of an 8 MiB program do not fit in 256 MiB.
-build big <<'SRC'
+# Memory: 64 ranks' own copies of 8 MiB of data the program writes do not fit in 256 MiB,
+# while 8 MiB of read-only data, in memory once per node, do.
+for kind in writable readonly; do
+	qual=; [ $kind = readonly ] && qual=const
+	build "big_$kind" <<SRC
 #include <stdio.h>
 #include <mpi.h>
-static const char big[8 << 20] = { 1 };
+static $qual char big[8 << 20] = { 1 };
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
@@ -70,12 +73,16 @@ int main(int argc, char **argv)
 	return 0;
 }
 SRC
+done
 dir=$(cg_make memory)
 if [ -n "$dir" ] && { echo $((256 << 20)) >"$dir/memory.limit_in_bytes" || echo $((256 << 20)) >"$dir/memory.max"; } 2>/dev/null; then
-	run -t 60 "${IN_CGROUP[@]}" "$dir" "$MPIEXEC" -n 64 "$TEST_TMP/big"
+	run -t 60 "${IN_CGROUP[@]}" "$dir" "$MPIEXEC" -n 64 "$TEST_TMP/big_writable"
 	expect_nonzero
 	expect_err "^shoal: 64 ranks on host [^ ]+ need about [0-9]+ MiB of memory \(the cgroup's memory limit is 256 MiB, [0-9]+ [KMG]iB of it free\)"
 	[ -s "$OUT" ] && { show; fail "a rank ran"; }
+	run -t 120 "${IN_CGROUP[@]}" "$dir" "$MPIEXEC" -n 64 "$TEST_TMP/big_readonly"
+	expect_rc 0
+	expect_out_count '^ran 0$' 64
 	rmdir "$dir"
 else
 	echo "no memory cgroup: the memory part is skipped"
