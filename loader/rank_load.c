@@ -511,6 +511,16 @@ SHL_LOADER_EXPORT void *dlopen(const char *file, int mode)
 		free(path);
 		return h;
 	}
+	if (index >= 0 && (mode & RTLD_NOLOAD)) {
+		/* Only a copy the rank has loaded: a new reference to it, else NULL. */
+		char *copy = live(c, index) ? copy_path(index, c) : NULL;
+
+		h = copy ? shl_loader_dlopen(copy, mode & ~RTLD_GLOBAL) : NULL;
+		pthread_mutex_unlock(&shl_objects.lock);
+		free(copy);
+		free(path);
+		return h;
+	}
 	h = index >= 0 ? load(c, index, mode, true, why, sizeof(why)) : NULL;
 	pthread_mutex_unlock(&shl_objects.lock);
 	if (!h)
