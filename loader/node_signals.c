@@ -84,8 +84,9 @@ static void frame(int i, uintptr_t pc, bool exact)
 		    base_name(info.dli_fname), (unsigned long)(pc - base));
 }
 
-/* Source lines of the crashing rank's own frames: addr2line (binutils) reads the copy's
- * debug information. The handler forks it and prints "#i function at file:line" for each
+/* Source lines of the crashing rank's frames in one of its copies: addr2line (binutils)
+ * reads the copy's debug information (a rank's copy is a link to the node's shared copy, the
+ * whole file). The handler forks it and prints "#i function at file:line" for each
  * frame it can place; nothing is printed when the program has no debug information. */
 static void source_lines(const char *copy, const int *index, const uintptr_t *off, int n)
 {
@@ -186,15 +187,31 @@ static struct shl_copy *copy_of_thread(void)
 	return NULL;
 }
 
-/* Frames of the crashing rank's own copy, for source_lines. */
+/* Frames of the crashing rank's own copies (its program's and its private libraries'), for
+ * source_lines. */
 struct own_frames {
 	int index[SHL_LOADER_BACKTRACE_MAX];
 	uintptr_t off[SHL_LOADER_BACKTRACE_MAX];
+	const char *file[SHL_LOADER_BACKTRACE_MAX];  /* the copy: the dynamic linker's name */
 	int n;
 };
 
+/* Whether `file` is one of the copies of rank `c`: in its program copy's directory, named
+ * `<object>.rank<R>` (loader/rank_load.c). */
+static bool rank_copy(const struct shl_copy *c, const char *file)
+{
+	const char *slash = strrchr(c->path, '/'), *dot = strrchr(file, '.');
+	size_t dir = slash ? (size_t)(slash - c->path) + 1 : 0;
+	char *end;
+
+	if (strncmp(file, c->path, dir) || strchr(file + dir, '/') || !dot ||
+	    strncmp(dot, ".rank", 5))
+		return false;
+	return strtol(dot + 5, &end, 10) == c->rank && end != dot + 5 && !*end;
+}
+
 /* Print frame `i` at `pc` (`exact`: the faulting pc, not a return address) and note it if it
- * lies in the copy `c`. */
+ * lies in one of the copies of `c`. */
 static void own_frame(struct own_frames *own, struct shl_copy *c, int i, uintptr_t pc,
 		      bool exact)
 {
@@ -203,9 +220,30 @@ static void own_frame(struct own_frames *own, struct shl_copy *c, int i, uintptr
 
 	frame(i, pc, exact);
 	if (c && own->n < SHL_LOADER_BACKTRACE_MAX && dladdr((void *)at, &info) &&
-	    info.dli_fname && !strcmp(info.dli_fname, c->path)) {
+	    info.dli_fname && rank_copy(c, info.dli_fname)) {
 		own->index[own->n] = i;
+		own->file[own->n] = info.dli_fname;
 		own->off[own->n++] = at - (uintptr_t)info.dli_fbase;
+	}
+}
+
+/* source_lines for each copy among the frames, in the order they first appear. */
+static void copies_lines(struct own_frames *own)
+{
+	for (int i = 0; i < own->n; i++) {
+		int index[SHL_LOADER_BACKTRACE_MAX], n = 0;
+		uintptr_t off[SHL_LOADER_BACKTRACE_MAX];
+		bool seen = false;
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strcmp(own->file[j], own->file[i]);
+		for (int j = i; j < own->n && !seen; j++)
+			if (!strcmp(own->file[j], own->file[i])) {
+				index[n] = own->index[j];
+				off[n++] = own->off[j];
+			}
+		if (!seen)
+			source_lines(own->file[i], index, off, n);
 	}
 }
 
@@ -326,8 +364,8 @@ static void on_crash(int sig, siginfo_t *si, void *uc_)
 	}
 	if (own.n > 0 && sigsetjmp(report_escape, 1) == 0) {
 		escape_armed = 1;
-		say("  source lines of the program's frames:\n");
-		source_lines(c->path, own.index, own.off, own.n);
+		say("  source lines of the rank's frames in its program and MPI libraries:\n");
+		copies_lines(&own);
 		escape_armed = 0;
 	}
 	shl_exit_in_handler(128 + sig);

@@ -344,7 +344,7 @@ static void *load(struct shl_copy *c, int target, int mode, bool reference, char
 		return NULL;
 	}
 	order_loads(c, target, seen, todo, &ntodo);
-	/* Shared libraries a copy finds through $ORIGIN: its own directory is the job's. */
+	/* The shared libraries the copies need, loaded as the walk found them. */
 	for (int t = 0; t < ntodo; t++) {
 		const struct shl_object *o = shl_objects.objects[todo[t]];
 		void **more = o->npreload ? realloc(pre, (size_t)(npre + o->npreload) *

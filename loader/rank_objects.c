@@ -39,7 +39,6 @@ struct need {
 	off_t str;       /* the string's offset in the dynamic string table */
 	off_t vn_at;     /* of the version-requirement entry's file name, if another, else -1 */
 	int node;        /* the walk's node it names, or -1 (Shoal's libmpi.so, another MPI) */
-	bool origin;     /* found through an $ORIGIN search-path entry */
 };
 
 /* One file of a walk: what deciding and copying need of it. */
@@ -402,6 +401,34 @@ static int node_for(struct walk *w, const char *path, int loader)
 	return w->n - 1;
 }
 
+/* The file of the object the node process has loaded under `name` (malloc'd), or NULL. */
+static char *loaded(const char *name)
+{
+	void *h = strchr(name, '/') ? NULL : shl_loader_dlopen(name, RTLD_LAZY | RTLD_NOLOAD);
+	struct link_map *map = NULL;
+	char *path = NULL;
+
+	if (h && dlinfo(h, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name[0])
+		path = strdup(map->l_name);
+	if (h)
+		dlclose(h);
+	return path;
+}
+
+/* The node the walk has loaded under `name` (a DT_NEEDED name it was found by, or its
+ * soname), or -1. */
+static int known(const struct walk *w, const char *name)
+{
+	for (int m = 0; m < w->n; m++) {
+		if (w->nodes[m].soname && !strcmp(w->nodes[m].soname, name))
+			return m;
+		for (int k = 0; k < w->nodes[m].nneeds; k++)
+			if (w->nodes[m].needs[k].node >= 0 && !strcmp(w->nodes[m].needs[k].name, name))
+				return w->nodes[m].needs[k].node;
+	}
+	return -1;
+}
+
 /* Where the dynamic linker would find each DT_NEEDED of every node, adding nodes as they
  * are found (breadth first, as it loads). Shoal's libmpi.so is loaded by the node already;
  * libraries of other MPIs are only noted. Returns 0, or the status to end with (`why`
@@ -426,11 +453,20 @@ static int walk(struct walk *w, const char *root)
 				w->nodes[i].other_name = nd->name;
 				continue;
 			}
+			/* A name the dynamic linker has loaded already (needed under it, or a
+			 * soname) is that object, wherever the requester would look. */
+			j = known(w, nd->name);
+			if (j >= 0) {
+				nd->node = j;
+				continue;
+			}
 			/* Nodes move as the array grows: the chain is linked again each time. */
 			for (int m = 0; m < w->n; m++)
 				w->nodes[m].from.loader = w->nodes[m].loader >= 0 ?
 					&w->nodes[w->nodes[m].loader].from : NULL;
-			path = shl_lib_search(nd->name, &w->nodes[i].from, &nd->origin);
+			path = loaded(nd->name);
+			if (!path)
+				path = shl_lib_search(nd->name, &w->nodes[i].from, NULL);
 			if (!path) {
 				snprintf(w->why, w->whylen, "error while loading shared libraries: "
 					 "%s: cannot open shared object file: No such file or "
@@ -686,7 +722,7 @@ static int publish(struct walk *w, const char *root_base)
 					goto oom;
 				o->deps = more;
 				o->deps[o->ndeps++] = to->object;
-			} else if (to && nd->origin) {
+			} else if (to) {
 				char **more = realloc(o->preload, (size_t)(o->npreload + 1) *
 						      sizeof(*more));
 
@@ -724,7 +760,9 @@ static int judge(struct walk *w, bool root_is_program)
 	for (int i = 0; i < w->n; i++) {
 		struct node *n = &w->nodes[i];
 
-		if (n->other_mpi && !(i == 0 && root_is_program)) {
+		/* Beside Shoal's libmpi.so (which comes first in its lookups) another MPI's
+		 * library is loaded but unused; without it, the object is that MPI's. */
+		if (n->other_mpi && !n->needs_libmpi && !(i == 0 && root_is_program)) {
 			snprintf(w->why, w->whylen, "%s (%s, needed by %s) is built with %s (it needs "
 				 "%s): rebuild it with Shoal's mpicc -shared", asked_name(w, i),
 				 n->path, i == 0 ? "the program" : base_of(w->nodes[n->loader >= 0 ?

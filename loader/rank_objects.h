@@ -56,7 +56,10 @@ struct shl_object {
 	int nunique;
 	int *deps;           /* indices of the private objects it needs, in DT_NEEDED order */
 	int ndeps;
-	char **preload;      /* shared libraries it needs that its directory's $ORIGIN finds */
+	/* The shared libraries it needs, as the walk found them: loaded by path before a rank's
+	 * copy, whose own lookups would search from the job directory (its $ORIGIN) and miss
+	 * what a process finds loaded already (a library the program needed first). */
+	char **preload;
 	int npreload;
 	struct shl_segment *segs;
 	int nsegs;
