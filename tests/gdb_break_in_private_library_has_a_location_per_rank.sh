@@ -1,5 +1,5 @@
 #!/bin/bash
-# gdb_break_in_private_library_has_a_location_per_rank: debugging a library built with Shoal's mpicc -shared, loaded once per rank, at 4 ranks: under mpiexec --gdb, `break solver_init` has one location per rank, each rank stops there once, at the library's source file and line, and `info ranks` shows the stopped rank in the library function; a rank that crashes in the library gets a backtrace naming the library function and its line; a hang report names the library function and line where each rank waits.
+# gdb_break_in_private_library_has_a_location_per_rank: debugging a library built with Shoal's mpicc -shared, loaded once per rank, at 4 ranks: under mpiexec --gdb, `break solver_init` has one location per rank, each rank stops there once, at the library's source file and line, and `info ranks` shows the stopped rank in the library function; a rank that crashes in the library gets a backtrace naming the library function and its line; a hang report names the library function and line where each rank waits, at 4 ranks and at 16 (switched in user space where the CPU can).
 # timeout: 180
 . "$SHOAL_TESTS/lib/common.bash"
 # These jobs stay blocked on purpose while gdb looks at them: no deadlock check.
@@ -103,5 +103,14 @@ expect_rc 124
 expect_err 'hang report \(--timeout 3 s expired\)'
 for r in 0 1 2 3; do
 	expect_err "^[ *] $r +[0-9]+ +in MPI_Recv\\(source=$(((r + 1) % 4)), tag=4, comm=MPI_COMM_WORLD, count=1\\) +solver_wait \\(\\) at libsolver\\.c:22\$"
+done
+
+# The same with 16 ranks outnumbering the cores, switched in user space (parked, or run on
+# carrier threads) where the CPU can switch them (FSGSBASE), threads of their own elsewhere.
+SHOAL_FIBERS=1 timeout -k 5 60 "$MPIEXEC" --timeout 3 -n 16 ./prog wait >"$OUT" 2>"$ERR" </dev/null
+RC=$?
+expect_rc 124
+for r in $(seq 0 15); do
+	expect_err "^[ *] $r +[0-9]+ +in MPI_Recv\\(source=$(((r + 1) % 16)), tag=4, comm=MPI_COMM_WORLD, count=1\\) +solver_wait \\(\\) at libsolver\\.c:22\$"
 done
 exit 0

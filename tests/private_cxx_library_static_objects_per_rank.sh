@@ -1,5 +1,5 @@
 #!/bin/bash
-# private_cxx_library_static_objects_per_rank: a C++ library built with Shoal's mpicxx -shared is loaded once per rank, at 4 and 16 ranks: its global object (whose constructor calls nothing of MPI) is constructed and destroyed once per rank, its std::string and std::map globals and a function-local static object hold each rank's own values, and each destructor runs once, in its own rank. libstdc++ stays one per node.
+# private_cxx_library_static_objects_per_rank: a C++ library built with Shoal's mpicxx -shared is loaded once per rank, at 4 and 16 ranks: its global object (whose constructor calls nothing of MPI) is constructed and destroyed once per rank, its std::string and std::map globals and a function-local static object hold each rank's own values, and each destructor runs once, in its own rank. The library finds the plain library it needs as the dynamic linker does, through the program's RUNPATH.
 # timeout: 180
 . "$SHOAL_TESTS/lib/common.bash"
 cd "$TEST_TMP" || fail "no scratch directory"
@@ -55,6 +55,8 @@ extern "C" void objects_print(int rank)
 		    table.count(name) ? table[name] : -1, calls().n);
 }
 SRC
+# libobjects has no RUNPATH: its libtally is the one the program's RUNPATH found (the
+# dynamic linker takes a library already loaded under that soname), under mpiexec too.
 "$MPICXX" -g -shared -o libobjects.so objects.cpp -L"$TEST_TMP" -ltally ||
 	fail "mpicxx -shared cannot build libobjects"
 
