@@ -1,5 +1,5 @@
 #!/bin/bash
-# gdb_break_in_private_library_has_a_location_per_rank: debugging a library built with Shoal's mpicc -shared, loaded once per rank, at 4 ranks: under mpiexec --gdb, `break solver_init` has one location per rank, each rank stops there once, at the library's source file and line, and `info ranks` shows the stopped rank in the library function; a rank that crashes in the library gets a backtrace naming the library function and its line; a hang report names the library function and line where each rank waits, at 4 ranks and at 16 (switched in user space where the CPU can).
+# gdb_break_in_private_library_has_a_location_per_rank: debugging a library built with Shoal's mpicc -shared, loaded once per rank, at 4 ranks: under mpiexec --gdb, `break solver_init` has one location per rank, each rank stops there once, at the library's source file and line, and `info ranks` shows the stopped rank in the library function; a rank that crashes in the library gets a backtrace naming the library function and its line; a hang report names the library function and line where each rank waits, at 4 ranks and at 16 (switched in user space where the CPU can); shoal-gdb attaches to a running job and shows the library function and the rank's own library global.
 # timeout: 180
 . "$SHOAL_TESTS/lib/common.bash"
 # These jobs stay blocked on purpose while gdb looks at them: no deadlock check.
@@ -112,5 +112,24 @@ RC=$?
 expect_rc 124
 for r in $(seq 0 15); do
 	expect_err "^[ *] $r +[0-9]+ +in MPI_Recv\\(source=$(((r + 1) % 16)), tag=4, comm=MPI_COMM_WORLD, count=1\\) +solver_wait \\(\\) at libsolver\\.c:22\$"
+done
+
+# shoal-gdb attaches to a running job as before, with every copy's symbols and with symbols
+# on demand (SHOAL_GDB_EAGER_MAX=0): info ranks names the library function where each rank
+# waits, and rank 2 selects its frame there, where print shows rank 2's own library global.
+start_job 4 ./prog wait
+for eager in 64 0; do
+	for _ in $(seq 30); do   # until every rank waits in the library, 30 attaches at most
+		SHOAL_GDB_EAGER_MAX=$eager run -t 60 "$SHOAL_BUILD/bin/shoal-gdb" "$node" -batch -nx \
+			-ex 'info ranks' -ex 'rank 2' -ex 'print my_rank'
+		[ "$(grep -Ec '^[ *] [0-3] +[0-9]+ +in MPI_Recv' "$OUT")" = 4 ] && break
+		sleep 1
+	done
+	expect_rc 0
+	for r in 0 1 2 3; do
+		expect_out "^[ *] $r +[0-9]+ +in MPI_Recv\\(source=$(((r + 1) % 4)), tag=4, comm=MPI_COMM_WORLD, count=1\\) +solver_wait \\(\\) at libsolver\\.c:22\$"
+	done
+	expect_out '^#[0-9]+ +0x[0-9a-f]+ in solver_wait \(\) at libsolver\.c:22$'
+	expect_out '^\$1 = 2$'
 done
 exit 0
