@@ -3,7 +3,7 @@
 machine code and DATA_MB of initialised writable data, for measuring what a job costs in
 memory per rank (bench/memory.sh, tests/private_code_is_in_memory_once_per_node.sh).
 
-    bench/bigprog.py [--code-mb N] [--data-mb M] [--parts K] [--seed S] OUTDIR
+    bench/bigprog.py [--code-mb N] [--data-mb M] [--written F] [--parts K] [--seed S] OUTDIR
 
 writes OUTDIR/main.c and OUTDIR/part_0.c .. part_{K-1}.c (K defaults to one part per ~2 MB
 of code, so that `make -j` or `xargs -P` compiles them side by side). Build them with any
@@ -20,22 +20,25 @@ rank. The size reached is "about": 36 bytes of x86-64 code per round, as GCC 12 
 at -O1 and -O2 (`size` of the built program says what it is).
 
 Data: arrays of 64-bit values, none zero (so they are in .data, not .bss); every rank adds
-to one value in every 4 KiB page of every array, so every page of data is written in every
-rank (the worst case: a program that writes all its data).
+to one value in every 4 KiB page of the first --written fraction of the arrays (default all:
+the worst case, a program that writes all its data) and reads the others.
 
-What the program does at run time (main.c): MPI_Init; the chain of calls and the writes;
-a barrier, after which every rank is alive and has run all its code; then the lowest rank
-of each process reads that process's Pss and Rss from /proc/self/smaps_rollup, rank 0 sums
-them over the job's processes (one process per node under Shoal, where ranks are threads;
-one per rank under Open MPI or MPICH), finds the directory of the file its code is mapped
-from and, when that is not the process's executable (Shoal's rank copies in the job
-directory), sums the bytes its files hold as `du` counts them (st_blocks * 512, symbolic
-links not followed, hard links once); then one line:
+What the program does at run time (main.c): MPI_Init; the chain of calls and the writes; a
+barrier, after which every rank is alive and has run all its code. Then, before any other
+collective call (whose first use may allocate buffers of the MPI's own), a rank that is its
+process's main thread (an MPI with a process per rank) reads its process's Pss and Rss from
+/proc/self/smaps_rollup, and so does rank 0 where ranks are threads of one process (Shoal,
+one node); rank 0 finds the file its code was loaded from (dladdr of main: the path the
+MPI loaded, else the file /proc/self/maps names) and, when that is not the process's
+executable (Shoal's rank copies in the job directory), sums the bytes the files of its
+directory hold as `du` counts them (st_blocks * 512, symbolic links not followed, hard
+links once). The ranks sum what they read onto rank 0, which prints
 
     MEMORY ranks=R processes=P pss_kb=K rss_kb=K jobdir_bytes=B jobdir_files=F checksum=X
 
-jobdir_bytes and jobdir_files are -1 under an MPI that runs the program file itself. The
-program exits 0, or 1 with a message on stderr when it cannot read what it measures.
+(kB as the kernel's, KiB; P the distinct processes of the ranks). jobdir_bytes and
+jobdir_files are -1 under an MPI that runs the program file itself. The program exits 0, or
+1 with a message on stderr when it cannot read what it measures.
 """
 
 import argparse
@@ -99,7 +102,9 @@ def part_text(rng, index, nfuncs, narrays, written):
 MAIN = r'''/* The main part of a program written by bench/bigprog.py (its docstring says what the
  * program measures and prints). Every rank runs main, in its own process or, under Shoal, in
  * its own thread of the node process. */
+#define _GNU_SOURCE
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -135,7 +140,8 @@ static int read_pss(long long *pss, long long *rss)
 	return *pss < 0 || *rss < 0 ? -1 : 0;
 }
 
-/* The path of the file the code at addr is mapped from (/proc/self/maps). */
+/* The path of the file the code at addr is mapped from (/proc/self/maps), for a program
+ * whose dladdr names no absolute path. */
 static int mapped_file(const void *addr, char *path, size_t len)
 {
 	FILE *f = fopen("/proc/self/maps", "r");
@@ -230,7 +236,12 @@ int main(int argc, char **argv)
 	if (rank == 0) {
 		ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 		exe[n > 0 ? n : 0] = '\0';
-		if (mapped_file((const void *)main, code, sizeof code)) {
+		Dl_info info;
+		int found = dladdr((const void *)main, &info) && info.dli_fname &&
+			    info.dli_fname[0] == '/';
+		if (found)
+			snprintf(code, sizeof code, "%s", info.dli_fname);
+		if (!found && mapped_file((const void *)main, code, sizeof code)) {
 			fprintf(stderr, "bigprog: no file in /proc/self/maps holds main\n");
 			rc = 1;
 		} else if (strcmp(code, exe) != 0 && !(realpath(code, real) && !strcmp(real, exe))) {
@@ -301,7 +312,8 @@ def main():
         w = round(d * a.written)
         with open(os.path.join(a.outdir, f"part_{p}.c"), "w") as out:
             out.write(part_text(rng, p, f, d, w))
-    decls = "\n".join(f"__attribute__((visibility(\"hidden\"))) uint64_t bigprog_part_{p}(uint64_t x);" for p in range(parts))
+    decls = "\n".join(f"__attribute__((visibility(\"hidden\"))) "
+                      f"uint64_t bigprog_part_{p}(uint64_t x);" for p in range(parts))
     names = ", ".join(f"bigprog_part_{p}" for p in range(parts))
     with open(os.path.join(a.outdir, "main.c"), "w") as out:
         out.write(MAIN.replace("@PARTS@", str(parts)).replace("@DECLS@", decls)

@@ -22,7 +22,8 @@
 # Output: the table on stdout and in MEMORY_OUT/table; MEMORY_OUT/results has a line per
 # launch, "impl code_mb data_mb program_bytes" then the program's MEMORY line (or
 # "FAIL why"); each launch's output is in MEMORY_OUT/<impl>-<code>mb.n<ranks>.log.
-# Exit 0 when every launch printed its MEMORY line, 1 otherwise, 77 when Shoal is not built.
+# Exit 0 when every launch printed its MEMORY line and exited 0, 1 otherwise (a launch that
+# measured and then failed is in the table with its exit status), 77 when Shoal is not built.
 set -u
 
 root=$(cd -- "$(dirname -- "$(readlink -f -- "$0")")/.." && pwd -P)
@@ -113,14 +114,18 @@ for shape in $shapes; do
 				timeout -k 10 "$limit" $(launcher "$impl" "$n") "$exe" >"$log" 2>&1 </dev/null
 			rc=$?
 			line=$(grep -m1 '^MEMORY ' "$log")
-			if [ "$rc" -ne 0 ] || [ -z "$line" ]; then
-				why="exit status $rc$([ "$rc" = 124 ] && echo " (timed out after $limit s)")"
-				[ -z "$line" ] && why="$why, no MEMORY line"
+			note=
+			if [ -z "$line" ]; then
+				why="exit status $rc$([ "$rc" = 124 ] && echo " (timed out after $limit s)"), no MEMORY line"
 				echo "$impl $code $data $size FAIL $why" >>"$out/results"
 				printf '%-8s %6s %6s %13s %6s  FAIL: %s (%s)\n' "$impl" "$code" "$data" "$size" \
 					"$n" "$why" "$log" >>"$table"
 				status=1
 				continue
+			elif [ "$rc" -ne 0 ]; then
+				# Measured, but the job ended badly afterwards (its log says how).
+				note="  (exit status $rc)"
+				status=1
 			fi
 			echo "$impl $code $data $size $line" >>"$out/results"
 			pss=$(($(field pss_kb "$line") * 1024))
@@ -131,8 +136,8 @@ for shape in $shapes; do
 			else
 				growth=$(mb $(((pss - first_pss) / (n - first_n))))
 			fi
-			printf '%-8s %6s %6s %13s %6s %13s %9s %9s %11s\n' "$impl" "$code" "$data" "$size" \
-				"$n" "$jd" "$(mb "$pss")" "$(mb $((pss / n)))" "$growth" >>"$table"
+			printf '%-8s %6s %6s %13s %6s %13s %9s %9s %11s%s\n' "$impl" "$code" "$data" "$size" \
+				"$n" "$jd" "$(mb "$pss")" "$(mb $((pss / n)))" "$growth" "$note" >>"$table"
 		done
 	done
 done
