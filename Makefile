@@ -83,7 +83,7 @@ $(BUILD)/obj/runtime/datatype/op.o: ALL_CFLAGS += -O3
 
 $(LIBMPI): $(LIB_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libmpi.so -o $@ $(LIB_OBJS) -ldl -lpthread -lcrypto
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libmpi.so -o $@ $(LIB_OBJS) -ldl -lpthread -lcrypto -lelf
 
 # rankcrt.o goes into every user program: never with sanitizer instrumentation.
 $(RANKCRT): loader/rankcrt.c $(HEADERS)

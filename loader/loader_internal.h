@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <sys/types.h>
 
+#include "loader/rank_objects.h"
+
 /* GNU getopt's scanning state for one rank (or the singleton). */
 struct shl_getopt {
 	char *const *argv; /* argv of the last call; a different one restarts the scan */
@@ -87,8 +89,16 @@ enum shl_ending {
 struct shl_copy {
 	int rank;
 	pthread_t thread;
-	char *path;        /* the private copy in the job dir */
+	char *path;        /* the rank's copy of the program in the job dir */
 	void *handle;      /* dlopen handle of the copy */
+	/* The rank's copies of the node's private objects (loader/rank_load.c), by index in
+	 * shl_objects: dlopen handles, which of them the loader holds (the program and what
+	 * copies need; a plug-in's handle is the program's), and the order the loader
+	 * loaded those in. Written by the rank's threads under shl_objects.lock. */
+	void *objects[SHL_OBJECTS_MAX];
+	uint64_t owned;
+	unsigned char order[SHL_OBJECTS_MAX];
+	int norder;
 	int argc;
 	char **argv;       /* the rank's own argv: pointers and strings in one allocation */
 	jmp_buf start;     /* exit() during main comes back here */
@@ -105,8 +115,8 @@ struct shl_copy {
 	struct shl_libc libc;
 };
 
-/* What loading a thread-rank program's copies needs to know of its file (the libraries it
- * needs and where it looks for them: loader/program_origin.c). A program linked
+/* What loading a thread-rank program's copies needs to know of its file, besides what
+ * loader/rank_objects.c reads of every private object. A program linked
  * by a build system (`mpicc -showme:link`, mpi.pc) is a position-independent executable:
  * each copy gets DF_1_PIE cleared (glibc's dlopen refuses executables) and the symbols of
  * its copy relocations (stderr, std::cout) undefined, so that they copy the libraries'
@@ -118,10 +128,6 @@ struct shl_program_elf {
 	bool textrel;      /* has text relocations */
 	off_t *copy_syms;  /* file offsets of the symbols of its copy relocations */
 	int ncopy_syms;
-	char **needed;     /* DT_NEEDED, in order */
-	int nneeded;
-	char *runpath;     /* DT_RUNPATH, DT_RPATH, or NULL */
-	char *rpath;
 };
 
 /* The node process's state, one per process. */
@@ -225,9 +231,10 @@ void shl_loader_stdio_rank_done(struct shl_copy *c);
  * rank's unfinished lines. */
 void shl_loader_stdio_flush_all(bool wait);
 
-/* Main thread of the node, once, before any copy is made (loader/node_room.c): whether
- * this host can hold `nlocal` ranks of `program`, copied into `jobdir`, with stacks of
- * `stack` bytes: memory maps, threads, memory, room for the copies, address space. Returns
+/* Main thread of the node, once, after the private objects are copied into `jobdir` and
+ * before any rank's copy is made (loader/node_room.c): whether this host can hold `nlocal`
+ * ranks of `program` with stacks of `stack` bytes: memory maps, threads, memory, room for a
+ * rank's copy, address space. Returns
  * 0, or -E2BIG after a line on stderr for each limit the job is past. */
 int shl_node_room(const char *jobdir, const char *program, int nlocal, size_t stack);
 
@@ -249,6 +256,22 @@ enum shl_program_kind {
  * copies cannot be loaded (thread-local variables of its own, text relocations). */
 int shl_loader_check_program(const char *path, struct shl_program_elf *elf, char *why,
 			     size_t whylen);
+
+/* Any thread: glibc's dlopen (libmpi.so's own dlopen loads a rank's copies of private
+ * objects: loader/rank_load.c). */
+void *shl_loader_dlopen(const char *file, int mode);
+
+/* Rank thread, before main: load the rank's copies of the program and of the private
+ * libraries it needs (constructors run here); sets c->handle. Aborts the job if it cannot. */
+void shl_rank_load_program(struct shl_copy *c);
+
+/* Rank thread, at its end: end the copies the loader loaded for it, the program first, with
+ * dlclose, or, when `mapped` (threads of the rank still run), by running their destructors
+ * and leaving them mapped. */
+void shl_rank_unload(struct shl_copy *c, bool mapped);
+
+/* Any thread: the MPI ("Open MPI", "MPICH") whose library has soname `soname`, or NULL. */
+const char *shl_loader_other_mpi(const char *soname);
 
 /* shoal-node's main thread, once, instead of thread ranks (the program is not mpicc's): run
  * the `nlocal` ranks whose world ranks are in `world` (NULL: 0..nlocal-1) of a job of

@@ -60,7 +60,7 @@ enum opt_id {
 	O_NONE, O_NP, O_HOST, O_HOSTFILE, O_PPN, O_MAP_BY, O_SHOW_PLACEMENT, O_DISPLAY_MAP,
 	O_LAUNCHER, O_AGENT, O_CONTROL_ADDR, O_HELP, O_VERSION, O_GDB, O_GDB_X, O_TIMEOUT,
 	O_EXPORT, O_GENV, O_GENVLIST, O_GENVALL, O_GENVNONE, O_TAG_OUTPUT, O_PREPEND_RANK,
-	O_WDIR, O_BIND_TO, O_REPORT_BINDINGS, O_OUTPUT_DIR,
+	O_WDIR, O_BIND_TO, O_REPORT_BINDINGS, O_OUTPUT_DIR, O_PRIVATE_LIB,
 };
 
 /* One option: its spellings (Shoal's first, then Open MPI's and MPICH Hydra's), the words
@@ -96,6 +96,11 @@ static const struct opt opts[] = {
 	  "prefix each line with '[RANK] '" },
 	{ { "-wdir", "--wdir", "-wd" }, 1, "DIR", OPT_TAKEN, O_WDIR,
 	  "run the ranks in DIR" },
+	{ { "--private-lib" }, 1, "NAME", OPT_TAKEN, O_PRIVATE_LIB,
+	  "load library NAME once per rank, as the\n"
+	  "\tprogram (a soname, file name, path or stem;\n"
+	  "\trepeat it, or NAME:NAME); every host gets\n"
+	  "\tSHOAL_PRIVATE_LIBS with these names added" },
 	{ { "--timeout", "-timeout" }, 1, "S", OPT_TAKEN, O_TIMEOUT,
 	  "after S seconds report what every rank waits\n"
 	  "\tfor and end the job with status 124 (also\n\tSHOAL_TIMEOUT)" },
@@ -244,7 +249,8 @@ static void usage(FILE *f)
 		"with '=' are ignored with a warning, others still are refused.\n"
 		"All ranks of a node run as threads of one process (shoal-node), each with its\n"
 		"own copy of the program; the program must be built with mpicc.\n"
-		"Environment: SHOAL_STACK_SIZE (rank stack, default 8M), SHOAL_GDB (gdb to use).\n"
+		"Environment: SHOAL_STACK_SIZE (rank stack, default 8M), SHOAL_GDB (gdb to use),\n"
+		"SHOAL_PRIVATE_LIBS (libraries loaded once per rank, NAME:NAME).\n"
 		"kill -QUIT <mpiexec pid> prints what every rank waits for; the job goes on.\n"
 		"Only rank 0 reads mpiexec's stdin; other ranks read end-of-file.\n"
 		"Jobs on several hosts: docs/offnode.md.\n");
@@ -512,6 +518,29 @@ static void take(const struct opt *o, const char *name, char **v, struct job *jo
 	case O_PREPEND_RANK:
 		job->label = "rank";
 		break;
+	case O_PRIVATE_LIB: {
+		/* Appended to what the variable holds already (the user's, or earlier
+		 * options'); main forwards it to every host. */
+		const char *old = getenv("SHOAL_PRIVATE_LIBS");
+		char *names;
+
+		if (!*v[0]) {
+			fprintf(stderr, "mpiexec: %s needs a value\n", name);
+			exit(2);
+		}
+		if (!old || !*old)
+			names = strdup(v[0]);
+		else if (asprintf(&names, "%s%s%s", old, old[strlen(old) - 1] == ':' ? "" : ":",
+				  v[0]) < 0)
+			names = NULL;
+		if (!names) {
+			fprintf(stderr, "mpiexec: out of memory\n");
+			exit(1);
+		}
+		setenv("SHOAL_PRIVATE_LIBS", names, 1);
+		free(names);
+		break;
+	}
 	case O_WDIR:
 		if (chdir(v[0]) < 0) {
 			fprintf(stderr, "mpiexec: cannot change to %s: %s\n", v[0], strerror(errno));
@@ -793,6 +822,10 @@ int main(int argc, char **argv)
 	 * "off" (a host's proxy does not inherit mpiexec's environment). */
 	if (getenv("SHOAL_DEADLOCK_S"))
 		forward(&job, "SHOAL_DEADLOCK_S", strlen("SHOAL_DEADLOCK_S"));
+	/* The libraries loaded once per rank (--private-lib, or set by the user) must be the
+	 * same on every host, so that each rank's library state is its own everywhere. */
+	if (getenv("SHOAL_PRIVATE_LIBS"))
+		forward(&job, "SHOAL_PRIVATE_LIBS", strlen("SHOAL_PRIVATE_LIBS"));
 	if (!job.place.nhosts && !job.agent &&
 	    (job.launcher ? !strcmp(job.launcher, "slurm") : shl_slurm_inside())) {
 		/* Inside an allocation without hosts given: its nodes, started by srun. */

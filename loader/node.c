@@ -26,7 +26,7 @@
 
 #include "loader/loader.h"
 #include "loader/loader_internal.h"
-#include "loader/program_origin.h"
+#include "loader/rank_objects.h"
 #include "loader/report.h"
 #include "io/exit.h"
 #include "io/mesh.h"
@@ -83,67 +83,6 @@ static size_t stack_size(void)
 		return SHL_LOADER_STACK_DEFAULT;
 	}
 	return (size_t)v;
-}
-
-/* Copy the program to the rank's private file: dlopen of one inode twice would share it.
- * An executable's copy loses DF_1_PIE, the flag by which glibc's dlopen refuses it, and the
- * definitions of the symbols its copy relocations fill (loader/program_elf.c, read_copies). */
-static int copy_program(const char *from, const char *to)
-{
-	const struct shl_program_elf *elf = &shl_loader.elf;
-	int in, out, err = 0;
-	struct stat st;
-	off_t done = 0;
-
-	in = open(from, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -errno;
-	if (fstat(in, &st) < 0) {
-		err = -errno;
-		goto close_in;
-	}
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0700);
-	if (out < 0) {
-		err = -errno;
-		goto close_in;
-	}
-	while (done < st.st_size) {
-		ssize_t n = copy_file_range(in, NULL, out, NULL, (size_t)(st.st_size - done), 0);
-
-		if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EINVAL))
-			n = sendfile(out, in, &done, (size_t)(st.st_size - done));
-		else if (n > 0)
-			done += n;
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			goto close_out;
-		}
-		if (n == 0) {
-			err = -EIO; /* the file shrank under us */
-			goto close_out;
-		}
-	}
-	if (!err && elf->pie_flag_at >= 0) {
-		uint64_t flags_1 = elf->flags_1 & ~(uint64_t)DF_1_PIE;
-		struct { uint16_t shndx; uint64_t value; } __attribute__((packed)) undef = {
-			SHN_UNDEF, 0 };
-
-		if (pwrite(out, &flags_1, sizeof(flags_1), elf->pie_flag_at) !=
-		    (ssize_t)sizeof(flags_1))
-			err = errno ? -errno : -EIO;
-		for (int k = 0; k < elf->ncopy_syms && !err; k++)
-			if (pwrite(out, &undef, sizeof(undef), elf->copy_syms[k] +
-				   (off_t)offsetof(Elf64_Sym, st_shndx)) != (ssize_t)sizeof(undef))
-				err = errno ? -errno : -EIO;
-	}
-close_out:
-	if (close(out) < 0 && !err)
-		err = -errno;
-close_in:
-	close(in);
-	return err;
 }
 
 /* An executable's code addresses std::cout and its kin through copies of them in the
@@ -249,36 +188,10 @@ static void pin_libraries(struct shl_copy *c)
 	dl_iterate_phdr(collect_library, &l);
 	for (size_t i = 0; i < l.n; i++) {
 		/* Never closed: the reference and the pin last as long as the node. */
-		(void)dlopen(l.names[i], RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+		(void)shl_loader_dlopen(l.names[i], RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
 		free(l.names[i]);
 	}
 	free(l.names);
-}
-
-/* The copy's ELF destructors (.fini_array in reverse, then DT_FINI), as dlclose runs them,
- * without unmapping it. Their addresses in the dynamic section are relative to the copy's
- * base (glibc relocates only the tags its lookups use). */
-static void run_fini(struct shl_copy *c)
-{
-	struct link_map *map = NULL;
-	ElfW(Addr) array = 0, fini = 0;
-	size_t count = 0;
-
-	if (dlinfo(c->handle, RTLD_DI_LINKMAP, &map) != 0 || !map)
-		return;
-	for (ElfW(Dyn) *d = map->l_ld; d->d_tag != DT_NULL; d++)
-		if (d->d_tag == DT_FINI_ARRAY)
-			array = d->d_un.d_ptr;
-		else if (d->d_tag == DT_FINI_ARRAYSZ)
-			count = d->d_un.d_val / sizeof(ElfW(Addr));
-		else if (d->d_tag == DT_FINI)
-			fini = d->d_un.d_ptr;
-	if (array)
-		for (ElfW(Addr) *f = (ElfW(Addr) *)(map->l_addr + array) + count;
-		     f-- > (ElfW(Addr) *)(map->l_addr + array);)
-			((void (*)(void))*f)();
-	if (fini)
-		((void (*)(void))(map->l_addr + fini))();
 }
 
 /* ThreadSanitizer does not see ld.so unmap a copy (its own system calls): a copy mapped
@@ -303,12 +216,7 @@ static void run_fini(struct shl_copy *c)
  * until the node ends. */
 static void unload_copy(struct shl_copy *c)
 {
-	if (SHL_LOADER_KEEP_MAPPED || shl_job_rank_threads(c->rank) > 0) {
-		run_fini(c);
-		return;
-	}
-	if (dlclose(c->handle) != 0)
-		fprintf(stderr, "shoal: rank %d: dlclose: %s\n", c->rank, dlerror());
+	shl_rank_unload(c, SHL_LOADER_KEEP_MAPPED || shl_job_rank_threads(c->rank) > 0);
 }
 
 /* Called from pthread_exit in the rank's main: a process whose main thread calls pthread_exit
@@ -350,7 +258,6 @@ static void *run_rank(void *arg)
 	struct shl_copy *c = arg;
 	int (*entry)(int, char **, char **);
 	char name[16];
-	int err;
 
 	shl_job_bind_rank(c->rank);
 	shl_loader_self = c;
@@ -359,21 +266,11 @@ static void *run_rank(void *arg)
 	c->altstack = shl_job_signal_stack();
 	stack_bounds(c);
 
-	err = copy_program(shl_loader.program, c->path);
-	if (err)
-		shl_job_abort(1, "rank %d: cannot copy %s to %s: %s", c->rank, shl_loader.program,
-			      c->path, strerror(-err));
 	shl_copy_stage_set(c, SHL_STAGE_LOADING);
 	pthread_cleanup_push(on_pthread_exit, c);
 	if (setjmp(c->start) == 0) {
-		/* Constructors of the copy run here, in the rank's thread, after binding. The
-		 * libraries the program finds through $ORIGIN come from its own directory. */
-		void **origin_libs = shl_loader_origin_preload();
-
-		c->handle = dlopen(c->path, RTLD_NOW | RTLD_LOCAL);
-		if (!c->handle)
-			shl_job_abort(1, "rank %d: cannot load %s: %s", c->rank, c->path, dlerror());
-		shl_loader_origin_release(origin_libs);
+		/* Constructors of the copies run here, in the rank's thread, after binding. */
+		shl_rank_load_program(c);
 		pin_libraries(c);
 		entry = (int (*)(int, char **, char **))dlsym(c->handle, "main");
 		if (!entry)
@@ -399,10 +296,11 @@ static void *run_rank(void *arg)
 		run_atexit(c);
 	shl_copy_stage_set(c, SHL_STAGE_UNLOADING);
 	shl_loader_rank_ended(c);
-	shl_loader_stdio_rank_done(c);
-	/* _exit and quick_exit leave the copy mapped: its destructors must not run. */
+	/* _exit and quick_exit leave the copies mapped: their destructors must not run. What
+	 * the destructors print is the rank's output still, as at a process's exit. */
 	if (c->ending == SHL_END_RETURN)
 		unload_copy(c);
+	shl_loader_stdio_rank_done(c);
 	shl_copy_stage_set(c, SHL_STAGE_DONE);
 	return NULL;
 }
@@ -676,6 +574,9 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 	shl_node_exec_unset_env();
 	more_files();
 	stack = stack_size();
+	err = shl_objects_setup(jobdir, argv[0], argv[0]);
+	if (err)
+		return err;
 	if (shl_node_room(jobdir, argv[0], nlocal, stack) < 0)
 		return 1;
 	shl_loader.stack = stack;

@@ -1,4 +1,4 @@
-/* Whether a node can hold its ranks, judged before any copy is made: memory maps
+/* Whether a node can hold its ranks, judged before any rank's copy is made: memory maps
  * (vm.max_map_count), threads (kernel.threads-max, kernel.pid_max, RLIMIT_NPROC, the
  * cgroup's pids.max), memory (MemAvailable, the cgroup's memory limit), address space for
  * the stacks (RLIMIT_AS, the commit limit under strict overcommit) and room for the copies
@@ -24,10 +24,12 @@
  * one split in two once its relocations are read-only), its stack and guard page, its
  * signal stack and guard page. */
 #define SHL_ROOM_MAPS_PER_RANK 8
+/* And of each private library it loads: its segments, the writable one split in two. */
+#define SHL_ROOM_MAPS_PER_LIBRARY 5
 /* Threads of a node besides its ranks, beyond one carrier per CPU: main, completion
  * thread, watchdog, signals, ticker, with room for a few more. */
 #define SHL_ROOM_THREADS_EXTRA 8
-/* Memory of a rank besides its copy of the program: its runtime state, the part of its
+/* Memory of a rank besides its copies' data: its runtime state, the part of its
  * stack a rank touches at least (MPI_Init, the copy's constructors) and its TLS. */
 #define SHL_ROOM_RANK_BYTES (64ull << 10)
 /* Address space a process can use for stacks: half of x86-64's 128 TiB user half. */
@@ -187,24 +189,35 @@ int shl_node_room(const char *jobdir, const char *program, int nlocal, size_t st
 	unsigned long long n = (unsigned long long)nlocal, v, used, room, lim;
 	unsigned long long cpus = (unsigned long long)sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned long long threads = n + cpus + SHL_ROOM_THREADS_EXTRA;
-	unsigned long long file = 0, mem, space;
+	unsigned long long file = 0, data = 0, largest = 0, mem, space;
+	unsigned long long maps = atomic_load(&shl_objects.n) ? 0 : SHL_ROOM_MAPS_PER_RANK;
 	struct rlimit rl;
 	struct statvfs vfs;
 	struct stat st;
 	int refused = 0;
 
 	host_of(host, sizeof(host));
-	if (stat(program, &st) == 0)
-		file = (unsigned long long)st.st_size;
+	/* The private objects (loader/rank_objects.c): copied once, each rank keeps what it
+	 * writes of their data and, while it loads, one whole copy of one of them. */
+	for (int k = 0; k < atomic_load(&shl_objects.n); k++) {
+		const struct shl_object *o = shl_objects.objects[k];
+
+		file += (unsigned long long)o->size;
+		data += o->data_bytes;
+		if ((unsigned long long)o->size > largest)
+			largest = (unsigned long long)o->size;
+		maps += k ? SHL_ROOM_MAPS_PER_LIBRARY : SHL_ROOM_MAPS_PER_RANK;
+	}
+	if (!atomic_load(&shl_objects.n) && stat(program, &st) == 0)
+		largest = file = (unsigned long long)st.st_size;
 
 	/* Memory maps. */
 	if (read_num("/proc/sys/vm/max_map_count", &v)) {
-		unsigned long long need = lines_of("/proc/self/maps") + n * SHL_ROOM_MAPS_PER_RANK;
+		unsigned long long need = lines_of("/proc/self/maps") + n * maps;
 		if (need > v) {
 			fprintf(stderr, "shoal: %d ranks on host %s need about %llu memory maps "
 				"(vm.max_map_count is %llu): run at most about %llu ranks on this "
-				"host, or raise vm.max_map_count\n", nlocal, host, need, v,
-				v / SHL_ROOM_MAPS_PER_RANK);
+				"host, or raise vm.max_map_count\n", nlocal, host, need, v, v / maps);
 			refused++;
 		}
 	}
@@ -235,13 +248,13 @@ int shl_node_room(const char *jobdir, const char *program, int nlocal, size_t st
 		refused++;
 	}
 
-	/* Memory: each rank's state and its copy (a file in the job directory, in memory on
-	 * a tmpfs, and mapped). */
-	mem = n * (SHL_ROOM_RANK_BYTES + file);
+	/* Memory: each rank's state and data, the shared copies once (in memory on a tmpfs). */
+	mem = file + n * (SHL_ROOM_RANK_BYTES + data);
 	if (meminfo("MemAvailable", &v) && mem > v) {
 		fprintf(stderr, "shoal: %d ranks on host %s need about %s of memory (%s of their "
-			"own each and a %s copy of the program; MemAvailable is %s)\n", nlocal, host,
-			size_str(a, sizeof(a), mem), size_str(b, sizeof(b), SHL_ROOM_RANK_BYTES),
+			"own each with the program's data, and %s of code once; MemAvailable is "
+			"%s)\n", nlocal, host, size_str(a, sizeof(a), mem),
+			size_str(b, sizeof(b), SHL_ROOM_RANK_BYTES + data),
 			size_str(c, sizeof(c), file), size_str(d, sizeof(d), v));
 		refused++;
 	}
@@ -254,11 +267,12 @@ int shl_node_room(const char *jobdir, const char *program, int nlocal, size_t st
 		refused++;
 	}
 
-	/* The copies' files. */
+	/* A rank's whole copy of the largest object, while it loads (the shared copies are
+	 * made already). */
 	if (statvfs(jobdir, &vfs) == 0 &&
-	    n * file > (unsigned long long)vfs.f_bavail * vfs.f_frsize) {
-		fprintf(stderr, "shoal: %d ranks on host %s need about %s for their copies of %s "
-			"in %s (%s free there)\n", nlocal, host, size_str(a, sizeof(a), n * file),
+	    largest > (unsigned long long)vfs.f_bavail * vfs.f_frsize) {
+		fprintf(stderr, "shoal: host %s needs about %s for a rank's copy of %s while it "
+			"loads, in %s (%s free there)\n", host, size_str(a, sizeof(a), largest),
 			program, jobdir,
 			size_str(b, sizeof(b), (unsigned long long)vfs.f_bavail * vfs.f_frsize));
 		refused++;

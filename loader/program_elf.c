@@ -1,7 +1,7 @@
 /* Reading a program's ELF file: whether mpicc or a build system's flags built it (the
  * .note.shoal note in a PT_NOTE segment: its ranks are threads) or not (its ranks are
- * processes), the libraries it needs and where it looks for them (one of another MPI is
- * refused by name), what loading an executable once per rank needs or forbids (DF_1_PIE,
+ * processes), whether it needs a library of another MPI (refused by name) or libstdc++,
+ * what loading an executable once per rank needs or forbids (DF_1_PIE,
  * copy relocations, its own TLS, text relocations), and function names from .symtab for
  * crash backtraces.
  * Entered by the node's main thread (check) and by a crashing thread's signal handler (symbols).
@@ -55,6 +55,14 @@ static const struct { const char *soname, *mpi; } other_mpis[] = {
 	{ "libmpichfort.so.", "MPICH" },
 	{ "libmpi.so.12", "MPICH" },          /* MPICH 3 and 4 (and Intel MPI, built on it) */
 };
+
+const char *shl_loader_other_mpi(const char *soname)
+{
+	for (size_t k = 0; k < sizeof(other_mpis) / sizeof(other_mpis[0]); k++)
+		if (!strncmp(soname, other_mpis[k].soname, strlen(other_mpis[k].soname)))
+			return other_mpis[k].mpi;
+	return NULL;
+}
 
 /* File offset of virtual address `vaddr` by the PT_LOAD segments of `fd`, or -1. */
 static off_t file_offset(int fd, const Elf64_Ehdr *eh, uint64_t vaddr)
@@ -153,8 +161,8 @@ static int read_copies(int fd, const Elf64_Ehdr *eh, uint64_t rela, uint64_t rel
 	return 0;
 }
 
-/* Read the program's dynamic section into `elf` (DT_FLAGS_1, text relocations, DT_NEEDED,
- * DT_RUNPATH, DT_RPATH, and for a `shoal` program (with the note) its copy relocations).
+/* Read the program's dynamic section into `elf` (DT_FLAGS_1, text relocations, whether it
+ * needs libstdc++, and for a `shoal` program (with the note) its copy relocations).
  * Returns -EPROTO, with the reason in `why`, if it needs a library of another MPI, an error
  * of read_copies, or 0. */
 static int read_dynamic(int fd, const Elf64_Ehdr *eh, const Elf64_Phdr *dyn, const char *path,
@@ -198,51 +206,32 @@ static int read_dynamic(int fd, const Elf64_Ehdr *eh, const Elf64_Phdr *dyn, con
 			       whylen)) < 0)
 		return err;
 	for (size_t i = 0; i < n && d[i].d_tag != DT_NULL; i++) {
-		char *name, **more;
+		char *name;
+		const char *mpi;
 
-		if ((d[i].d_tag != DT_NEEDED && d[i].d_tag != DT_RUNPATH &&
-		     d[i].d_tag != DT_RPATH) || d[i].d_un.d_val >= strsz)
+		if (d[i].d_tag != DT_NEEDED || d[i].d_un.d_val >= strsz)
 			continue;
 		name = read_string(fd, str + (off_t)d[i].d_un.d_val);
 		if (!name) {
 			snprintf(why, whylen, "%s: out of memory", path);
 			return -ENOMEM;
 		}
-		if (d[i].d_tag != DT_NEEDED) {
-			free(d[i].d_tag == DT_RUNPATH ? elf->runpath : elf->rpath);
-			*(d[i].d_tag == DT_RUNPATH ? &elf->runpath : &elf->rpath) = name;
-			continue;
-		}
-		more = realloc(elf->needed, (size_t)(elf->nneeded + 1) * sizeof(*more));
-		if (!more) {
-			free(name);
-			snprintf(why, whylen, "%s: out of memory", path);
-			return -ENOMEM;
-		}
-		elf->needed = more;
-		elf->needed[elf->nneeded++] = name;
 		if (!strcmp(name, "libstdc++.so.6"))
 			elf->cxx = true;
-		for (size_t k = 0; k < sizeof(other_mpis) / sizeof(other_mpis[0]); k++)
-			if (!strncmp(name, other_mpis[k].soname, strlen(other_mpis[k].soname))) {
-				snprintf(why, whylen, "%s is built with %s (it needs %s): Shoal's "
-					 "mpiexec cannot run it, each rank would be a job of its "
-					 "own; rebuild it with Shoal's mpicc, or run it with %s's "
-					 "mpiexec", path, other_mpis[k].mpi, name,
-					 other_mpis[k].mpi);
-				err = -EPROTO;
-			}
+		if ((mpi = shl_loader_other_mpi(name))) {
+			snprintf(why, whylen, "%s is built with %s (it needs %s): Shoal's mpiexec "
+				 "cannot run it, each rank would be a job of its own; rebuild it "
+				 "with Shoal's mpicc, or run it with %s's mpiexec", path, mpi, name,
+				 mpi);
+			err = -EPROTO;
+		}
+		free(name);
 	}
 	return err;
 }
 
 static void free_elf(struct shl_program_elf *elf)
 {
-	for (int k = 0; k < elf->nneeded; k++)
-		free(elf->needed[k]);
-	free(elf->needed);
-	free(elf->runpath);
-	free(elf->rpath);
 	free(elf->copy_syms);
 }
 

@@ -28,6 +28,7 @@ value() {
 	N) echo 2 ;;
 	'NAME[=VALUE]') echo SHOAL_OPTION_TEST=1 ;;
 	'NAME VALUE') echo SHOAL_OPTION_TEST 1 ;;
+	NAME) echo libshoal-option-test.so ;;  # --private-lib: a library the program lacks
 	'KEY VALUE') echo btl self ;;
 	A,B) echo HOME,PATH ;;
 	DIR) echo "$TEST_TMP" ;;
