@@ -65,6 +65,7 @@ build() {
 	local cc objdir=$3.obj f o
 	cc=$(compiler "$1")
 	mkdir -p "$objdir"
+	# shellcheck disable=SC2016 # the inner shell (sh -c) expands them
 	for f in "$2"/*.c; do
 		o=$objdir/$(basename "${f%.c}").o
 		[ "$o" -nt "$f" ] && [ "$o" -nt "$cc" ] || printf '%s\0%s\0' "$f" "$o"
@@ -106,7 +107,7 @@ for shape in $shapes; do
 		fi
 		echo "bench/memory.sh: built $exe in $(($(date +%s) - start)) s" >&2
 		size=$(stat -c %s "$exe")
-		first_pss= first_n=
+		first_pss='' first_n=''
 		for n in $ranks; do
 			log=$out/$impl-${code}mb-${data}mb.n$n.log
 			# shellcheck disable=SC2046 # the launcher is several words
@@ -142,5 +143,6 @@ for shape in $shapes; do
 	done
 done
 cat "$table"
-echo "MB = 10^6 bytes; Pss per rank = Pss / ranks; growth/rank = (Pss - Pss at $(set -- $ranks; echo "$1") ranks) / (ranks - $(set -- $ranks; echo "$1"))"
+read -r n0 _ <<<"$ranks"
+echo "MB = 10^6 bytes; Pss per rank = Pss / ranks; growth/rank = (Pss - Pss at $n0 ranks) / (ranks - $n0)"
 exit $status

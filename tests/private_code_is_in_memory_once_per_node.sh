@@ -38,9 +38,13 @@ measure() {
 	local line
 	line=$(grep -m1 '^MEMORY ' "$OUT") || { show; fail "no MEMORY line at $1 ranks"; }
 	echo "$line"
-	pss=$(($(printf '%s\n' "$line" | sed -n 's/.* pss_kb=\([0-9]*\).*/\1/p') * 1024))
-	jobdir=$(printf '%s\n' "$line" | sed -n 's/.* jobdir_bytes=\([0-9]*\).*/\1/p')
-	[ -n "$jobdir" ] && [ "$pss" -gt 0 ] || fail "malformed MEMORY line: $line"
+	local kb
+	kb=$(printf '%s\n' "$line" | sed -n 's/.* pss_kb=\([0-9][0-9]*\) .*/\1/p')
+	jobdir=$(printf '%s\n' "$line" | sed -n 's/.* jobdir_bytes=\([0-9][0-9]*\) .*/\1/p')
+	if [ -z "$kb" ] || [ -z "$jobdir" ]; then
+		fail "malformed MEMORY line (no pss_kb or jobdir_bytes): $line"
+	fi
+	pss=$((kb * 1024))
 }
 
 measure 16
