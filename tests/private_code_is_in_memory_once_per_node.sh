@@ -15,7 +15,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 command -v python3 >/dev/null || skip "no python3 to write the program"
 [ -r /proc/self/smaps_rollup ] || skip "no /proc/self/smaps_rollup"
 
-# The program's parts compiled side by side (about 15 s of compiler time).
+# The program's parts, compiled side by side.
 src=$TEST_TMP/src
 python3 "$root/bench/bigprog.py" --code-mb 2 --data-mb 0.2 "$src" || fail "bigprog.py failed"
 for f in "$src"/*.c; do
