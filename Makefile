@@ -1,6 +1,6 @@
 # Shoal MPI: one Makefile builds everything into build/.
 # Targets: all deps demo test test-node test-hosts test-debugger test-san test-programs
-#          bench fuzz install clean.
+#          bench bench-memory fuzz install clean.
 # Variables: PREFIX, SAN=asan|tsan|ubsan (a sanitizer in libmpi, the node and mpiexec; build
 #            into a BUILD of its own: make SAN=tsan BUILD=build-tsan; tests/README.md),
 #            FUZZ_SECONDS (make fuzz, per target, default 600), FUZZ_TARGETS (make fuzz:
@@ -64,7 +64,7 @@ SHOALGDB := $(BUILD)/lib/shoal/shoal_gdb.py $(BUILD)/bin/shoal-gdb
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 
 .PHONY: all deps demo examples test-ready test test-node test-hosts test-debugger test-san test-programs \
-        bench fuzz install clean
+        bench bench-memory fuzz install clean
 all: $(LIBMPI) $(MPIH) $(RANKCRT) $(RANKMAP) $(NODE) $(MPIEXEC) $(BUILD)/bin/mpirun $(WRAPPERS) \
      $(PCFILES) $(SHOALGDB)
 
@@ -244,6 +244,12 @@ test-san: deps
 bench: deps
 	$(MAKE) all
 	QUICK=$(QUICK) OFFNODE=$(OFFNODE) BUILD=$(BUILD) bench/run
+
+# Memory a job costs per rank (bench/memory.sh: programs of ~2 and ~20 MB of code at 16, 64
+# and 256 ranks under Shoal, Open MPI and MPICH; its MEMORY_* variables pick others).
+bench-memory: deps
+	$(MAKE) all
+	BUILD=$(BUILD) bench/memory.sh
 
 # The libFuzzer targets (io/fuzz_*.c: the frame parser, the protocol's state machine
 # against any peer and between two honest nodes, the mesh greeting, the control channel's
