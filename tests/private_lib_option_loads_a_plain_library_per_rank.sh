@@ -89,7 +89,7 @@ SRC
 gcc -shared -fPIC -ftls-model=initial-exec -Wl,-soname,libietls.so -o libietls.so ietls.c ||
 	fail "cannot build libietls"
 readelf -d libietls.so | grep -q STATIC_TLS || fail "libietls.so has no static TLS flag"
-# one.c: a program that uses count_add and count_get of the library it is linked with.
+# The program one: it uses count_add and count_get of the library it is linked with.
 cat >one.c <<'SRC'
 #include <stdio.h>
 #include <mpi.h>

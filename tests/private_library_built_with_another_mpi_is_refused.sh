@@ -9,7 +9,7 @@ static int my_rank = -1;
 void solver_init(void) { MPI_Comm_rank(MPI_COMM_WORLD, &my_rank); }
 int solver_rank(void) { return my_rank; }
 SRC
-# mid.c: a plain library (no MPI) between the program and the solver library.
+# libmid: a plain library (no MPI) between the program and the solver library.
 cat >mid.c <<'SRC'
 void solver_init(void);
 int solver_rank(void);
