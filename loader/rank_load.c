@@ -91,32 +91,16 @@ static int make_copy(int index, const struct shl_copy *c, const char *path, bool
 		     struct written *w)
 {
 	const struct shl_object *o = shl_objects.objects[index];
-	off_t len = whole ? o->size : o->load_end, done = 0;
+	off_t len = whole ? o->size : o->load_end;
 	int out, err = 0;
 
 	unlink(path);
 	out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
 	if (out < 0)
 		return -errno;
-	while (done < len) {
-		ssize_t n = copy_file_range(o->shared_fd, &done, out, NULL, (size_t)(len - done), 0);
-
-		if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EINVAL)) {
-			char buf[1 << 16];
-
-			n = pread(o->shared_fd, buf, sizeof(buf), done);
-			if (n > 0 && pwrite(out, buf, (size_t)n, done) != n)
-				n = -1;
-			else if (n > 0)
-				done += n;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : -EIO;
-			goto out;
-		}
-	}
+	err = shl_objects_copy_bytes(o->shared_fd, out, len);
+	if (err)
+		goto out;
 	for (int k = 0; k < o->npatches; k++) {
 		char name[PATH_MAX];
 

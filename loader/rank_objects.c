@@ -605,40 +605,44 @@ static int add_patch(struct shl_object *o, off_t at, size_t len, int object)
 	return 0;
 }
 
-/* Copy `from` whole into the new file `to` (mode 0500: nobody writes it again). */
-static int copy_whole(const char *from, const char *to, int *fd_out)
+int shl_objects_copy_bytes(int in, int out, off_t len)
 {
-	int in = open(from, O_RDONLY | O_CLOEXEC), out, err = 0;
-	struct stat st;
 	off_t done = 0;
 
-	if (in < 0)
-		return -errno;
-	out = open(to, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0500);
-	if (out < 0 || fstat(in, &st) < 0) {
-		err = -errno;
-		goto close;
-	}
-	while (done < st.st_size) {
-		ssize_t n = copy_file_range(in, &done, out, NULL, (size_t)(st.st_size - done), 0);
+	while (done < len) {
+		ssize_t n = copy_file_range(in, &done, out, NULL, (size_t)(len - done), 0);
 
 		if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EINVAL)) {
 			char buf[1 << 16];
 
-			n = pread(in, buf, sizeof(buf), done);
-			if (n > 0 && write(out, buf, (size_t)n) != n)
+			n = pread(in, buf, sizeof(buf) < (size_t)(len - done) ? sizeof(buf) :
+				  (size_t)(len - done), done);
+			if (n > 0 && pwrite(out, buf, (size_t)n, done) != n)
 				n = -1;
 			else if (n > 0)
 				done += n;
 		}
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : -EIO;
-			goto close;
-		}
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;  /* 0: the file shrank under us */
 	}
-close:
+	return 0;
+}
+
+/* Copy `from` whole into the new file `to` (mode 0500: nobody writes it again). */
+static int copy_whole(const char *from, const char *to, int *fd_out)
+{
+	int in = open(from, O_RDONLY | O_CLOEXEC), out, err = 0;
+	struct stat st;
+
+	if (in < 0)
+		return -errno;
+	out = open(to, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0500);
+	if (out < 0 || fstat(in, &st) < 0)
+		err = -errno;
+	else
+		err = shl_objects_copy_bytes(in, out, st.st_size);
 	close(in);
 	if (err && out >= 0) {
 		close(out);

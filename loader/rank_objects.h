@@ -96,6 +96,10 @@ int shl_objects_setup(const char *jobdir, const char *program, const char *progr
  * takes it), or -2 with `why` set if it cannot be loaded per rank. */
 int shl_objects_add(const char *path, char *why, size_t whylen);
 
+/* Any thread: copy bytes [0, len) of file `in` to the same offsets of `out`, neither file
+ * offset moved. 0 or -errno (-EIO if `in` is shorter). */
+int shl_objects_copy_bytes(int in, int out, off_t len);
+
 /* The per-rank soname of private library `object` for the node's rank `local` (0-based, on
  * this node): `name_len` bytes and a NUL into `out`. */
 void shl_objects_rank_name(int object, int local, char *out);

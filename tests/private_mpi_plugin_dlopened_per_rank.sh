@@ -6,12 +6,8 @@ cd "$TEST_TMP" || fail "no scratch directory"
 mkdir -p plugins
 
 # libtally: a plain library (no MPI), shared by the node's ranks: counts constructor runs.
-cat >tally.c <<'SRC'
-static int runs;
-int tally_add(void) { return __atomic_add_fetch(&runs, 1, __ATOMIC_SEQ_CST); }
-int tally_total(void) { return __atomic_load_n(&runs, __ATOMIC_SEQ_CST); }
-SRC
-gcc -shared -fPIC -Wl,-soname,libtally.so -o libtally.so tally.c || fail "cannot build libtally"
+gcc -shared -fPIC -Wl,-soname,libtally.so -o libtally.so "$SHOAL_TESTS/lib/tally.c" ||
+	fail "cannot build libtally"
 
 cat >plugin.c <<'SRC'
 #include <mpi.h>
