@@ -37,9 +37,9 @@ struct range {
 };
 
 struct written {
-	struct range r[2 * SHL_OBJECTS_MAX + 8];
-	int n;
-	bool all;     /* more than r holds: every page counts as written */
+	struct range *r;
+	int n, cap;
+	bool all;     /* out of memory for r: every page counts as written */
 };
 
 static void *(*glibc_dlopen)(const char *, int);
@@ -60,10 +60,18 @@ void *shl_loader_dlopen(const char *file, int mode)
 
 static void note(struct written *w, off_t at, size_t len)
 {
-	if (w->n < (int)(sizeof(w->r) / sizeof(w->r[0])))
-		w->r[w->n++] = (struct range){ at, len };
-	else
-		w->all = true;
+	if (w->n == w->cap) {
+		int cap = w->cap ? 2 * w->cap : 16;
+		struct range *more = realloc(w->r, (size_t)cap * sizeof(*more));
+
+		if (!more) {
+			w->all = true;
+			return;
+		}
+		w->r = more;
+		w->cap = cap;
+	}
+	w->r[w->n++] = (struct range){ at, len };
 }
 
 /* Whether a debugger may read the rank's files as they load (mpiexec --gdb, or one traces
@@ -319,7 +327,7 @@ static void *load(struct shl_copy *c, int target, int mode, bool reference, char
 	int todo[SHL_OBJECTS_MAX], ntodo = 0, npre = 0;
 	bool seen[SHL_OBJECTS_MAX] = { false }, whole = debugged(), ok = true;
 	void **pre = NULL, *h = NULL;
-	bool writable = shl_job_rank_threads(c->rank) == 0;
+	bool writable;
 	struct written *w = calloc((size_t)SHL_OBJECTS_MAX, sizeof(*w));
 	char *paths[SHL_OBJECTS_MAX] = { NULL };
 
@@ -371,12 +379,15 @@ static void *load(struct shl_copy *c, int target, int mode, bool reference, char
 			c->order[c->norder++] = (unsigned char)i;
 		}
 	}
+	/* After the constructors: one of them may have started threads of the rank. */
+	writable = shl_job_rank_threads(c->rank) == 0;
 	for (int t = 0; t < ntodo; t++) {
 		const struct shl_object *o = shl_objects.objects[todo[t]];
 
 		if (ok && share_pages(o, c->objects[todo[t]], &w[t], writable) && !whole)
 			finish_file(o, paths[t]);
 		free(paths[t]);
+		free(w[t].r);
 	}
 	for (int k = 0; k < npre; k++)
 		if (pre[k])
@@ -386,7 +397,8 @@ static void *load(struct shl_copy *c, int target, int mode, bool reference, char
 	if (!ok)
 		return NULL;
 	h = c->objects[target];
-	if (reference && (ntodo == 0 || todo[ntodo - 1] != target || (c->owned & (1ULL << target)))) {
+	if (reference && (ntodo == 0 || todo[ntodo - 1] != target ||
+			  (c->owned & (1ULL << target)))) {
 		char *path = copy_path(target, c);
 
 		/* Loaded already, or held by the loader: the caller gets a reference of its own. */
