@@ -3,7 +3,7 @@
  * the rank's names patched in; the dynamic linker loads it (libraries first, leaves first),
  * then every page of it the rank has not written is mapped again from the node's shared
  * copy, so the code and read-only data of every private object are in memory once per node
- * whatever the rank count. The rank's file is then emptied (its inode kept, under
+ * whatever the rank count. The rank's file is then punched empty (its inode kept, under
  * `held.<n>`, so no later file can take its number and be taken for it by the dynamic
  * linker) and its name becomes a symbolic link to the shared copy, where debuggers and
  * crash reports read the symbols. A plug-in a rank dlopens is loaded the same way when it
@@ -74,36 +74,41 @@ static void note(struct written *w, off_t at, size_t len)
 	w->r[w->n++] = (struct range){ at, len };
 }
 
-/* Whether a debugger may read the rank's files as they load (mpiexec --gdb, or one traces
- * the node): then each copy stays a whole file, as the debugger read it. */
+/* Whether a debugger may read the ranks' files as they load (mpiexec --gdb, or one traced
+ * the node when its first rank loaded): then each copy stays a whole file, as the debugger
+ * read it. Judged once: a debugger attaching later reads the links to the shared copies. */
 static bool debugged(void)
 {
+	static int known = -1;
 	char buf[4096];
-	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-	ssize_t got = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	int fd;
+	ssize_t got;
 	const char *t;
 
+	if (known >= 0)
+		return known;
+	fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	got = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
 	if (fd >= 0)
 		close(fd);
-	if (shl_loader.debug_stop)
-		return true;
 	buf[got > 0 ? got : 0] = '\0';
 	t = strstr(buf, "TracerPid:");
-	return t && strtol(t + 10, NULL, 10) != 0;
+	known = shl_loader.debug_stop || (t && strtol(t + 10, NULL, 10) != 0);
+	return known;
 }
 
 /* Rank `c`'s copy of object `index`: `path`, from the shared copy (to the end of what
  * loading reads, or `whole`), with the rank's names and, for an executable, DF_1_PIE
  * cleared and its copy relocations' symbols undefined (loader/program_elf.c). */
 static int make_copy(int index, const struct shl_copy *c, const char *path, bool whole,
-		     struct written *w)
+		     struct written *w, int *fd_out)
 {
 	const struct shl_object *o = shl_objects.objects[index];
 	off_t len = whole ? o->size : o->load_end;
 	int out, err = 0;
 
 	unlink(path);
-	out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+	out = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
 	if (out < 0)
 		return -errno;
 	err = shl_objects_copy_bytes(o->shared_fd, out, len);
@@ -142,7 +147,10 @@ static int make_copy(int index, const struct shl_copy *c, const char *path, bool
 		}
 	}
 out:
-	close(out);
+	if (err)
+		close(out);
+	else
+		*fd_out = out;
 	return err;
 }
 
@@ -156,23 +164,28 @@ static bool is_written(const struct written *w, off_t page, size_t size)
 	return false;
 }
 
-/* What becomes of a page of a loaded copy: mapped from the shared copy, or mapped from it
- * with the contents it has put back: a page the rank wrote (a private page) or one of the
- * rank's file that differs from the shared copy. Private pages move too: truncating the
- * rank's file would drop them from any mapping of it. */
+/* What becomes of a page of a loaded copy: mapped from the shared copy, left as it is (a
+ * page the rank wrote: its own, which punching holes in the rank's file keeps), or mapped
+ * from the shared copy with its contents put back (a page of the rank's file that differs
+ * from the shared copy, or the rank's own page in a run that is mapped again). */
 enum { KEEP_NOT, KEEP_ANON, KEEP_CONTENTS };
 
 /* Map [addr, addr + len) again from the shared copy at `off`, the contents of the pages
- * marked in `keep` put back. Returns false if it could not. */
+ * marked in `keep` put back; a run of the rank's own pages only stays as it is (each
+ * mapping costs the node's other CPUs a TLB flush). Returns false if it could not. */
 static bool remap(uintptr_t addr, size_t len, int prot, int fd, off_t off,
 		  const unsigned char *keep, size_t page)
 {
-	size_t n = len / page, nkeep = 0;
+	size_t n = len / page, nkeep = 0, nanon = 0;
 	unsigned char *saved = NULL;
 	bool ok = true;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		nkeep += keep[i] != KEEP_NOT;
+		nanon += keep[i] == KEEP_ANON;
+	}
+	if (nanon == n)
+		return true;
 	if (nkeep && (!(prot & PROT_READ) || !(saved = malloc(nkeep * page))))
 		return false;
 	for (size_t i = 0, s = 0; i < n; i++)
@@ -258,17 +271,19 @@ static bool share_pages(const struct shl_object *o, void *handle, const struct w
 	return complete;
 }
 
-/* The rank's file is no longer mapped: empty it (keeping its inode) and put a link to the
- * shared copy in its place. */
-static void finish_file(const struct shl_object *o, const char *path)
+/* No page of the rank's file (open on `fd`) is read any more: punch it empty (the rank's
+ * own pages in mappings of it stay, as a hole punched keeps private copies, where
+ * truncating would drop them), keep its inode under another name, and put a link to the
+ * shared copy in its place. A file system that cannot punch holes keeps the rank's file. */
+static void finish_file(const struct shl_object *o, const char *path, int fd)
 {
 	char held[PATH_MAX];
 	const char *base = strrchr(o->shared, '/');
 
-	snprintf(held, sizeof(held), "%s/held.%u", shl_objects.jobdir, held_files++);
-	if (link(path, held) < 0)
+	if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, o->size) < 0)
 		return;
-	if (truncate(held, 0) == 0 && unlink(path) == 0 && symlink(base + 1, path) < 0)
+	snprintf(held, sizeof(held), "%s/held.%u", shl_objects.jobdir, held_files++);
+	if (rename(path, held) == 0 && symlink(base + 1, path) < 0)
 		fprintf(stderr, "shoal: cannot link %s to %s: %s\n", path, o->shared,
 			strerror(errno));
 }
@@ -330,12 +345,15 @@ static void *load(struct shl_copy *c, int target, int mode, bool reference, char
 	bool writable;
 	struct written *w = calloc((size_t)SHL_OBJECTS_MAX, sizeof(*w));
 	char *paths[SHL_OBJECTS_MAX] = { NULL };
+	int fds[SHL_OBJECTS_MAX];
 
 	if (!w) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	order_loads(c, target, seen, todo, &ntodo);
+	for (int t = 0; t < ntodo; t++)
+		fds[t] = -1;
 	/* The shared libraries the copies need, loaded as the walk found them. */
 	for (int t = 0; t < ntodo; t++) {
 		const struct shl_object *o = shl_objects.objects[todo[t]];
@@ -358,7 +376,7 @@ static void *load(struct shl_copy *c, int target, int mode, bool reference, char
 			ok = false;
 			break;
 		}
-		e = make_copy(i, c, paths[t], whole, &w[t]);
+		e = make_copy(i, c, paths[t], whole, &w[t], &fds[t]);
 		if (e) {
 			snprintf(err, errlen, "cannot copy %s to %s: %s",
 				 shl_objects.objects[i]->shared, paths[t], strerror(-e));
@@ -385,7 +403,9 @@ static void *load(struct shl_copy *c, int target, int mode, bool reference, char
 		const struct shl_object *o = shl_objects.objects[todo[t]];
 
 		if (ok && share_pages(o, c->objects[todo[t]], &w[t], writable) && !whole)
-			finish_file(o, paths[t]);
+			finish_file(o, paths[t], fds[t]);
+		if (fds[t] >= 0)
+			close(fds[t]);
 		free(paths[t]);
 		free(w[t].r);
 	}
