@@ -59,6 +59,7 @@
  * call can never complete, and it returns MPI_ERR_NOT_SAME leaving the ring as it is (the
  * communicator takes no further collectives). */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -286,9 +287,14 @@ static void prefetch(const void *p, size_t bytes)
 
 /* ring_get for the first member to need the ring: make it, or take the one another
  * member installed meanwhile. */
+/* Held by the member making a ring, so that one member of a communicator allocates it and
+ * the others, arriving at once, wait for it instead of each clearing a ring of its own
+ * (which, freed again, would stay in the allocator's arenas: tens of MB at 256 ranks). */
+static pthread_mutex_t ring_making = PTHREAD_MUTEX_INITIALIZER;
+
 static struct shl_coll_ring *ring_make(struct shl_comm_shared *sh, enum shl_ring_kind kind)
 {
-	struct shl_coll_ring *g, *none = NULL;
+	struct shl_coll_ring *g;
 	int n = sh->nmembers;
 	int ncells = kind == SHL_RING_BCAST ? SHL_COLL_BCAST_CELLS : SHL_COLL_RED_CELLS;
 	size_t seg, cell, stride = 0, reuse, arrived = 0;
@@ -302,9 +308,18 @@ static struct shl_coll_ring *ring_make(struct shl_comm_shared *sh, enum shl_ring
 		cell = arrived + 64 + (size_t)n * stride;
 	}
 	size_t bytes = sizeof(*g) + (size_t)ncells * cell + 2 * (size_t)n * sizeof(struct line);
+
+	pthread_mutex_lock(&ring_making);
+	g = atomic_load_explicit(&sh->ring[kind], memory_order_acquire);
+	if (g != NULL) {
+		pthread_mutex_unlock(&ring_making);
+		return g;  /* another member made it meanwhile */
+	}
 	g = aligned_alloc(64, bytes);
-	if (g == NULL)
+	if (g == NULL) {
+		pthread_mutex_unlock(&ring_making);
 		return NULL;
+	}
 	memset(g, 0, bytes);
 	g->ncells = ncells;
 	g->cell_bytes = cell;
@@ -314,18 +329,16 @@ static struct shl_coll_ring *ring_make(struct shl_comm_shared *sh, enum shl_ring
 	g->arrived_off = arrived;
 	g->want = (struct line *)(g->cells + (size_t)ncells * cell);
 	g->done = g->want + n;
-	if (!atomic_compare_exchange_strong_explicit(&sh->ring[kind], &none, g,
-						     memory_order_acq_rel, memory_order_acquire)) {
-		free(g);
-		g = none;
-	}
+	/* Release: pairs with ring_get's acquire load. */
+	atomic_store_explicit(&sh->ring[kind], g, memory_order_release);
+	pthread_mutex_unlock(&ring_making);
 	return g;
 }
 
 /* The communicator's ring of `kind`, made by the first member to need it. */
 static inline struct shl_coll_ring *ring_get(struct shl_comm_shared *sh, enum shl_ring_kind kind)
 {
-	/* Acquire: pairs with the release of the compare-exchange that installed it. */
+	/* Acquire: pairs with the release of the store that installed it. */
 	struct shl_coll_ring *g = atomic_load_explicit(&sh->ring[kind], memory_order_acquire);
 
 	return likely(g != NULL) ? g : ring_make(sh, kind);
