@@ -65,10 +65,14 @@ int main(int argc, char **argv)
 }
 SRC
 
-# Run directly (a singleton), the library is the process's own.
-run ./prog
-expect_rc 0
-expect_out '^rank 0: library thinks rank 0$'
+# Run directly (a singleton), the library is the process's own. Not under a sanitizer
+# (tests/run --san sets SAN): the program would load its runtime with libmpi.so, after libc,
+# which it does not support, and the library's __thread variable makes it die at start.
+if [ -z "${SAN:-}" ]; then
+	run ./prog
+	expect_rc 0
+	expect_out '^rank 0: library thinks rank 0$'
+fi
 
 for n in 4 64; do
 	run -t 240 "$MPIEXEC" -n $n ./prog
