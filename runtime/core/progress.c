@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <linux/membarrier.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sched.h>
 #include <time.h>
@@ -128,25 +129,60 @@ bool shl_poll(struct shl_rank *r, bool (*done)(void *arg), void *arg)
 	return ok;
 }
 
-/* After an unbounded sleep of `slept` ns that an event ended: a sleep shorter than the
- * spin time means the spin gave up just before the answer, and the next spins are longer;
- * a long one brings them back (SHL_WAIT_SPIN_MAX_US in rt.h). Only the rank's threads
- * write it. */
-static void adapt_spin(struct shl_rank *r, uint64_t slept)
+/* Whether the calling thread lost its core to another thread or process (an involuntary
+ * context switch) since its previous call: its core is shared with work beside the job. */
+static bool core_shared(void)
 {
+	static _Thread_local long seen;
+	struct rusage u;
+	bool shared;
+
+	if (getrusage(RUSAGE_THREAD, &u) < 0)
+		return false;
+	shared = u.ru_nivcsw != seen;
+	seen = u.ru_nivcsw;
+	return shared;
+}
+
+uint64_t shl_spin_longer(uint64_t now)
+{
+	struct shl_rank *r = shl_self;
 	uint64_t spin = shl_spin_ns(r);
 
-	if (slept < spin && spin < shl_job.spin_max_ns)
-		spin = 2 * spin < shl_job.spin_max_ns ? 2 * spin : shl_job.spin_max_ns;
-	else if (slept > 16 * spin)
+	if (core_shared()) {
+		atomic_store_explicit(&r->spin_ns, shl_job.spin_ns, memory_order_relaxed);
+		return 0;
+	}
+	return (now + (spin > shl_job.spin_ns ? spin - shl_job.spin_ns : 0) + 2) & ~(uint64_t)1;
+}
+
+/* After a sleep of `slept` ns that an event ended. On a core of its own, a wait (spin and
+ * sleep) that a spin of at most SHL_WAIT_SPIN_MAX_US (rt.h) would have covered means the
+ * partner answered within a few of the scheduler's slices (it had lost its core to work
+ * beside the job), and the spin time doubles until it covers such a wait. On a core shared
+ * with other work the spin time goes back to SHOAL_SPIN_US: a rank that sleeps leaves its
+ * share of the core unspent, and the scheduler lets it run first when the answer wakes
+ * it; so does a sleep 16 times longer than the spin time. Only the rank's threads write it. */
+static void adapt_spin(struct shl_rank *r, uint64_t slept)
+{
+	uint64_t spin = shl_spin_ns(r), waited = spin + slept;
+	bool alone = !core_shared();
+
+	if (alone && waited <= shl_job.spin_max_ns) {
+		while (spin < waited)
+			spin *= 2;
+		if (spin > shl_job.spin_max_ns)
+			spin = shl_job.spin_max_ns;
+	} else if (!alone || slept > 16 * spin) {
 		spin = shl_job.spin_ns;
+	}
 	atomic_store_explicit(&r->spin_ns, spin, memory_order_relaxed);
 }
 
 static void sleep_on_futex(struct shl_rank *r, uint32_t seq, uint64_t ns)
 {
 	struct timespec limit = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
-	uint64_t start = ns == 0 && shl_job.spin_ns != 0 ? shl_mono_ns() : 0;
+	uint64_t start = shl_job.spin_ns != 0 ? shl_mono_ns() : 0;
 	long rc;
 
 	atomic_fetch_add(&r->futex_sleepers, 1);  /* seq_cst: see shl_rank_wake */

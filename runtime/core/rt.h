@@ -66,12 +66,16 @@
  * fraction of a millisecond (the 1 % target counts after the first millisecond).
  * Oversubscribed, a spinning rank steals the core its peer needs: it polls once. */
 #define SHL_WAIT_SPIN_US 200
-/* A rank whose sleeps end sooner than its spin time (its partner answers right after it
- * gave up: the partner had lost its core to other work beside the job) doubles its spin
- * time, up to this (SHOAL_SPIN_MAX_US); a sleep 16 times longer than the spin time brings
- * it back to SHOAL_SPIN_US. A few of the scheduler's time slices: a partner that lost its
- * core for a slice answers within it, and the spinning rank never pays a wake-up
- * (figures: docs/performance.md, "Contended"). */
+/* A rank on a core of its own whose wait (spin and sleep) ended within this time (its
+ * partner answered after it gave up: the partner had lost its core to other work beside
+ * the job) doubles its spin time until the spin covers such a wait, up to this
+ * (SHOAL_SPIN_MAX_US); a sleep 16 times longer than the spin time brings it back to
+ * SHOAL_SPIN_US, and so does a thread that finds it lost its own core to other work (an
+ * involuntary switch) after spinning SHOAL_SPIN_US: there a spin spends the rank's share
+ * of the core, and a rank that sleeps instead runs first when the answer wakes it. A few
+ * of the scheduler's time slices: a partner that lost its core for a slice answers within
+ * it, and the spinning rank never pays a wake-up (figures: docs/performance.md,
+ * "Contended"). */
 #define SHL_WAIT_SPIN_MAX_US 12800
 
 /* How many times a waiting rank yields its core (sched_yield, polling in between) before it
@@ -289,9 +293,17 @@ static inline uint64_t shl_spin_ns(const struct shl_rank *r)
 			   shl_job.spin_ns;
 }
 
+/* Owner thread, a spin longer than shl_job.spin_ns past that time, at `now`: the even
+ * deadline of the rest of the rank's spin time, or 0 (the spin ends and the rank's spin
+ * time goes back to shl_job.spin_ns) if the thread lost its core to other work since it
+ * last asked (core/progress.c). */
+uint64_t shl_spin_longer(uint64_t now);
+
 /* A spinning wait's clock, zeroed to start: shl_spin_on counts a poll and says whether
- * the spin time (shl_job.spin_ns) has room for another, reading the clock every
- * SHL_SPIN_CLOCK_EVERY polls (about 1 µs of polls with pauses between them). */
+ * the spin time (the rank's shl_spin_ns) has room for another, reading the clock every
+ * SHL_SPIN_CLOCK_EVERY polls (about 1 µs of polls with pauses between them). A spin
+ * longer than shl_job.spin_ns first ends at that time with an odd `deadline`, where
+ * shl_spin_longer decides whether it goes on. */
 struct shl_spin {
 	unsigned polls;
 	uint64_t deadline;
@@ -302,10 +314,16 @@ static inline bool shl_spin_on(struct shl_spin *s)
 {
 	if (++s->polls % SHL_SPIN_CLOCK_EVERY == 0) {
 		uint64_t t = shl_mono_ns();
-		if (s->deadline == 0)
-			s->deadline = t + shl_spin_ns(shl_self);
-		else if (t >= s->deadline)
-			return false;
+		if (s->deadline == 0) {
+			uint64_t spin = shl_spin_ns(shl_self);
+
+			s->deadline = spin > shl_job.spin_ns ? (t + shl_job.spin_ns) | 1 : t + spin;
+		} else if (t >= s->deadline) {
+			if ((s->deadline & 1) == 0)
+				return false;
+			s->deadline = shl_spin_longer(t);
+			return s->deadline != 0;
+		}
 	}
 	return true;
 }
