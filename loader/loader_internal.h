@@ -90,13 +90,11 @@ struct shl_copy {
 	int rank;
 	pthread_t thread;
 	char *path;        /* the rank's copy of the program in the job dir */
-	void *handle;      /* dlopen handle of the copy */
 	/* The rank's copies of the node's private objects (loader/rank_load.c), by index in
-	 * shl_objects: dlopen handles, which of them the loader holds (the program and what
-	 * copies need; a plug-in's handle is the program's), and the order the loader
-	 * loaded those in. Written by the rank's threads under shl_objects.lock. */
+	 * shl_objects (objects[0]: the program): dlopen handles, and the order the loader
+	 * loaded those it holds (the program and what copies need; a plug-in's handle is the
+	 * program's). Written by the rank's threads under shl_objects.lock. */
 	void *objects[SHL_OBJECTS_MAX];
-	uint64_t owned;
 	unsigned char order[SHL_OBJECTS_MAX];
 	int norder;
 	int argc;
@@ -262,7 +260,7 @@ int shl_loader_check_program(const char *path, struct shl_program_elf *elf, char
 void *shl_loader_dlopen(const char *file, int mode);
 
 /* Rank thread, before main: load the rank's copies of the program and of the private
- * libraries it needs (constructors run here); sets c->handle. Aborts the job if it cannot. */
+ * libraries it needs (constructors run here), into c->objects. Aborts the job if it cannot. */
 void shl_rank_load_program(struct shl_copy *c);
 
 /* Rank thread, at its end: end the copies the loader loaded for it, the program first, with

@@ -272,7 +272,7 @@ static void *run_rank(void *arg)
 		/* Constructors of the copies run here, in the rank's thread, after binding. */
 		shl_rank_load_program(c);
 		pin_libraries(c);
-		entry = (int (*)(int, char **, char **))dlsym(c->handle, "main");
+		entry = (int (*)(int, char **, char **))dlsym(c->objects[0], "main");
 		if (!entry)
 			shl_job_abort(1, "rank %d: %s has no main: %s", c->rank, shl_loader.program,
 				      dlerror());
@@ -574,7 +574,7 @@ int shl_node_run(const char *jobdir, int world_size, int nlocal, const int *worl
 	shl_node_exec_unset_env();
 	more_files();
 	stack = stack_size();
-	err = shl_objects_setup(jobdir, argv[0], argv[0]);
+	err = shl_objects_setup(jobdir, argv[0]);
 	if (err)
 		return err;
 	if (shl_node_room(jobdir, argv[0], nlocal, stack) < 0)

@@ -299,6 +299,16 @@ static char *copy_path(int index, const struct shl_copy *c)
 	return path;
 }
 
+/* Whether the loader holds rank `c`'s copy of object `index` (the program and what copies
+ * need; a plug-in's handle is the program's). */
+static bool holds(const struct shl_copy *c, int index)
+{
+	for (int k = 0; k < c->norder; k++)
+		if (c->order[k] == index)
+			return true;
+	return false;
+}
+
 /* Whether rank `c` has object `index` loaded: one the loader holds, or a plug-in the
  * program has not closed. */
 static bool live(struct shl_copy *c, int index)
@@ -308,7 +318,7 @@ static bool live(struct shl_copy *c, int index)
 
 	if (!c->objects[index])
 		return false;
-	if (c->owned & (1ULL << index))
+	if (holds(c, index))
 		return true;
 	path = copy_path(index, c);
 	h = path ? shl_loader_dlopen(path, RTLD_LAZY | RTLD_NOLOAD) : NULL;
@@ -320,7 +330,9 @@ static bool live(struct shl_copy *c, int index)
 	return h != NULL;
 }
 
-static void order_loads(struct shl_copy *c, int index, bool *seen, int *todo, int *ntodo)
+/* The objects rank `c` has yet to load for object `index`, dependencies first (the order the
+ * dynamic linker runs their constructors in), appended to loads[0..*nloads). */
+static void order_loads(struct shl_copy *c, int index, bool *seen, int *loads, int *nloads)
 {
 	const struct shl_object *o = shl_objects.objects[index];
 
@@ -328,9 +340,9 @@ static void order_loads(struct shl_copy *c, int index, bool *seen, int *todo, in
 		return;
 	seen[index] = true;
 	for (int k = 0; k < o->ndeps; k++)
-		order_loads(c, o->deps[k], seen, todo, ntodo);
+		order_loads(c, o->deps[k], seen, loads, nloads);
 	if (!live(c, index))
-		todo[(*ntodo)++] = index;
+		loads[(*nloads)++] = index;
 }
 
 /* Load object `target` and what it needs for rank `c`, with shl_objects.lock held. Returns
@@ -339,7 +351,7 @@ static void order_loads(struct shl_copy *c, int index, bool *seen, int *todo, in
 static void *load(struct shl_copy *c, int target, int mode, bool reference, char *err,
 		  size_t errlen)
 {
-	int todo[SHL_OBJECTS_MAX], ntodo = 0, npre = 0;
+	int loads[SHL_OBJECTS_MAX], nloads = 0, npre = 0;
 	bool seen[SHL_OBJECTS_MAX] = { false }, whole = debugged(), ok = true;
 	void **pre = NULL, *h = NULL;
 	bool writable;
@@ -351,12 +363,12 @@ static void *load(struct shl_copy *c, int target, int mode, bool reference, char
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	order_loads(c, target, seen, todo, &ntodo);
-	for (int t = 0; t < ntodo; t++)
+	order_loads(c, target, seen, loads, &nloads);
+	for (int t = 0; t < nloads; t++)
 		fds[t] = -1;
 	/* The shared libraries the copies need, loaded as the walk found them. */
-	for (int t = 0; t < ntodo; t++) {
-		const struct shl_object *o = shl_objects.objects[todo[t]];
+	for (int t = 0; t < nloads; t++) {
+		const struct shl_object *o = shl_objects.objects[loads[t]];
 		void **more = o->npreload ? realloc(pre, (size_t)(npre + o->npreload) *
 						    sizeof(*more)) : pre;
 
@@ -366,8 +378,8 @@ static void *load(struct shl_copy *c, int target, int mode, bool reference, char
 		for (int k = 0; k < o->npreload; k++)
 			pre[npre++] = shl_loader_dlopen(o->preload[k], RTLD_NOW | RTLD_LOCAL);
 	}
-	for (int t = 0; t < ntodo && ok; t++) {
-		int i = todo[t], e;
+	for (int t = 0; t < nloads && ok; t++) {
+		int i = loads[t], e;
 		bool user = i == target && i != 0;
 
 		paths[t] = copy_path(i, c);
@@ -392,17 +404,15 @@ static void *load(struct shl_copy *c, int target, int mode, bool reference, char
 			ok = false;
 			break;
 		}
-		if (!user) {
-			c->owned |= 1ULL << i;
+		if (!user)
 			c->order[c->norder++] = (unsigned char)i;
-		}
 	}
 	/* After the constructors: one of them may have started threads of the rank. */
 	writable = shl_job_rank_threads(c->rank) == 0;
-	for (int t = 0; t < ntodo; t++) {
-		const struct shl_object *o = shl_objects.objects[todo[t]];
+	for (int t = 0; t < nloads; t++) {
+		const struct shl_object *o = shl_objects.objects[loads[t]];
 
-		if (ok && share_pages(o, c->objects[todo[t]], &w[t], writable) && !whole)
+		if (ok && share_pages(o, c->objects[loads[t]], &w[t], writable) && !whole)
 			finish_file(o, paths[t], fds[t]);
 		if (fds[t] >= 0)
 			close(fds[t]);
@@ -417,8 +427,8 @@ static void *load(struct shl_copy *c, int target, int mode, bool reference, char
 	if (!ok)
 		return NULL;
 	h = c->objects[target];
-	if (reference && (ntodo == 0 || todo[ntodo - 1] != target ||
-			  (c->owned & (1ULL << target)))) {
+	if (reference && (nloads == 0 || loads[nloads - 1] != target ||
+			  holds(c, target))) {
 		char *path = copy_path(target, c);
 
 		/* Loaded already, or held by the loader: the caller gets a reference of its own. */
@@ -431,11 +441,12 @@ static void *load(struct shl_copy *c, int target, int mode, bool reference, char
 void shl_rank_load_program(struct shl_copy *c)
 {
 	char err[PATH_MAX + 256];
+	void *h;
 
 	pthread_mutex_lock(&shl_objects.lock);
-	c->handle = load(c, 0, RTLD_NOW | RTLD_LOCAL, false, err, sizeof(err));
+	h = load(c, 0, RTLD_NOW | RTLD_LOCAL, false, err, sizeof(err));
 	pthread_mutex_unlock(&shl_objects.lock);
-	if (!c->handle)
+	if (!h)
 		shl_job_abort(1, "rank %d: cannot load %s: %s", c->rank, shl_loader.program, err);
 }
 

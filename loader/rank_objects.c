@@ -822,7 +822,7 @@ static void read_named(void)
 	}
 }
 
-int shl_objects_setup(const char *jobdir, const char *program, const char *program_arg0)
+int shl_objects_setup(const char *jobdir, const char *program)
 {
 	struct walk w = { 0 };
 	char why[PATH_MAX + 512];
@@ -846,9 +846,9 @@ int shl_objects_setup(const char *jobdir, const char *program, const char *progr
 		status = judge(&w, true);
 	}
 	if (!status)
-		status = publish(&w, base_of(program_arg0));
+		status = publish(&w, base_of(program));
 	if (status == 127)
-		fprintf(stderr, "%s: %s\n", program_arg0, why);
+		fprintf(stderr, "%s: %s\n", program, why);
 	else if (status)
 		fprintf(stderr, "shoal: %s\n", why);
 	free_walk(&w);

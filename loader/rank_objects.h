@@ -88,7 +88,7 @@ extern struct shl_objects shl_objects;
  * with another MPI, one that cannot be private, a missing one) prints the reason on stderr
  * and returns the exit status to end with (1, or 127 for a missing library, as a process
  * would); 0 on success. */
-int shl_objects_setup(const char *jobdir, const char *program, const char *program_arg0);
+int shl_objects_setup(const char *jobdir, const char *program);
 
 /* Rank thread, holding shl_objects.lock: the index of the private object for the file at
  * `path` (a plug-in the rank dlopens), adding it and the private libraries it needs to the
