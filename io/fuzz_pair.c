@@ -11,13 +11,13 @@
  * into libmpi.so; allocations of both protocols and the envelope pools are in an arena
  * emptied before each input. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "io/fuzz_arena.h"
+#include "io/fuzz_transport.h"
 #include "io/fuzz_twin.h"
 
 #define malloc(n) fuzz_malloc(n)
@@ -131,27 +131,6 @@ static bool unwrite_on(int n, struct shl_io_send *d)
 	if (x->tail == &d->next)
 		x->tail = link;
 	return true;
-}
-
-static bool tp_poll(bool *joined)
-{
-	return false;
-}
-
-static void tp_poll_end(void)
-{
-}
-
-__attribute__((noreturn, format(printf, 1, 2)))
-static void tp_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
 }
 
 static void post_0(struct shl_io_send *d) { h.node[0].tp->take(d); }

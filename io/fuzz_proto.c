@@ -11,7 +11,6 @@
  * libmpi.so. io/proto.c and queues/queues.c are compiled into it with their allocations
  * routed to an arena that is emptied before each input: no state crosses inputs. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 #include <unistd.h>
 
 #include "io/fuzz_arena.h"
+#include "io/fuzz_transport.h"
 
 #define malloc(n) fuzz_malloc(n)
 #define calloc(n, size) fuzz_calloc(n, size)
@@ -151,27 +151,6 @@ static bool tp_unwrite(struct shl_io_send *d)
 	if (h.tail[n] == &d->next)
 		h.tail[n] = link;
 	return true;
-}
-
-static bool tp_poll(bool *joined)
-{
-	return false;
-}
-
-static void tp_poll_end(void)
-{
-}
-
-__attribute__((noreturn, format(printf, 1, 2)))
-static void tp_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();  /* no frame a peer sends may lead the protocol into a state it thinks impossible */
 }
 
 static const struct shl_tp_ops fuzz_tp = {
