@@ -20,7 +20,7 @@ call_exceptions="
 p2p/remote.o -> shl_coll_net_init
 "
 
-folders="core datatype comm p2p coll"
+folders="core datatype comm p2p coll rma"
 level() {
 	local i=0 f
 	for f in $folders; do
