@@ -412,8 +412,7 @@ int shl_rma_remote_op(struct shl_rank *r, struct shl_win *w, const struct shl_rm
 			o->last[target]->next = p;
 		o->last[target] = p;
 		pthread_mutex_unlock(&o->mu);
-		struct rq h = { .cookie = p->cookie, .addr = (int64_t)op->disp *
-				(int64_t)w->peers[target].disp_unit, .nruns = (uint32_t)f.k,
+		struct rq h = { .cookie = p->cookie, .addr = (int64_t)op->disp, .nruns = (uint32_t)f.k,
 				.kind = (uint8_t)op->kind, .op = op->op ? (uint8_t)op->op->kind : 0,
 				.basic = (uint8_t)basic_id };
 		if (a != NULL)
@@ -658,7 +657,8 @@ static int got_access(struct slot *s, struct shl_rank *to, int from, const unsig
 	size_t abytes = units * ansdata;
 	struct shl_io_send *d = shl_io_answer_get(sizeof(struct an) + abytes);
 	unsigned char *out = d->space + sizeof(struct an);
-	if (atomic_kind(h.kind) && h.op != SHL_OP_REPLACE && h.op != SHL_OP_NO_OP) {
+	if ((h.kind == SHL_RMA_ACC || h.kind == SHL_RMA_GET_ACC) && h.op != SHL_OP_REPLACE &&
+	    h.op != SHL_OP_NO_OP) {
 		struct shl_fold fo;
 		char why[SHL_OP_WHY];
 		if (shl_fold_init(&fo, ops[h.op], (MPI_Datatype)basic, 1, true, why) != 0)
