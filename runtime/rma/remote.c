@@ -705,7 +705,7 @@ static int got_access(struct slot *s, struct shl_rank *to, int from, const unsig
 	struct an a = { .cookie = h.cookie, .err = err,
 			 .bytes = err == MPI_SUCCESS ? (uint32_t)abytes : 0 };
 	memcpy(d->space, &a, sizeof(a));
-	struct shl_io_msg m = { .src = to->world_rank, .dst = s->w->peers[from].world,
+	struct shl_io_msg m = { .src = to->world_rank, .dst = shl_comm_world_rank(s->w->c, from),
 				.context = s->w->c->context, .tag = TAG_ANSWER };
 	shl_io_post_answer(d, &m, sizeof(a) + a.bytes);
 	return 0;
@@ -784,7 +784,7 @@ int shl_rma_deliver(struct shl_route_rma *obj, struct shl_rank *to, struct shl_e
 		}
 		memcpy(&h, p, sizeof(h));
 		if (env->tag == TAG_LOCK)
-			got_lock(s->t, s->w->c->context, to->world_rank, s->w->peers[from].world,
+			got_lock(s->t, s->w->c->context, to->world_rank, shl_comm_world_rank(s->w->c, from),
 				 h.excl);
 		else
 			shl_rma_lock_release(s->t, h.excl);
@@ -818,7 +818,7 @@ static void origin_free(struct origin *o)
 
 int shl_rma_remote_expose(struct shl_win *w, struct shl_win_target *t)
 {
-	int world = w->peers[w->rank].world;
+	int world = shl_comm_world_rank(w->c, w->rank);  /* peers[] is not filled yet */
 	struct origin *o = calloc(1, sizeof(*o));
 	struct node *nd;
 
@@ -854,7 +854,7 @@ int shl_rma_remote_expose(struct shl_win *w, struct shl_win_target *t)
 
 void shl_rma_remote_forget(struct shl_win *w)
 {
-	int world = w->peers[w->rank].world;
+	int world = shl_comm_world_rank(w->c, w->rank);  /* peers[] is not filled yet */
 	struct origin *o = NULL;
 	struct node *nd;
 
