@@ -646,7 +646,8 @@ static int got_access(struct slot *s, struct shl_rank *to, int from, const unsig
 	for (uint32_t j = 0; j < h.nruns; j++) {
 		struct run x;
 		memcpy(&x, runs + j * sizeof(x), sizeof(x));
-		if (x.n == 0 || x.n > len)
+		/* A run's data, sent or answered, fits one frame: no sum below overflows. */
+		if (x.n == 0 || x.n > shl_io_limits()->eager_max)
 			return -EPROTO;
 		units += x.n;
 	}

@@ -4,10 +4,12 @@
  *            compare_and_swap, and the R* forms in passive epochs) to rank + 1, under fence,
  *            post/start/complete/wait, lock/unlock and lock_all/flush, with a contiguous and
  *            a vector target layout; the values at the origin and at the target are checked;
+ *            a put, accumulate and get of 40000 ints (many frames) each way;
  *            then an access beyond an attached region of a dynamic window of another host
  *            gives MPI_ERR_RMA_RANGE at the flush.
  *  counter   every rank adds 1 to one counter of rank 0 M times with MPI_Fetch_and_op: the
- *            counter ends at N*M and the values fetched are 0 .. N*M-1, each once.
+ *            counter ends at N*M and the values fetched are 0 .. N*M-1, each once; then M
+ *            times a get and a put of the value + 1 under an exclusive lock: N*M again.
  *  progress  rank 0 loops on a volatile load, making no MPI call, until the last rank (of
  *            another host) puts a flag into its window under an exclusive lock.
  *  shared    MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) and MPI_Win_allocate_shared on every
@@ -234,6 +236,51 @@ static void access_round(enum mode m, int vec)
 	free(mem);
 }
 
+/* Accesses larger than one frame (64 KiB): a put, a get and an accumulate of BIG ints, with
+ * a contiguous and a vector (every other int) target layout, under a fence. */
+#define BIG 40000
+static void big_round(int vec)
+{
+	int to = (rank + 1) % size, from = (rank + size - 1) % size;
+	int span = vec ? 2 * BIG : BIG;
+	int *mem = malloc((size_t)span * sizeof(int)), *v = malloc(BIG * sizeof(int));
+	int *res = malloc(BIG * sizeof(int));
+	MPI_Datatype tt;
+	MPI_Win win;
+
+	for (int i = 0; i < span; i++)
+		mem[i] = -1;
+	for (int k = 0; k < BIG; k++)
+		v[k] = rank * 1000000 + k;
+	MPI_OK(MPI_Type_vector(BIG, 1, vec ? 2 : 1, MPI_INT, &tt));
+	MPI_OK(MPI_Type_commit(&tt));
+	MPI_OK(MPI_Win_create(mem, (MPI_Aint)span * sizeof(int), sizeof(int), MPI_INFO_NULL,
+			      MPI_COMM_WORLD, &win));
+	MPI_OK(MPI_Win_fence(0, win));
+	MPI_OK(MPI_Put(v, BIG, MPI_INT, to, 0, 1, tt, win));
+	MPI_OK(MPI_Win_fence(0, win));
+	for (int k = 0; k < BIG; k++)
+		if (mem[vec ? 2 * k : k] != from * 1000000 + k || (vec && mem[2 * k + 1] != -1))
+			FAIL("a put of %d ints (%s layout): target element %d is %d", BIG,
+			     vec ? "vector" : "contiguous", k, mem[vec ? 2 * k : k]);
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));  /* checked before the next epoch changes it */
+	for (int k = 0; k < BIG; k++)
+		v[k] = k % 7;
+	MPI_OK(MPI_Accumulate(v, BIG, MPI_INT, to, 0, 1, tt, MPI_SUM, win));
+	MPI_OK(MPI_Win_fence(0, win));
+	MPI_OK(MPI_Get(res, BIG, MPI_INT, to, 0, 1, tt, win));
+	MPI_OK(MPI_Win_fence(0, win));
+	for (int k = 0; k < BIG; k++)
+		if (res[k] != rank * 1000000 + k + k % 7)
+			FAIL("a get of %d ints after an accumulate (%s layout): element %d is %d",
+			     BIG, vec ? "vector" : "contiguous", k, res[k]);
+	MPI_OK(MPI_Win_free(&win));
+	MPI_Type_free(&tt);
+	free(mem);
+	free(v);
+	free(res);
+}
+
 /* An access to memory of a dynamic window that the target did not attach. */
 static void dynamic_range(void)
 {
@@ -299,6 +346,24 @@ static void counter(int m)
 		free(seen);
 		free(all);
 	}
+	/* Exclusive locks: a get, then a put of the value + 1, never interleaved with
+	 * another rank's. */
+	if (rank == 0)
+		*c = 0;
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	for (int i = 0; i < m; i++) {
+		long v;
+		MPI_OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+		MPI_OK(MPI_Get(&v, 1, MPI_LONG, 0, 0, 1, MPI_LONG, win));
+		MPI_OK(MPI_Win_flush(0, win));
+		v++;
+		MPI_OK(MPI_Put(&v, 1, MPI_LONG, 0, 0, 1, MPI_LONG, win));
+		MPI_OK(MPI_Win_unlock(0, win));
+	}
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	if (rank == 0 && *c != (long)m * size)
+		FAIL("counter is %ld after %d ranks x %d get + put under an exclusive lock, "
+		     "expected %ld", *c, size, m, (long)m * size);
 	MPI_OK(MPI_Win_free(&win));
 	free(got);
 }
@@ -394,6 +459,8 @@ int main(int argc, char **argv)
 		for (int m = FENCE; m <= LOCKALL; m++)
 			for (int vec = 0; vec < 2; vec++)
 				access_round(m, vec);
+		big_round(0);
+		big_round(1);
 		dynamic_range();
 	} else if (strcmp(what, "counter") == 0) {
 		counter(argc > 2 ? atoi(argv[2]) : 100);
