@@ -92,8 +92,9 @@ struct shl_win {
 	const char *name;             /* NULL or name_buf */
 	struct shl_attr *attrs;
 	struct shl_info *info;        /* hints as given (MPI_Win_get_info), or NULL */
-	/* Hints the calls act on. */
+	/* Hints the calls act on (shl_win_hints). */
 	bool no_locks;
+	bool alloc_shared_noncontig;
 	/* Epochs. */
 	bool fence;                   /* a fence opened an epoch (no MPI_MODE_NOSUCCEED) */
 	bool lock_all;                /* MPI_Win_lock_all held */
@@ -109,6 +110,16 @@ struct shl_win {
 	 * by the arrival of each answer, which wakes the rank. */
 	_Atomic uint32_t *pending;
 	_Atomic uint64_t npending;
+	/* The other hints of MPI 4.1, 12.2.1, as shl_win_hints and MPI_Win_set_info set them
+	 * and MPI_Win_get_info reports them. */
+	uint8_t acc_ordering;         /* SHL_WIN_ORDER_* bits; 0: "none" */
+	bool acc_same_op;             /* accumulate_ops: "same_op" (else "same_op_no_op") */
+	bool same_size, same_disp_unit;
+	MPI_Aint acc_granularity;     /* mpi_accumulate_granularity, in bytes */
+	/* What MPI_WIN_SIZE, MPI_WIN_DISP_UNIT, MPI_WIN_CREATE_FLAVOR and MPI_WIN_MODEL point
+	 * to (shl_win_attrs_init); MPI_WIN_BASE is peers[rank].base itself. */
+	MPI_Aint attr_size;
+	int attr_disp_unit, attr_flavor, attr_model;
 	char name_buf[MPI_MAX_OBJECT_NAME];
 };
 
@@ -119,6 +130,13 @@ static inline bool shl_win_ok(MPI_Win w)
 {
 	return shl_handle_mapped(w, sizeof(*w)) && w->magic == SHL_WIN_MAGIC;
 }
+
+/* accumulate_ordering: the orderings of accumulates to one location the window keeps. */
+#define SHL_WIN_ORDER_RAR 1u
+#define SHL_WIN_ORDER_RAW 2u
+#define SHL_WIN_ORDER_WAR 4u
+#define SHL_WIN_ORDER_WAW 8u
+#define SHL_WIN_ORDER_ALL 15u
 
 /* ---- errors (object.c) ---- */
 
@@ -131,6 +149,15 @@ int shl_win_err(struct shl_win *w, int errclass, const char *fn, const char *fmt
 /* Owner thread: window argument `win` of call `fn`: its object in *w, or MPI_ERR_WIN
  * reported on MPI_COMM_SELF. */
 int shl_win_arg(const char *fn, MPI_Win win, struct shl_win **w);
+
+/* Owner thread, creation (`w` complete but its magic): take the hints of `info`
+ * (MPI_INFO_NULL: none) that the window acts on, and keep a copy for MPI_Win_get_info.
+ * Returns MPI_SUCCESS or an error class (not reported). */
+int shl_win_hints(struct shl_win *w, MPI_Info info, const char *fn);
+
+/* Owner thread, the end of a creation: the values of the predefined attributes
+ * (MPI_WIN_BASE, ...), from w->flavor and w->peers[w->rank]. */
+void shl_win_attrs_init(struct shl_win *w);
 
 /* Owner thread, rank unlocked, MPI_Win_free: delete every attribute of `w` through the
  * delete callbacks. Returns MPI_SUCCESS or the failing callback's code. */
