@@ -1,16 +1,13 @@
-/* rma_accumulates_under_every_mode_and_layout: MPI_Accumulate, MPI_Get_accumulate,
- * MPI_Raccumulate and MPI_Rget_accumulate (MPI_SUM of MPI_INT) update exactly the elements
- * their layouts name, contiguous or derived (vector, indexed, struct of MPI_INT) on the
- * origin and the target side, and fetch the old values into the result layout, under every
- * synchronization mode (the request-based ones in the passive modes only); MPI_Fetch_and_op
- * (SUM twice, NO_OP, REPLACE) and MPI_Compare_and_swap (a match, then a mismatch) on single
- * elements under every mode fetch the values of the updates before them in the epoch. Each
- * rank accesses the next one in a ring; nothing else of the target or the result changes; a
- * fetched value is there once its request or the epoch's flush completes, an origin buffer
- * is free once its request or flush_local completes, and a flushed update is in the target's
- * memory before the epoch ends. Every failure names the call, the mode and both layouts. */
+/* rma_accumulates_under_every_mode_and_layout: MPI_Accumulate, MPI_Get_accumulate and their
+ * request-based twins (MPI_SUM of MPI_INT, layouts as in rma_put_get_*), and single-element
+ * MPI_Fetch_and_op (SUM twice, NO_OP, REPLACE) and MPI_Compare_and_swap (a match, then a
+ * mismatch), under every synchronization mode: exactly the named elements change, fetches
+ * return the values before each update in the epoch's order, buffers are free and results
+ * there once a request, flush or flush_local completes, a flushed update is in the target's
+ * memory before the epoch ends. Each rank accesses the next in a ring. Failures name the
+ * call, the mode and both layouts. */
 /* ranks: 2 4 8 64 */
-/* timeout: 600 */
+/* timeout: 300 */
 #include "lib/rma_epochs.h"
 
 enum call { ACC, GET_ACC, RACC, RGET_ACC, ATOMICS, NCALLS };

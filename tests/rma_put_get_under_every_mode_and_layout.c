@@ -1,15 +1,13 @@
 /* rma_put_get_under_every_mode_and_layout: MPI_Put, MPI_Get, MPI_Rput and MPI_Rget move
- * exactly the elements their layouts name, contiguous or derived (vector, indexed, struct of
- * MPI_INT) on the origin and the target side, under every synchronization mode (fence with
- * and without assertions, post/start/complete with wait or polled test, lock shared and
- * exclusive, lock_all with each flush); the request-based calls in the passive modes only,
- * where the standard allows them. Each rank accesses the next one in a ring; a target's
- * elements outside the layout keep their values, and so do the origin's. A get's data is
- * there once its request or the epoch's flush completes; a put's buffer is free once its
- * request or flush_local completes, and a flushed put is in the target's memory before the
- * epoch ends. Every failure names the call, the mode and both layouts. */
+ * exactly the elements their layouts name (contiguous, vector, indexed, struct of MPI_INT on
+ * either side) under every synchronization mode (tests/lib/rma_epochs.h; request-based calls
+ * in the passive modes only, as the standard allows). Each rank accesses the next in a ring;
+ * nothing else of target or origin changes; a get's data is there once its request or the
+ * epoch's flush completes, a put's buffer is free once its request or flush_local completes,
+ * a flushed put is in the target's memory before the epoch ends. Failures name the call,
+ * the mode and both layouts. */
 /* ranks: 2 4 8 64 */
-/* timeout: 600 */
+/* timeout: 300 */
 #include "lib/rma_epochs.h"
 
 enum call { PUT, GET, RPUT, RGET, NCALLS };
