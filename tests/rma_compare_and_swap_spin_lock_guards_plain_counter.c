@@ -18,7 +18,7 @@ int main(int argc, char **argv)
 	CHECK_MPI(MPI_Init(&argc, &argv));
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	int rounds = size > 8 ? 10 : 100, free_word = 0, mine = rank + 1;
+	int rounds = size > 8 ? 30 : 100, free_word = 0, mine = rank + 1;
 	CHECK_MPI(MPI_Win_allocate(rank == 0 ? 2 * sizeof(int) : 0, sizeof(int), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &mem, &win));
 	if (rank == 0) {
