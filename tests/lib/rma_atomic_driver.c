@@ -203,7 +203,7 @@ static void body_cas_inc(int t)
 			atomic1(SHL_OP_SUM, &one, &old);
 			cur = old;
 		} else {
-			atomic1(SHL_OP_NO_OP, &one, &cur);
+			atomic1(SHL_OP_NO_OP, NULL, &cur);
 			for (;;) {
 				nw = cur + 1;
 				shl_rma_cas(ty, elem, &nw, &cur, &old);
@@ -378,12 +378,12 @@ static long get_chain(const void *p)
  * is whole and one of the values. */
 static void body_replace(int t)
 {
-	alignas(16) unsigned char v[32] = { 0 }, old[32];
+	alignas(16) unsigned char v[32], old[32];
 
 	for (long i = 0; i < iters; i++) {
 		pace(i);
 		if (t == T - 1) {
-			atomic1(SHL_OP_NO_OP, v, old);
+			atomic1(SHL_OP_NO_OP, NULL, old);
 			long x = get_chain(old);
 			if (x < 0 || x > (long)(T - 1) * iters)
 				failf("read %ld, never written", x);
@@ -475,9 +475,7 @@ static void done(void)
 /* The element's value (packed) once the threads are done. */
 static void final(void *packed)
 {
-	alignas(16) unsigned char dummy[32] = { 0 };
-
-	shl_rma_atomic(SHL_OP_NO_OP, NULL, ty, elem, dummy, packed, 1);
+	shl_rma_atomic(SHL_OP_NO_OP, NULL, ty, elem, NULL, packed, 1);
 }
 
 static void int_sum(const char *name, const struct shl_datatype *t, size_t off, long n)
