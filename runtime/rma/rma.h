@@ -131,9 +131,10 @@ struct shl_win {
 _Static_assert(sizeof(struct shl_win) <= SHL_HANDLE_READ_MAX,
 	       "struct shl_win outgrew SHL_HANDLE_READ_MAX (core/handle.h)");
 
+/* Windows are never predefined: a slot of the handle arena, or no window. */
 static inline bool shl_win_ok(MPI_Win w)
 {
-	return shl_handle_mapped(w, sizeof(*w)) && w->magic == SHL_WIN_MAGIC;
+	return shl_handle_in_arena(w, sizeof(*w)) && w->magic == SHL_WIN_MAGIC;
 }
 
 /* accumulate_ordering: the orderings of accumulates to one location the window keeps. */
