@@ -1,6 +1,6 @@
-/* Weak placeholders of the functions remote.c and atomic.c define, so that the
+/* Weak placeholders of the functions remote.c defines, so that the
  * branch links while they are written: each real definition replaces its placeholder.
- * Removed once both are in. Entered by rank threads. */
+ * Removed once it is in. Entered by rank threads. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <errno.h>
@@ -13,24 +13,3 @@ __attribute__((weak)) int shl_rma_remote_unlock(struct shl_rank *r, struct shl_w
 __attribute__((weak)) void shl_rma_remote_grant(struct shl_win_target *t) {}
 __attribute__((weak)) int shl_rma_remote_expose(struct shl_win *w, struct shl_win_target *t) { return 0; }
 __attribute__((weak)) void shl_rma_remote_forget(struct shl_win *w) {}
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-__attribute__((weak)) void shl_rma_atomic(enum shl_op_kind op, shl_kern *k, const struct shl_datatype *basic,
-		    char *dst, const void *src, void *fetch, size_t n)
-{
-	pthread_mutex_lock(&mu);
-	for (size_t i = 0; i < n; i++) {
-		char *d = dst + i * basic->extent;
-		if (fetch) memcpy((char*)fetch + i*basic->size, d, basic->size);
-		if (op == SHL_OP_REPLACE) memcpy(d, (const char*)src + i*basic->size, basic->size);
-		else if (op != SHL_OP_NO_OP) k((const char*)src + i*basic->size, d, 1);
-	}
-	pthread_mutex_unlock(&mu);
-}
-__attribute__((weak)) void shl_rma_cas(const struct shl_datatype *basic, char *dst, const void *src,
-		 const void *compare, void *old)
-{
-	pthread_mutex_lock(&mu);
-	memcpy(old, dst, basic->size);
-	if (!memcmp(old, compare, basic->size)) memcpy(dst, src, basic->size);
-	pthread_mutex_unlock(&mu);
-}
