@@ -100,8 +100,9 @@ static inline bool on_word(const struct shl_datatype *basic, const char *elem)
 			return;                                                                \
 		}                                                                              \
 		for (size_t i = 0; i < n; i++, d++, src += sizeof(W)) {                       \
-			W v, old, nw;                                                          \
-			memcpy(&v, src, sizeof v);                                             \
+			W v = 0, old, nw;                                                      \
+			if (op != SHL_OP_NO_OP) /* MPI_NO_OP: src may be NULL */              \
+				memcpy(&v, src, sizeof v);                                     \
 			switch (op) {                                                          \
 			case SHL_OP_SUM:                                                       \
 				if (!int_arith(arith))                                         \
