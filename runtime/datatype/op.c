@@ -231,6 +231,7 @@ int shl_fold_init(struct shl_fold *f, struct shl_op *op, MPI_Datatype type, MPI_
 		basic = s.basic;
 	}
 	f->span = f->bytes ? f->bytes : 1;
+	f->basic = basic;
 	if (basic == NULL || f->bytes == 0)
 		return 0;  /* nothing to combine */
 	f->nbasic = f->bytes / basic->size;

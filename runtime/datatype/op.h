@@ -71,7 +71,10 @@ struct shl_fold {
 	struct shl_op *op;
 	MPI_Datatype type;            /* the handle a user function is given */
 	MPI_Count count;
-	shl_kern *k;                  /* predefined op; NULL for a user op */
+	shl_kern *k;                  /* predefined op; NULL for a user op, MPI_REPLACE and
+				       * MPI_NO_OP */
+	const struct shl_datatype *basic;  /* predefined op: the one predefined type `type` is
+					    * made of (NULL: it holds no data) */
 	size_t bytes;                 /* count * type->size: the signature's bytes */
 	size_t nbasic;                /* predefined: basic elements in `bytes` */
 	size_t span;                  /* bytes of an accumulator buffer */

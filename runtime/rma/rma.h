@@ -73,6 +73,8 @@ struct shl_win_peer {
 
 /* Per-target state of the origin's epochs. */
 enum shl_win_lock_state { SHL_WIN_UNLOCKED, SHL_WIN_SHARED, SHL_WIN_EXCLUSIVE };
+/* A lock state's mark: taken with MPI_MODE_NOCHECK, so nothing to give back. */
+#define SHL_WIN_NOCHECK 4
 
 /* One rank's window object (the handle): what the rank knows and what its epochs are.
  * Touched by the owning rank's threads only, but for `pending`, which arrivals of answers
@@ -92,16 +94,20 @@ struct shl_win {
 	const char *name;             /* NULL or name_buf */
 	struct shl_attr *attrs;
 	struct shl_info *info;        /* hints as given (MPI_Win_get_info), or NULL */
-	/* Hints the calls act on. */
+	/* Hints the calls act on (shl_win_hints). */
 	bool no_locks;
+	bool alloc_shared_noncontig;
 	/* Epochs. */
 	bool fence;                   /* a fence opened an epoch (no MPI_MODE_NOSUCCEED) */
 	bool lock_all;                /* MPI_Win_lock_all held */
+	bool lock_all_nocheck;        /* ... with MPI_MODE_NOCHECK: no lock was taken */
 	int nlocked;                  /* targets locked by MPI_Win_lock */
-	uint8_t *locked;              /* by rank: enum shl_win_lock_state */
+	uint8_t *locked;              /* by rank: enum shl_win_lock_state, | SHL_WIN_NOCHECK */
 	int nstart;                   /* MPI_Win_start: its group's size, -1: no epoch */
 	int *start;                   /* ... its ranks in the window */
 	uint8_t *in_start;            /* by rank: in the start group */
+	int *rank_of_world;           /* by world rank: its rank in the window, or -1 (made
+				       * by the first MPI_Win_post or MPI_Win_start) */
 	int npost;                    /* MPI_Win_post: its group's size, -1: no epoch */
 	int *post;                    /* ... its ranks */
 	MPI_Request *post_done;       /* ... the receives of their completions */
@@ -131,6 +137,15 @@ int shl_win_err(struct shl_win *w, int errclass, const char *fn, const char *fmt
 /* Owner thread: window argument `win` of call `fn`: its object in *w, or MPI_ERR_WIN
  * reported on MPI_COMM_SELF. */
 int shl_win_arg(const char *fn, MPI_Win win, struct shl_win **w);
+
+/* Owner thread, creation (`w` complete but its magic): take the hints of `info`
+ * (MPI_INFO_NULL: none) that the window acts on, and keep a copy for MPI_Win_get_info.
+ * Returns MPI_SUCCESS or an error class (not reported). */
+int shl_win_hints(struct shl_win *w, MPI_Info info, const char *fn);
+
+/* Owner thread, the end of a creation: the values of the predefined attributes
+ * (MPI_WIN_BASE, ...), from w->flavor and w->peers[w->rank]. */
+void shl_win_attrs_init(struct shl_win *w);
 
 /* Owner thread, rank unlocked, MPI_Win_free: delete every attribute of `w` through the
  * delete callbacks. Returns MPI_SUCCESS or the failing callback's code. */
@@ -187,6 +202,13 @@ bool shl_rma_lock_try(struct shl_win_target *t, bool exclusive);
 void shl_rma_lock_release(struct shl_win_target *t, bool exclusive);
 
 /* ---- ranks of other nodes (remote.c) ---- */
+
+/* Tags of the messages on a window's communicator: below SHL_RMA_TAG_FRAMES, the
+ * synchronization's own (sync.c: a post, a completion), matched like any message; from it
+ * up, remote.c's frames, which arrivals from other nodes apply at once and never match. */
+#define SHL_RMA_TAG_POST 1
+#define SHL_RMA_TAG_COMPLETE 2
+#define SHL_RMA_TAG_FRAMES 16
 
 /* Owner, rank unlocked: send access `op` to its target on another node; counted in
  * w->pending until answered (a GET's data is in its buffer then). `op->req`, if any,
