@@ -139,24 +139,20 @@ static const char *comm_name(const struct shl_comm *c)
 	return c->name ? c->name : "a communicator";
 }
 
-int shl_err(struct shl_comm *comm, int errclass, const char *fn, const char *fmt, ...)
+int shl_err_raise(struct shl_errhandler *eh, void *handle, const char *objname, int errclass,
+		  const char *fn, const char *what)
 {
 	struct shl_rank *r = shl_self;
-	char what[512];
-	va_list ap;
 
-	if (comm == NULL && r != NULL)
-		comm = &r->self;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	if (comm != NULL && comm->errh->kind == SHL_ERRH_RETURN)
+	if (eh != NULL && eh->kind == SHL_ERRH_RETURN)
 		return errclass;
-	if (comm != NULL && comm->errh->kind == SHL_ERRH_USER) {
+	if (eh != NULL && eh->kind == SHL_ERRH_USER) {
 		/* The handler gets the handle the user knows and may change neither. */
-		MPI_Comm h = shl_comm_handle(comm);
 		int code = errclass;
-		comm->errh->fn(&h, &code);
+		if (eh->obj == SHL_ERRH_WIN)
+			eh->fn.win(handle, &code);
+		else
+			eh->fn.comm(handle, &code);
 		return errclass;
 	}
 	/* MPI_ERRORS_ARE_FATAL and MPI_ERRORS_ABORT end every process of the job here: all
@@ -170,10 +166,26 @@ int shl_err(struct shl_comm *comm, int errclass, const char *fn, const char *fmt
 	if (u != NULL && u->str != NULL)
 		text = u->str;
 	shl_job_abort(cls > 0 ? cls : MPI_ERR_UNKNOWN, "rank %d: %s: %s on %s: %s",
-		      r ? r->world_rank : 0, fn, what, comm ? comm_name(comm) : "no communicator",
-		      text);
+		      r ? r->world_rank : 0, fn, what, objname, text);
 }
 
+int shl_err(struct shl_comm *comm, int errclass, const char *fn, const char *fmt, ...)
+{
+	struct shl_rank *r = shl_self;
+	char what[512];
+	va_list ap;
+	MPI_Comm h = MPI_COMM_NULL;
+
+	if (comm == NULL && r != NULL)
+		comm = &r->self;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (comm != NULL)
+		h = shl_comm_handle(comm);
+	return shl_err_raise(comm ? comm->errh : NULL, &h,
+			     comm ? comm_name(comm) : "no communicator", errclass, fn, what);
+}
 _Noreturn void shl_rank_not_in_mpi(struct shl_rank *r, const char *fn)
 {
 	const char *why = r && atomic_load(&r->phase) == SHL_PHASE_FINALIZED
@@ -334,15 +346,14 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn
 	if (e == NULL)
 		return shl_err(NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler", "out of memory");
 	*e = (struct shl_errhandler){ .magic = SHL_ERRH_MAGIC, .kind = SHL_ERRH_USER,
-				      .fn = comm_errhandler_fn, .refs = 1, .handles = 1 };
+				      .obj = SHL_ERRH_COMM, .fn.comm = comm_errhandler_fn,
+				      .refs = 1, .handles = 1 };
 	*errhandler = e;
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Comm_create_errhandler);
 
-/* Whether `e` is an error handler the user may still name: predefined, or user-defined
- * with a handle not yet freed (a communicator may keep a freed one alive). */
-static bool errh_ok(const struct shl_errhandler *e)
+bool shl_errh_ok(const struct shl_errhandler *e)
 {
 	return shl_handle_mapped(e, sizeof(*e)) && e->magic == SHL_ERRH_MAGIC &&
 	       (e->kind != SHL_ERRH_USER || atomic_load(&e->handles) > 0);
@@ -354,7 +365,7 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 	if (errhandler == NULL)
 		return shl_err(NULL, MPI_ERR_ARG, "MPI_Errhandler_free", "errhandler is NULL");
 	struct shl_errhandler *e = *errhandler;
-	if (!errh_ok(e) || (e->kind == SHL_ERRH_USER &&
+	if (!shl_errh_ok(e) || (e->kind == SHL_ERRH_USER &&
 			    atomic_fetch_sub(&e->handles, 1) <= 0))
 		return shl_err(NULL, MPI_ERR_ERRHANDLER, "MPI_Errhandler_free",
 			       "errhandler is not a valid error handler (freed already?)");
@@ -388,10 +399,14 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 	if (c == NULL)
 		return shl_err(NULL, MPI_ERR_COMM, "MPI_Comm_set_errhandler",
 			       "invalid communicator argument comm");
-	if (!errh_ok(errhandler))
+	if (!shl_errh_ok(errhandler))
 		return shl_err(c, MPI_ERR_ERRHANDLER, "MPI_Comm_set_errhandler",
 			       "invalid errhandler argument%s",
 			       errhandler == MPI_ERRHANDLER_NULL ? " (MPI_ERRHANDLER_NULL)" : "");
+	if (errhandler->obj != SHL_ERRH_ANY && errhandler->obj != SHL_ERRH_COMM)
+		return shl_err(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
+			       "errhandler was made for windows (MPI_Win_create_errhandler), not "
+			       "communicators");
 	shl_errh_hold(errhandler);
 	shl_errh_drop(c->errh);
 	c->errh = errhandler;

@@ -64,6 +64,10 @@ void shl_op_drop(struct shl_op *op);
  * its value then its int, no padding). */
 typedef void shl_kern(const void *in, void *inout, size_t n);
 
+/* The kernel of predefined op `op` (not MPI_REPLACE, MPI_NO_OP: NULL) on predefined type
+ * `basic`, or NULL where the op is not defined on it. */
+shl_kern *shl_op_kern(const struct shl_op *op, const struct shl_datatype *basic);
+
 /* One reduction of `count` elements of a datatype, prepared by shl_fold_init. Predefined
  * ops run their kernel on packed basic elements (derived types must be runs of one basic
  * type); user ops run the user's function on buffers in the datatype's own layout. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/core/check.h"
 #include "runtime/rma/rma.h"
 
 /* A buffer argument of the call: count and datatype (`what` names them: "origin_",
@@ -153,6 +154,38 @@ static int check_acc(struct shl_win *w, const char *fn, struct shl_rma_op *op, M
 	return same_bytes(w, fn, "origin", op->ocount, op->otype, "target", op->tcount, op->ttype);
 }
 
+/* ---- the common case ----
+ * Latency-bound programs move one predefined type with equal counts on both sides, or one
+ * element of an atomic, to a target of this node, inside an epoch: that case is checked
+ * inline, in a few compares, and done at once. Anything else, and every error, takes the
+ * general path, which checks it again and names what is wrong. */
+
+/* Where `bytes` bytes at displacement `disp` of `target` are, if the common case holds for
+ * them (a valid window of fixed memory, the target on this node and inside an epoch of
+ * this rank, the bytes inside its window); NULL otherwise. */
+static SHL_HOT_INLINE char *fast_target(MPI_Win w, int target, MPI_Aint disp, size_t bytes)
+{
+	const struct shl_win_peer *p;
+	MPI_Aint off;
+
+	if (!shl_win_ok(w) || (unsigned)target >= (unsigned)w->size ||
+	    w->flavor == MPI_WIN_FLAVOR_DYNAMIC || !shl_win_can_access(w, target))
+		return NULL;
+	p = &w->peers[target];
+	if (p->t == NULL || disp < 0 || __builtin_mul_overflow(disp, p->disp_unit, &off) ||
+	    off > p->size || bytes > (size_t)(p->size - off))
+		return NULL;
+	return p->base + off;
+}
+
+/* A buffer of `count` elements of `type` the common case takes: a contiguous predefined
+ * type (MPI_DOUBLE_INT and its kind have gaps) and a count without overflow. */
+static SHL_HOT_INLINE bool fast_buffer(const void *buf, MPI_Count count, MPI_Datatype type)
+{
+	return shl_type_ok(type) && type->predefined && type->contig &&
+	       (uint64_t)count <= SHL_COUNT_FAST_MAX && (buf != NULL || count == 0);
+}
+
 /* ---- the access on this node ---- */
 
 struct acc_walk {
@@ -262,16 +295,18 @@ static int make_req(struct shl_win *w, const char *fn, struct shl_rma_op *op,
 
 /* ---- the calls ---- */
 
-static int put(const char *fn, void *origin_addr, MPI_Count origin_count,
-	       MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-	       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
-	       MPI_Request *request, bool get)
+/* MPI_Put and MPI_Get (`get`) and their twins: the general path. */
+static __attribute__((noinline)) int put_checked(const char *fn, void *origin_addr,
+						 MPI_Count origin_count,
+						 MPI_Datatype origin_datatype, int target_rank,
+						 MPI_Aint target_disp, MPI_Count target_count,
+						 MPI_Datatype target_datatype, MPI_Win win,
+						 MPI_Request *request, bool get)
 {
 	struct shl_win *w;
 	struct shl_rma_op op = { .kind = get ? SHL_RMA_GET : SHL_RMA_PUT };
 	int err;
 
-	shl_rank_or_die(fn);
 	if ((err = check_target(fn, win, target_rank, &w, &op, request != NULL)) != MPI_SUCCESS ||
 	    (err = check_buf(w, fn, "origin_", origin_count, origin_datatype)) != MPI_SUCCESS ||
 	    (err = check_buf(w, fn, "target_", target_count, target_datatype)) != MPI_SUCCESS ||
@@ -299,6 +334,29 @@ static int put(const char *fn, void *origin_addr, MPI_Count origin_count,
 		op.otype = origin_datatype;
 	}
 	return run(w, fn, &op, NULL);
+}
+
+static SHL_HOT_INLINE int put(const char *fn, void *origin_addr, MPI_Count origin_count,
+			      MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+			      MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+			      MPI_Request *request, bool get)
+{
+	shl_rank_or_die(fn);
+	if (likely(request == NULL && origin_datatype == target_datatype &&
+		   origin_count == target_count &&
+		   fast_buffer(origin_addr, origin_count, origin_datatype))) {
+		size_t bytes = (size_t)origin_count * origin_datatype->size;
+		char *at = fast_target(win, target_rank, target_disp, bytes);
+		if (at != NULL) {
+			if (get)
+				shl_dt_copy_inline(origin_addr, NULL, at, NULL, bytes);
+			else
+				shl_dt_copy_inline(at, NULL, origin_addr, NULL, bytes);
+			return MPI_SUCCESS;
+		}
+	}
+	return put_checked(fn, origin_addr, origin_count, origin_datatype, target_rank,
+			   target_disp, target_count, target_datatype, win, request, get);
 }
 
 /* MPI_Accumulate and MPI_Get_accumulate (result_addr NULL: the former). */
@@ -343,15 +401,21 @@ static int accumulate(const char *fn, const void *origin_addr, MPI_Count origin_
 	return run(w, fn, &op, k);
 }
 
+/* The types MPI_Compare_and_swap takes: C integers, logicals, bytes (MPI 4.1, 12.3.5). */
+static SHL_HOT_INLINE bool cas_type(const struct shl_datatype *t)
+{
+	return (t->arith >= SHL_DT_ARITH_I8 && t->arith <= SHL_DT_ARITH_U64) ||
+	       t->arith == SHL_DT_ARITH_BOOL || t->arith == SHL_DT_ARITH_BYTE;
+}
+
 /* MPI_Fetch_and_op and MPI_Compare_and_swap: one element of a predefined type. */
-static int one_element(const char *fn, struct shl_rma_op *op, MPI_Datatype datatype,
+static __attribute__((noinline)) int one_element(const char *fn, struct shl_rma_op *op, MPI_Datatype datatype,
 		       MPI_Op mop, MPI_Win win, int target_rank, MPI_Aint target_disp)
 {
 	struct shl_win *w;
 	shl_kern *k = NULL;
 	int err;
 
-	shl_rank_or_die(fn);
 	if ((err = check_target(fn, win, target_rank, &w, op, false)) != MPI_SUCCESS ||
 	    (err = check_buf(w, fn, "", 1, datatype)) != MPI_SUCCESS)
 		return err;
@@ -367,9 +431,7 @@ static int one_element(const char *fn, struct shl_rma_op *op, MPI_Datatype datat
 	op->otype = op->rtype = op->ttype = datatype;
 	op->disp = target_disp;
 	if (op->kind == SHL_RMA_CAS) {
-		int a = datatype->arith;
-		if (!(a >= SHL_DT_ARITH_I8 && a <= SHL_DT_ARITH_U64) && a != SHL_DT_ARITH_BOOL &&
-		    a != SHL_DT_ARITH_BYTE)
+		if (!cas_type(datatype))
 			return shl_win_err(w, MPI_ERR_TYPE, fn, "datatype %s is not an integer, "
 					   "logical or byte type (MPI 4.1, 12.3.5)", datatype->name);
 		op->basic = datatype;
@@ -563,6 +625,19 @@ SHL_WEAK_ALIAS(Rget_accumulate_c);
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
 		      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
+	shl_rank_or_die("MPI_Fetch_and_op");
+	if (likely(fast_buffer(result_addr, 1, datatype) && result_addr != NULL &&
+		   shl_op_ok(op))) {
+		char *at = fast_target(win, target_rank, target_disp, datatype->size);
+		shl_kern *k = NULL;
+		if (at != NULL && (op->kind == SHL_OP_NO_OP ||
+				   (origin_addr != NULL &&
+				    (op->kind == SHL_OP_REPLACE ||
+				     (k = shl_op_kern(op, datatype)) != NULL)))) {
+			shl_rma_atomic(op->kind, k, datatype, at, origin_addr, result_addr, 1);
+			return MPI_SUCCESS;
+		}
+	}
 	struct shl_rma_op o = { .kind = SHL_RMA_GET_ACC, .origin = origin_addr,
 				.result = result_addr };
 
@@ -574,6 +649,15 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
 			  MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
 			  MPI_Win win)
 {
+	shl_rank_or_die("MPI_Compare_and_swap");
+	if (likely(fast_buffer(result_addr, 1, datatype) && result_addr != NULL &&
+		   origin_addr != NULL && compare_addr != NULL && cas_type(datatype))) {
+		char *at = fast_target(win, target_rank, target_disp, datatype->size);
+		if (at != NULL) {
+			shl_rma_cas(datatype, at, origin_addr, compare_addr, result_addr);
+			return MPI_SUCCESS;
+		}
+	}
 	struct shl_rma_op o = { .kind = SHL_RMA_CAS, .origin = origin_addr,
 				.compare = compare_addr, .result = result_addr };
 

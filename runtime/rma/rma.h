@@ -115,16 +115,34 @@ struct shl_win {
 	 * by the arrival of each answer, which wakes the rank. */
 	_Atomic uint32_t *pending;
 	_Atomic uint64_t npending;
+	/* The other hints of MPI 4.1, 12.2.1, as shl_win_hints and MPI_Win_set_info set them
+	 * and MPI_Win_get_info reports them. */
+	uint8_t acc_ordering;         /* SHL_WIN_ORDER_* bits; 0: "none" */
+	bool acc_same_op;             /* accumulate_ops: "same_op" (else "same_op_no_op") */
+	bool same_size, same_disp_unit;
+	MPI_Aint acc_granularity;     /* mpi_accumulate_granularity, in bytes */
+	/* What MPI_WIN_SIZE, MPI_WIN_DISP_UNIT, MPI_WIN_CREATE_FLAVOR and MPI_WIN_MODEL point
+	 * to (shl_win_attrs_init); MPI_WIN_BASE is peers[rank].base itself. */
+	MPI_Aint attr_size;
+	int attr_disp_unit, attr_flavor, attr_model;
 	char name_buf[MPI_MAX_OBJECT_NAME];
 };
 
 _Static_assert(sizeof(struct shl_win) <= SHL_HANDLE_READ_MAX,
 	       "struct shl_win outgrew SHL_HANDLE_READ_MAX (core/handle.h)");
 
+/* Windows are never predefined: a slot of the handle arena, or no window. */
 static inline bool shl_win_ok(MPI_Win w)
 {
-	return shl_handle_mapped(w, sizeof(*w)) && w->magic == SHL_WIN_MAGIC;
+	return shl_handle_in_arena(w, sizeof(*w)) && w->magic == SHL_WIN_MAGIC;
 }
+
+/* accumulate_ordering: the orderings of accumulates to one location the window keeps. */
+#define SHL_WIN_ORDER_RAR 1u
+#define SHL_WIN_ORDER_RAW 2u
+#define SHL_WIN_ORDER_WAR 4u
+#define SHL_WIN_ORDER_WAW 8u
+#define SHL_WIN_ORDER_ALL 15u
 
 /* ---- errors (object.c) ---- */
 
