@@ -2,8 +2,11 @@
  * MPI_Fetch_and_op(MPI_SUM) followed by MPI_Win_flush(0), all inside one MPI_Win_lock_all
  * epoch. Untimed operations first until 20 ms have passed (bench_settle), then at least -i
  * per rank and at least 20 ms at the warm-up's pace, every rank the same count; the rate is
- * the operations of all ranks over the slowest rank's time, in operations per second. The
- * counter must end at the number of operations; if not, the program says so and exits 1.
+ * the operations of all ranks over the time from a barrier before the loop to a barrier
+ * after it (the slowest rank's), in operations per second. The time ends at a barrier
+ * because ranks that outnumber the cores may run their loops one after another, and each
+ * loop's own length would then miss the others'. The counter must end at the number of
+ * operations; if not, the program says so and exits 1.
  * Runs on rank threads of any MPI, any rank count.
  * Prints: RESULT rma_fetch_op <ranks> <op/s> op/s */
 #include "rma.h"
@@ -45,6 +48,7 @@ int main(int argc, char **argv)
 	double t0 = MPI_Wtime();
 	for (long k = 0; k < ops; k++)
 		one_add(&c);
+	bench_sync();
 	double t = bench_max_all(MPI_Wtime() - t0);
 	MPI_Win_unlock_all(c.win);
 
