@@ -1,9 +1,10 @@
 /* alloc_mem_aligned_and_foreign_free_is_err_base: MPI_Alloc_mem returns distinct blocks
- * aligned to 64 bytes (also of size 0) that MPI_Free_mem frees; MPI_Free_mem of a pointer
+ * aligned to 64 bytes (also of size 0), or to the info hint mpi_minimum_memory_alignment,
+ * that MPI_Free_mem frees, from every rank at once; MPI_Free_mem of a pointer
  * MPI_Alloc_mem did not return, or of a block freed already, is MPI_ERR_BASE (raised on
  * MPI_COMM_SELF, as calls on no object are), not a crash; MPI_Free_mem(NULL) succeeds;
  * a negative size is MPI_ERR_SIZE and an invalid info MPI_ERR_INFO. */
-/* ranks: 1 2 8 */
+/* ranks: 1 2 8 64 */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ int main(int argc, char **argv)
 	CHECK_MPI(MPI_Info_create(&info));
 	CHECK_MPI(MPI_Info_set(info, "mpi_minimum_memory_alignment", "4096"));
 	CHECK_MPI(MPI_Alloc_mem(1000, info, &q));
+	CHECK_INT((uintptr_t)q % 4096, 0);
 	CHECK_MPI(MPI_Info_free(&info));
 
 	CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));

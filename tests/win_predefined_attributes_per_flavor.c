@@ -2,7 +2,7 @@
  * MPI_WIN_SIZE points to its size in bytes, MPI_WIN_DISP_UNIT to its displacement unit,
  * MPI_WIN_CREATE_FLAVOR to the flavor of the call that made it and MPI_WIN_MODEL to
  * MPI_WIN_UNIFIED, for windows of all four flavors (a dynamic window: MPI_BOTTOM and 0). */
-/* ranks: 1 2 4 */
+/* ranks: 1 2 4 64 */
 #include "check.h"
 
 static void check_attrs(MPI_Win win, void *base, MPI_Aint size, int disp_unit, int flavor)

@@ -182,7 +182,7 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
 			   MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
 			   void *extra_state)
 {
-	/* Windows are never copied (MPI 4.1, 12.2.6); the copy callback is kept all the same. */
+	/* No call duplicates a window: the copy callback is kept but never runs. */
 	struct shl_keyval kv = { .copy.win = win_copy_attr_fn, .del.win = win_delete_attr_fn,
 				 .extra = extra_state, .kind = SHL_KEYVAL_WIN };
 

@@ -489,8 +489,8 @@ SHL_WEAK_ALIAS(Win_get_group);
 
 /* ---- MPI_Alloc_mem and MPI_Free_mem (MPI 4.1, 9.2) ---- */
 
-/* Blocks of MPI_Alloc_mem get this alignment: a cache line, so that no two blocks share
- * one and vector loads of a block never split a line at its start. */
+/* Blocks of MPI_Alloc_mem get at least this alignment: a cache line, so that no two blocks
+ * share one and vector loads of a block never split a line at its start. */
 #define SHL_ALLOC_MEM_ALIGN 64
 
 /* The live blocks of every rank of the node process, by address, so that MPI_Free_mem
@@ -576,10 +576,26 @@ static bool blocks_remove(void *base)
 	return e != NULL;
 }
 
+/* The alignment of a block: SHL_ALLOC_MEM_ALIGN, or the hint mpi_minimum_memory_alignment
+ * of `in` (MPI 4.1, 9.2) when it is a larger power of two (up to 1 GiB); another value is
+ * ignored, as hints may be. */
+static size_t alignment(const struct shl_info *in)
+{
+	for (int i = 0; in != NULL && i < in->n; i++) {
+		MPI_Aint v;
+		if (strcmp(in->e[i].key, "mpi_minimum_memory_alignment") == 0 &&
+		    parse_size(in->e[i].value, &v) && v > SHL_ALLOC_MEM_ALIGN &&
+		    v <= (MPI_Aint)1 << 30 && (v & (v - 1)) == 0)
+			return (size_t)v;
+	}
+	return SHL_ALLOC_MEM_ALIGN;
+}
+
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
 	const char *fn = "MPI_Alloc_mem";
 	struct shl_rank *r = shl_rank_or_die(fn);
+	struct shl_info *in = NULL;
 	struct block *e;
 	void *p;
 
@@ -587,18 +603,16 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 		return shl_err(NULL, MPI_ERR_SIZE, fn, "size %ld is negative", (long)size);
 	if (baseptr == NULL)
 		return shl_err(NULL, MPI_ERR_ARG, fn, "baseptr is NULL");
-	/* No hint changes how Shoal allocates; the info must be valid all the same. */
-	if (info != MPI_INFO_NULL && shl_info_get(r, info) == NULL)
+	if (info != MPI_INFO_NULL && (in = shl_info_get(r, info)) == NULL)
 		return shl_err(NULL, MPI_ERR_INFO, fn, "info is not a valid info object");
-	if ((uint64_t)size > SIZE_MAX - SHL_ALLOC_MEM_ALIGN)
+	size_t align = alignment(in);
+	if ((uint64_t)size > SIZE_MAX - align)
 		return shl_err(NULL, MPI_ERR_NO_MEM, fn, "size %ld is more than memory holds",
 			       (long)size);
 	/* A zero size gets a block of its own too: every pointer returned is distinct and
 	 * freed once. */
-	size_t bytes = size == 0 ? SHL_ALLOC_MEM_ALIGN
-				 : ((size_t)size + SHL_ALLOC_MEM_ALIGN - 1) &
-					   ~(size_t)(SHL_ALLOC_MEM_ALIGN - 1);
-	p = aligned_alloc(SHL_ALLOC_MEM_ALIGN, bytes);
+	size_t bytes = size == 0 ? align : ((size_t)size + align - 1) & ~(align - 1);
+	p = aligned_alloc(align, bytes);
 	e = malloc(sizeof(*e));
 	if (p == NULL || e == NULL || blocks_add(p, e) < 0) {
 		free(p);
