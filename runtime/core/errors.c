@@ -1,5 +1,6 @@
 /* Error classes and user error codes, their strings, error handlers (predefined and user)
- * and the one place where a failure becomes an MPI error: shl_err. Entered by rank threads.
+ * and the one place where a failure becomes an MPI error: shl_err_raise, through which
+ * shl_err (communicators) and rma's shl_win_err (windows) go. Entered by rank threads.
  * Never exits on its own except through MPI_ERRORS_ARE_FATAL / MPI_ERRORS_ABORT. */
 #include <errno.h>
 #include <stdarg.h>

@@ -92,9 +92,17 @@ static inline bool on_word(const struct shl_datatype *basic, const char *elem)
 	name(enum shl_op_kind op, shl_kern *k, uint8_t arith, W *d, const char *src,           \
 	     char *fetch, size_t n)                                                            \
 	{                                                                                      \
+		if (op == SHL_OP_NO_OP) {                                                      \
+			for (size_t i = 0; fetch != NULL && i < n; i++, fetch += sizeof(W)) {  \
+				W old = __atomic_load_n(d + i, __ATOMIC_SEQ_CST);               \
+				memcpy(fetch, &old, sizeof old);                               \
+			}                                                                      \
+			return;                                                                \
+		}                                                                              \
 		for (size_t i = 0; i < n; i++, d++, src += sizeof(W)) {                       \
-			W v, old, nw;                                                          \
-			memcpy(&v, src, sizeof v);                                             \
+			W v = 0, old, nw;                                                      \
+			if (op != SHL_OP_NO_OP) /* MPI_NO_OP: src may be NULL */              \
+				memcpy(&v, src, sizeof v);                                     \
 			switch (op) {                                                          \
 			case SHL_OP_SUM:                                                       \
 				if (!int_arith(arith))                                         \
@@ -118,9 +126,6 @@ static inline bool on_word(const struct shl_datatype *basic, const char *elem)
 				break;                                                         \
 			case SHL_OP_REPLACE:                                                   \
 				old = __atomic_exchange_n(d, v, __ATOMIC_SEQ_CST);             \
-				break;                                                         \
-			case SHL_OP_NO_OP:                                                     \
-				old = __atomic_load_n(d, __ATOMIC_SEQ_CST);                    \
 				break;                                                         \
 			default:                                                               \
 			cas:                                                                   \
@@ -174,24 +179,22 @@ static __attribute__((noinline)) void update_locked(enum shl_op_kind op, shl_ker
 {
 	size_t size = basic->size;
 
-	for (size_t i = 0; i < n; i++, dst += basic->extent, src += size) {
+	for (size_t i = 0; i < n; i++, dst += basic->extent) {
 		alignas(16) unsigned char old[SHL_RMA_ELEM_MAX], nw[SHL_RMA_ELEM_MAX];
 		pthread_mutex_t *mu = stripe_of(dst);
 
 		pthread_mutex_lock(mu);
 		load_elem(old, basic, dst);
 		if (op == SHL_OP_REPLACE) {
-			store_elem(dst, basic, src);
+			store_elem(dst, basic, src + i * size);
 		} else if (op != SHL_OP_NO_OP) {
 			memcpy(nw, old, size);
-			k(src, nw, 1);
+			k(src + i * size, nw, 1);
 			store_elem(dst, basic, nw);
 		}
 		pthread_mutex_unlock(mu);
-		if (fetch != NULL) {
-			memcpy(fetch, old, size);
-			fetch += size;
-		}
+		if (fetch != NULL)
+			memcpy(fetch + i * size, old, size);
 	}
 }
 
@@ -219,6 +222,7 @@ static __attribute__((noinline)) void update(enum shl_op_kind op, shl_kern *k,
 	update_locked(op, k, basic, dst, src, fetch, n);
 }
 
+/* `src` is not read for MPI_NO_OP (get-accumulate's callers pass NULL there). */
 void shl_rma_atomic(enum shl_op_kind op, shl_kern *k, const struct shl_datatype *basic,
 		    char *dst, const void *src, void *fetch, size_t n)
 {

@@ -58,19 +58,24 @@ void shl_rma_lock_release(struct shl_win_target *t, bool exclusive)
 struct lock_wait {
 	struct shl_win_target *t;
 	bool exclusive;
+	bool taken;
 };
 
+/* A wait's `done` may be asked again after it said true (shl_wait's last look before a
+ * sleep, then its poll): a lock taken is remembered, not tried again. */
 static bool lock_taken(void *arg)
 {
 	struct lock_wait *lw = arg;
 
-	return shl_rma_lock_try(lw->t, lw->exclusive);
+	if (!lw->taken)
+		lw->taken = shl_rma_lock_try(lw->t, lw->exclusive);
+	return lw->taken;
 }
 
 /* Take the lock of `t`, on this node, for rank `r`: asleep until a release wakes it. */
 static int lock_here(struct shl_rank *r, struct shl_win_target *t, bool exclusive)
 {
-	struct lock_wait lw = { t, exclusive };
+	struct lock_wait lw = { t, exclusive, false };
 
 	if (shl_rma_lock_try(t, exclusive))
 		return MPI_SUCCESS;

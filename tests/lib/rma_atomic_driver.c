@@ -8,7 +8,7 @@
  * once, each thread's own bits as it left them, monotonic maxima, the chain of exchanges.
  * Prints a line per case ("ok NAME" or "FAIL NAME: ..."); exits 0 if all passed, 1 if not.
  *
- * Usage: rma_atomic_driver [THREADS [ITERS]]   (defaults 8 and 100000; THREADS 2 to 8) */
+ * Usage: rma_atomic_driver [THREADS [ITERS]]   (defaults 8 and 400000; THREADS 2 to 8) */
 #include <complex.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -20,7 +20,7 @@
 #include "runtime/rma/rma.h"
 
 static int T = 8;
-static long M = 100000;
+static long M = 400000;
 
 static alignas(64) unsigned char mem[256];
 static char *elem;                      /* the element of the case running */
@@ -28,7 +28,7 @@ static const struct shl_datatype *ty;   /* its type */
 static enum shl_op_kind opk;            /* the case's op, where it has one */
 static long iters;                      /* calls per thread in this case */
 static unsigned char *seen;             /* values 0..T*M: fetched (or final) already */
-static long *fetched[8];                /* by thread: the values it fetched, in order */
+static int32_t *fetched[8];             /* by thread: the values it fetched, in order */
 static long nfetched[8];
 static _Thread_local int me;            /* the thread's index */
 static _Atomic long tally;              /* a count the threads add to */
@@ -99,7 +99,7 @@ static void atomic1(enum shl_op_kind op, const void *src, void *fetch)
  * done (plain stores: the calls under test dominate the loop). */
 static void mark(long x)
 {
-	fetched[me][nfetched[me]++] = x;
+	fetched[me][nfetched[me]++] = x >= 0 && x <= (long)T * M ? (int32_t)x : -1;
 }
 
 /* Value x fetched, or final: twice is a lost update. */
@@ -203,7 +203,7 @@ static void body_cas_inc(int t)
 			atomic1(SHL_OP_SUM, &one, &old);
 			cur = old;
 		} else {
-			atomic1(SHL_OP_NO_OP, &one, &cur);
+			atomic1(SHL_OP_NO_OP, NULL, &cur);
 			for (;;) {
 				nw = cur + 1;
 				shl_rma_cas(ty, elem, &nw, &cur, &old);
@@ -378,12 +378,12 @@ static long get_chain(const void *p)
  * is whole and one of the values. */
 static void body_replace(int t)
 {
-	alignas(16) unsigned char v[32] = { 0 }, old[32];
+	alignas(16) unsigned char v[32], old[32];
 
 	for (long i = 0; i < iters; i++) {
 		pace(i);
 		if (t == T - 1) {
-			atomic1(SHL_OP_NO_OP, v, old);
+			atomic1(SHL_OP_NO_OP, NULL, old);
 			long x = get_chain(old);
 			if (x < 0 || x > (long)(T - 1) * iters)
 				failf("read %ld, never written", x);
@@ -475,44 +475,42 @@ static void done(void)
 /* The element's value (packed) once the threads are done. */
 static void final(void *packed)
 {
-	alignas(16) unsigned char dummy[32] = { 0 };
-
-	shl_rma_atomic(SHL_OP_NO_OP, NULL, ty, elem, dummy, packed, 1);
+	shl_rma_atomic(SHL_OP_NO_OP, NULL, ty, elem, NULL, packed, 1);
 }
 
-static void int_sum(const char *name, const struct shl_datatype *t, size_t off)
+static void int_sum(const char *name, const struct shl_datatype *t, size_t off, long n)
 {
-	uint64_t f = 0, want = (uint64_t)T * (uint64_t)M;
+	uint64_t f = 0, want = (uint64_t)T * (uint64_t)n;
 
-	run(name, body_int_sum, t, off, SHL_OP_SUM, M);
+	run(name, body_int_sum, t, off, SHL_OP_SUM, n);
 	final(&f);
 	if (t->size < 8)
 		want &= (UINT64_C(1) << (8 * t->size)) - 1;
 	if (f != want)
 		failf("final %llu, want %llu", (unsigned long long)f, (unsigned long long)want);
 	if (t->size >= 4)
-		all_seen(0, (long)T * M - 1);
+		all_seen(0, (long)T * n - 1);
 	done();
 }
 
-static void float_sum(const char *name, const struct shl_datatype *t, size_t off)
+static void float_sum(const char *name, const struct shl_datatype *t, size_t off, long n)
 {
 	alignas(16) unsigned char f[32];
 
-	run(name, body_float_sum, t, off, SHL_OP_SUM, M);
+	run(name, body_float_sum, t, off, SHL_OP_SUM, n);
 	final(f);
-	if (get_num(ty, f) != (long double)T * M)
-		failf("final %Lg, want %ld", get_num(ty, f), (long)T * M);
-	all_seen(0, (long)T * M - 1);
+	if (get_num(ty, f) != (long double)T * n)
+		failf("final %Lg, want %ld", get_num(ty, f), (long)T * n);
+	all_seen(0, (long)T * n - 1);
 	done();
 }
 
-static void complex_sum(const char *name, const struct shl_datatype *t, size_t off)
+static void complex_sum(const char *name, const struct shl_datatype *t, size_t off, long n)
 {
 	alignas(16) unsigned char f[32];
 	long double re;
 
-	run(name, body_complex_sum, t, off, SHL_OP_SUM, M);
+	run(name, body_complex_sum, t, off, SHL_OP_SUM, n);
 	final(f);
 	if (t->arith == SHL_DT_ARITH_CF) {
 		float _Complex z;
@@ -527,51 +525,52 @@ static void complex_sum(const char *name, const struct shl_datatype *t, size_t o
 		memcpy(&z, f, sizeof z);
 		re = creall(z);
 	}
-	if (re != (long double)T * M)
-		failf("final real part %Lg, want %ld", re, (long)T * M);
-	all_seen(0, (long)T * M - 1);
+	if (re != (long double)T * n)
+		failf("final real part %Lg, want %ld", re, (long)T * n);
+	all_seen(0, (long)T * n - 1);
 	done();
 }
 
-static void cas_inc(const char *name, const struct shl_datatype *t, size_t off)
+static void cas_inc(const char *name, const struct shl_datatype *t, size_t off, long n)
 {
-	uint64_t f = 0, want = (uint64_t)T * (uint64_t)M;
+	uint64_t f = 0, want = (uint64_t)T * (uint64_t)n;
 
-	run(name, body_cas_inc, t, off, SHL_OP_NO_OP, M);
+	run(name, body_cas_inc, t, off, SHL_OP_NO_OP, n);
 	final(&f);
 	if (t->size < 8)
 		want &= (UINT64_C(1) << (8 * t->size)) - 1;
 	if (f != want)
 		failf("final %llu, want %llu", (unsigned long long)f, (unsigned long long)want);
 	if (t->size >= 4)
-		all_seen(0, (long)T * M - 1);
+		all_seen(0, (long)T * n - 1);
 	done();
 }
 
-static void bits(const char *name, const struct shl_datatype *t, size_t off, enum shl_op_kind op)
+static void bits(const char *name, const struct shl_datatype *t, size_t off, enum shl_op_kind op,
+		 long n)
 {
 	uint64_t f = 0, want = 0;
 
-	run(name, body_bits, t, off, op, M);
+	run(name, body_bits, t, off, op, n);
 	final(&f);
-	if (op == SHL_OP_BXOR && M % 2 == 1)
+	if (op == SHL_OP_BXOR && n % 2 == 1)
 		want = (UINT64_C(1) << T) - 1;
 	if (f != want)
 		failf("final %#llx, want %#llx", (unsigned long long)f, (unsigned long long)want);
 	done();
 }
 
-static void lxor(const char *name, const struct shl_datatype *t, size_t off)
+static void lxor(const char *name, const struct shl_datatype *t, size_t off, long n)
 {
 	uint64_t f = 0;
-	long n = (long)T * M;
+	long total = (long)T * n;
 
-	run(name, body_lxor, t, off, SHL_OP_LXOR, M);
+	run(name, body_lxor, t, off, SHL_OP_LXOR, n);
 	final(&f);
-	if (f != (uint64_t)(n & 1))
-		failf("final %llu, want %ld", (unsigned long long)f, n & 1);
-	if (atomic_load(&tally) != n / 2)
-		failf("%ld old values true, want %ld", atomic_load(&tally), n / 2);
+	if (f != (uint64_t)(total & 1))
+		failf("final %llu, want %ld", (unsigned long long)f, total & 1);
+	if (atomic_load(&tally) != total / 2)
+		failf("%ld old values true, want %ld", atomic_load(&tally), total / 2);
 	done();
 }
 
@@ -607,10 +606,9 @@ static void loc(const char *name, const struct shl_datatype *t, size_t off, enum
 	done();
 }
 
-static void replace(const char *name, const struct shl_datatype *t, size_t off)
+static void replace(const char *name, const struct shl_datatype *t, size_t off, long n)
 {
 	alignas(16) unsigned char f[32];
-	long n = M < INT_MAX / T ? M : INT_MAX / T;
 
 	run(name, body_replace, t, off, SHL_OP_REPLACE, n);
 	final(f);
@@ -619,9 +617,10 @@ static void replace(const char *name, const struct shl_datatype *t, size_t off)
 	done();
 }
 
-static void vector_sum(const char *name, const struct shl_datatype *t, size_t off, int count)
+static void vector_sum(const char *name, const struct shl_datatype *t, size_t off, int count,
+		       long n)
 {
-	run(name, body_vector_sum, t, off, SHL_OP_SUM, M);
+	run(name, body_vector_sum, t, off, SHL_OP_SUM, n);
 	for (int j = 0; j < count; j++) {
 		long double got;
 		if (t->arith == SHL_DT_ARITH_I32) {
@@ -633,8 +632,8 @@ static void vector_sum(const char *name, const struct shl_datatype *t, size_t of
 			memcpy(&v, mem + off + j * t->extent, sizeof v);
 			got = v;
 		}
-		if (got != (long double)(j + 1) * T * M)
-			failf("element %d: %Lg, want %Lg", j, got, (long double)(j + 1) * T * M);
+		if (got != (long double)(j + 1) * T * n)
+			failf("element %d: %Lg, want %Lg", j, got, (long double)(j + 1) * T * n);
 	}
 	done();
 }
@@ -651,55 +650,58 @@ int main(int argc, char **argv)
 	}
 	seen = calloc((size_t)T * M + 1, 1);
 	for (int i = 0; i < T; i++)
-		if ((fetched[i] = calloc((size_t)M, sizeof(long))) == NULL)
+		if ((fetched[i] = calloc((size_t)M, sizeof(int32_t))) == NULL)
 			return 2;
 	if (seen == NULL)
 		return 2;
-	long short_n = 32000 / T;   /* MAX/MIN values of MPI_SHORT stay below 32767 */
+	/* Calls per thread under a stripe: fewer, as each costs more; but compare-and-swap
+	 * keeps all of them, as its unguarded window (a compare and a copy) is the shortest.
+	 * MAX/MIN values of MPI_SHORT stay below 32767. */
+	long L = M / 4 > 0 ? M / 4 : 1, short_n = 32000 / T;
 
 	/* Lock-free by instruction: fetch-and-add, -and, -or, -xor, exchange, load. */
-	int_sum("sum_int64_fetch_add", &shl_mpi_int64_t, 0);
-	int_sum("sum_long_fetch_add", &shl_mpi_long, 8);
-	int_sum("sum_int_fetch_add", &shl_mpi_int, 4);
-	int_sum("sum_short_fetch_add", &shl_mpi_short, 2);
-	int_sum("sum_int8_fetch_add", &shl_mpi_int8_t, 1);
-	bits("bor_band_uint64", &shl_mpi_uint64_t, 8, SHL_OP_BOR);
-	bits("bor_band_unsigned_short", &shl_mpi_unsigned_short, 2, SHL_OP_BOR);
-	bits("bxor_byte", &shl_mpi_byte, 3, SHL_OP_BXOR);
-	bits("bxor_uint32", &shl_mpi_uint32_t, 4, SHL_OP_BXOR);
-	replace("replace_no_op_int64_exchange", &shl_mpi_int64_t, 8);
+	int_sum("sum_int64_fetch_add", &shl_mpi_int64_t, 0, M);
+	int_sum("sum_long_fetch_add", &shl_mpi_long, 8, M);
+	int_sum("sum_int_fetch_add", &shl_mpi_int, 4, M);
+	int_sum("sum_short_fetch_add", &shl_mpi_short, 2, M);
+	int_sum("sum_int8_fetch_add", &shl_mpi_int8_t, 1, M);
+	bits("bor_band_uint64", &shl_mpi_uint64_t, 8, SHL_OP_BOR, M);
+	bits("bor_band_unsigned_short", &shl_mpi_unsigned_short, 2, SHL_OP_BOR, M);
+	bits("bxor_byte", &shl_mpi_byte, 3, SHL_OP_BXOR, M);
+	bits("bxor_uint32", &shl_mpi_uint32_t, 4, SHL_OP_BXOR, M);
+	replace("replace_no_op_int64_exchange", &shl_mpi_int64_t, 8, M);
 	/* Lock-free by compare-and-swap around the kernel. */
-	float_sum("sum_float_cas", &shl_mpi_float, 4);
-	float_sum("sum_double_cas", &shl_mpi_double, 8);
-	complex_sum("sum_c_float_complex_cas", &shl_mpi_c_float_complex, 8);
-	lxor("lxor_c_bool_cas", &shl_mpi_c_bool, 1);
-	lxor("lxor_int_cas", &shl_mpi_int, 4);
+	float_sum("sum_float_cas", &shl_mpi_float, 4, M);
+	float_sum("sum_double_cas", &shl_mpi_double, 8, M);
+	complex_sum("sum_c_float_complex_cas", &shl_mpi_c_float_complex, 8, M);
+	lxor("lxor_c_bool_cas", &shl_mpi_c_bool, 1, M);
+	lxor("lxor_int_cas", &shl_mpi_int, 4, M);
 	max("max_double_cas", &shl_mpi_double, 8, SHL_OP_MAX, M);
 	max("max_int64_cas", &shl_mpi_int64_t, 0, SHL_OP_MAX, M);
 	max("min_short_cas", &shl_mpi_short, 2, SHL_OP_MIN, short_n);
 	loc("maxloc_2int_cas", &shl_mpi_2int, 8, SHL_OP_MAXLOC, M);
 	loc("minloc_float_int_cas", &shl_mpi_float_int, 8, SHL_OP_MINLOC, M);
-	cas_inc("cas_and_sum_int64", &shl_mpi_int64_t, 8);
-	cas_inc("cas_and_sum_int", &shl_mpi_int, 4);
-	cas_inc("cas_and_sum_unsigned_short", &shl_mpi_unsigned_short, 2);
-	cas_inc("cas_and_sum_uint8", &shl_mpi_uint8_t, 1);
-	vector_sum("sum_int_4_elements", &shl_mpi_int, 16, 4);
+	cas_inc("cas_and_sum_int64", &shl_mpi_int64_t, 8, M);
+	cas_inc("cas_and_sum_int", &shl_mpi_int, 4, M);
+	cas_inc("cas_and_sum_unsigned_short", &shl_mpi_unsigned_short, 2, M);
+	cas_inc("cas_and_sum_uint8", &shl_mpi_uint8_t, 1, M);
+	vector_sum("sum_int_4_elements", &shl_mpi_int, 16, 4, M);
 	/* Under a stripe: too wide, padded or off alignment. */
-	float_sum("sum_long_double_locked", &shl_mpi_long_double, 16);
-	complex_sum("sum_c_double_complex_locked", &shl_mpi_c_double_complex, 16);
-	complex_sum("sum_c_long_double_complex_locked", &shl_mpi_c_long_double_complex, 32);
-	int_sum("sum_int_unaligned_locked", &shl_mpi_int, 1);
-	int_sum("sum_int64_unaligned_locked", &shl_mpi_int64_t, 4);
-	max("max_long_double_locked", &shl_mpi_long_double, 16, SHL_OP_MAX, M);
-	loc("maxloc_double_int_locked", &shl_mpi_double_int, 16, SHL_OP_MAXLOC, M);
-	loc("maxloc_long_double_int_locked", &shl_mpi_long_double_int, 32, SHL_OP_MAXLOC, M);
+	float_sum("sum_long_double_locked", &shl_mpi_long_double, 16, L);
+	complex_sum("sum_c_double_complex_locked", &shl_mpi_c_double_complex, 16, L);
+	complex_sum("sum_c_long_double_complex_locked", &shl_mpi_c_long_double_complex, 32, L);
+	int_sum("sum_int_unaligned_locked", &shl_mpi_int, 1, L);
+	int_sum("sum_int64_unaligned_locked", &shl_mpi_int64_t, 4, L);
+	max("max_long_double_locked", &shl_mpi_long_double, 16, SHL_OP_MAX, L);
+	loc("maxloc_double_int_locked", &shl_mpi_double_int, 16, SHL_OP_MAXLOC, L);
+	loc("maxloc_long_double_int_locked", &shl_mpi_long_double_int, 32, SHL_OP_MAXLOC, L);
 	loc("minloc_short_int_locked", &shl_mpi_short_int, 8, SHL_OP_MINLOC, short_n);
-	loc("maxloc_2int_unaligned_locked", &shl_mpi_2int, 4, SHL_OP_MAXLOC, M);
-	cas_inc("cas_and_sum_int64_unaligned_locked", &shl_mpi_int64_t, 3);
-	cas_inc("cas_and_sum_int_unaligned_locked", &shl_mpi_int, 6);
-	replace("replace_no_op_c_long_double_complex_locked", &shl_mpi_c_long_double_complex, 32);
-	replace("replace_no_op_double_int_locked", &shl_mpi_double_int, 16);
-	vector_sum("sum_long_double_3_elements_locked", &shl_mpi_long_double, 64, 3);
+	loc("maxloc_2int_unaligned_locked", &shl_mpi_2int, 4, SHL_OP_MAXLOC, L);
+	cas_inc("cas_and_sum_int64_unaligned_locked", &shl_mpi_int64_t, 3, M);
+	cas_inc("cas_and_sum_int_unaligned_locked", &shl_mpi_int, 6, M);
+	replace("replace_no_op_c_long_double_complex_locked", &shl_mpi_c_long_double_complex, 32, L);
+	replace("replace_no_op_double_int_locked", &shl_mpi_double_int, 16, L);
+	vector_sum("sum_long_double_3_elements_locked", &shl_mpi_long_double, 64, 3, L);
 	printf("%d of %d cases failed\n", failed, cases);
 	return failed ? 1 : 0;
 }
