@@ -226,15 +226,24 @@ static __attribute__((noinline)) void update(enum shl_op_kind op, shl_kern *k,
 void shl_rma_atomic(enum shl_op_kind op, shl_kern *k, const struct shl_datatype *basic,
 		    char *dst, const void *src, void *fetch, size_t n)
 {
-	/* MPI_Fetch_and_op's and a counter's accumulate: one integer of 8 bytes added. */
-	if (op == SHL_OP_SUM && basic->size == 8 && n == 1 && on_word(basic, dst) &&
-	    int_arith(basic->arith)) {
-		uint64_t v, old;
-		memcpy(&v, src, sizeof v);
-		old = __atomic_fetch_add((word64 *)dst, v, __ATOMIC_SEQ_CST);
-		if (fetch != NULL)
-			memcpy(fetch, &old, sizeof old);
-		return;
+	/* MPI_Fetch_and_op's and a counter's accumulate: one integer of 8 or 4 bytes added. */
+	if (op == SHL_OP_SUM && n == 1 && int_arith(basic->arith)) {
+		if (basic->size == 8 && on_word(basic, dst)) {
+			uint64_t v, old;
+			memcpy(&v, src, sizeof v);
+			old = __atomic_fetch_add((word64 *)dst, v, __ATOMIC_SEQ_CST);
+			if (fetch != NULL)
+				memcpy(fetch, &old, sizeof old);
+			return;
+		}
+		if (basic->size == 4 && on_word(basic, dst)) {
+			uint32_t v, old;
+			memcpy(&v, src, sizeof v);
+			old = __atomic_fetch_add((word32 *)dst, v, __ATOMIC_SEQ_CST);
+			if (fetch != NULL)
+				memcpy(fetch, &old, sizeof old);
+			return;
+		}
 	}
 	update(op, k, basic, dst, src, fetch, n);
 }

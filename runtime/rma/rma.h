@@ -198,7 +198,8 @@ struct shl_rma_op {
 /* Any thread: for `n` elements of predefined type `basic` at `dst` (`basic->extent` apart),
  * each atomically with respect to every other call here on the same element: old = dst[i];
  * dst[i] = src[i] op old (MPI_REPLACE: src[i]; MPI_NO_OP: old); fetch[i] = old when
- * `fetch` is not NULL. `src` and `fetch` hold packed elements (basic->size bytes each). `k`
+ * `fetch` is not NULL. `src` (NULL for MPI_NO_OP) and `fetch` hold packed elements
+ * (basic->size bytes each). `k`
  * is the op's kernel (shl_fold_init's), NULL for MPI_REPLACE and MPI_NO_OP. */
 void shl_rma_atomic(enum shl_op_kind op, shl_kern *k, const struct shl_datatype *basic,
 		    char *dst, const void *src, void *fetch, size_t n);
@@ -221,12 +222,10 @@ void shl_rma_lock_release(struct shl_win_target *t, bool exclusive);
 
 /* ---- ranks of other nodes (remote.c) ---- */
 
-/* Tags of the messages on a window's communicator: below SHL_RMA_TAG_FRAMES, the
- * synchronization's own (sync.c: a post, a completion), matched like any message; from it
- * up, remote.c's frames, which arrivals from other nodes apply at once and never match. */
+/* Tags of sync.c's messages on a window's communicator (a post, a completion), matched like
+ * any message; remote.c's frames take the tags from SHL_RMA_TAG_BASE (comm/route.h) up. */
 #define SHL_RMA_TAG_POST 1
 #define SHL_RMA_TAG_COMPLETE 2
-#define SHL_RMA_TAG_FRAMES 16
 
 /* Owner, rank unlocked: send access `op` to its target on another node; counted in
  * w->pending until answered (a GET's data is in its buffer then). `op->req`, if any,
