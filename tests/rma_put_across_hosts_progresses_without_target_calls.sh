@@ -1,6 +1,7 @@
 #!/bin/bash
 # rma_put_across_hosts_progresses_without_target_calls: rank 0 loops on a volatile load of its window, making no MPI call, while a rank of the other host (network namespaces) locks rank 0 exclusively, puts a flag and unlocks: the unlock returns and rank 0 sees the flag, both before rank 0 calls MPI again (the node's reader of the connections applies the put). 2 ranks, and 4 with rank 0's host neighbour idle in a barrier.
 # timeout: 300
+# tsan: rank 0 reads its window with plain loads while the node's reader writes it: the race is the test's point
 . "$SHOAL_TESTS/lib/common.bash"
 . "$SHOAL_TESTS/lib/netns.bash"
 

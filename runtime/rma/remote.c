@@ -422,12 +422,12 @@ int shl_rma_remote_op(struct shl_rank *r, struct shl_win *w, const struct shl_rm
 		atomic_fetch_add_explicit(&w->npending, 1, memory_order_relaxed);
 		err = post_frame(r, w, target, TAG_OP, &h, sizeof(h), len, fill_access, &f);
 		if (err != MPI_SUCCESS) {
-			/* Never posted: unlink it again (the last one of its target). */
+			/* Never posted: unlink it again. */
 			pthread_mutex_lock(&o->mu);
 			struct pend **link = &o->head[target];
 			while (*link != p)
 				link = &(*link)->next;
-			*link = NULL;
+			*link = p->next;
 			o->last[target] = NULL;
 			for (struct pend *x = o->head[target]; x != NULL; x = x->next)
 				o->last[target] = x;

@@ -184,7 +184,9 @@ struct shl_rma_op {
 	MPI_Count rcount;
 	struct shl_datatype *rtype;
 	const void *compare;          /* CAS */
-	MPI_Aint disp;                /* target displacement, in the target's disp_unit */
+	MPI_Aint disp;                /* target displacement, in the target's disp_unit (to
+				       * shl_rma_remote_op: in bytes, or the address on a
+				       * dynamic window) */
 	MPI_Count tcount;
 	struct shl_datatype *ttype;
 	struct shl_op *op;            /* ACC, GET_ACC (MPI_NO_OP for a fetch only) */
