@@ -47,6 +47,7 @@ enum rma_mode {
 	RMA_PSCW_TEST,          /* post/start ... complete, MPI_Win_test polled */
 	RMA_LOCK_SHARED,        /* lock(SHARED, target) ... unlock */
 	RMA_LOCK_EXCLUSIVE,     /* lock(EXCLUSIVE, target) ... unlock */
+	RMA_LOCK_ALL_NOCHECK,   /* lock_all(NOCHECK) ... unlock_all: no conflicting lock */
 	RMA_FLUSH,              /* lock_all ... flush(target) ... unlock_all */
 	RMA_FLUSH_ALL,          /* lock_all ... flush_all ... unlock_all */
 	RMA_FLUSH_LOCAL,        /* lock_all ... flush_local(target) ... unlock_all */
@@ -57,8 +58,8 @@ enum rma_mode {
 static const char *const rma_mode_names[RMA_NMODES] = {
 	"fence(NOPRECEDE..NOSUCCEED)", "fence with NOSTORE/NOPUT", "fence(0..0)",
 	"post/start/complete/wait", "post/start/complete/test", "lock shared",
-	"lock exclusive", "lock_all+flush", "lock_all+flush_all", "lock_all+flush_local",
-	"lock_all+flush_local_all",
+	"lock exclusive", "lock_all(NOCHECK)", "lock_all+flush", "lock_all+flush_all",
+	"lock_all+flush_local", "lock_all+flush_local_all",
 };
 
 /* Passive target modes: the only ones where request-based calls are allowed. */
@@ -138,6 +139,11 @@ static inline void rma_open(enum rma_mode m, MPI_Win win, int reads_only)
 		break;
 	case RMA_LOCK_EXCLUSIVE:
 		RMA_CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rma_next(), 0, win));
+		break;
+	case RMA_LOCK_ALL_NOCHECK:
+		/* Every lock of the window's ranks is either lock_all's, or a rank's on itself
+		 * between barriers (rma_reset, the checks). */
+		RMA_CHECK_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
 		break;
 	default:
 		RMA_CHECK_MPI(MPI_Win_lock_all(0, win));
