@@ -67,6 +67,16 @@ void shl_errh_drop(struct shl_errhandler *e);
  * with a handle not yet freed (an object may keep a freed one alive). */
 bool shl_errh_ok(const struct shl_errhandler *e);
 
+/* Whether `e` may be set on an object of kind `obj` (MPI_*_set_errhandler): MPI_SUCCESS, or
+ * MPI_ERR_ERRHANDLER (no valid handler) or MPI_ERR_ARG (made for the other kind), *why
+ * saying so. */
+int shl_errh_fit(const struct shl_errhandler *e, enum shl_errh_obj obj, const char **why);
+/* The object's handler `*slot` becomes `e` (held; the old one dropped). */
+void shl_errh_replace(struct shl_errhandler **slot, struct shl_errhandler *e);
+/* `e` as a new handle for the user (MPI_*_get_errhandler), who frees it with
+ * MPI_Errhandler_free. Returns `e`. */
+struct shl_errhandler *shl_errh_give(struct shl_errhandler *e);
+
 /* Any rank thread: raise error `errclass` of MPI function `fn` through handler `eh` of an
  * object: MPI_ERRORS_RETURN returns; a user handler gets `handle` (the address of the
  * MPI_Comm or MPI_Win the user knows, as eh->obj says) and the code; MPI_ERRORS_ARE_FATAL

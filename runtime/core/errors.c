@@ -360,6 +360,39 @@ bool shl_errh_ok(const struct shl_errhandler *e)
 	       (e->kind != SHL_ERRH_USER || atomic_load(&e->handles) > 0);
 }
 
+int shl_errh_fit(const struct shl_errhandler *e, enum shl_errh_obj obj, const char **why)
+{
+	if (!shl_errh_ok(e)) {
+		*why = e == MPI_ERRHANDLER_NULL ? "invalid errhandler argument (MPI_ERRHANDLER_NULL)"
+						: "invalid errhandler argument";
+		return MPI_ERR_ERRHANDLER;
+	}
+	if (e->obj != SHL_ERRH_ANY && e->obj != obj) {
+		*why = obj == SHL_ERRH_WIN ? "errhandler was made for communicators "
+					     "(MPI_Comm_create_errhandler), not windows"
+					   : "errhandler was made for windows "
+					     "(MPI_Win_create_errhandler), not communicators";
+		return MPI_ERR_ARG;
+	}
+	return MPI_SUCCESS;
+}
+
+void shl_errh_replace(struct shl_errhandler **slot, struct shl_errhandler *e)
+{
+	shl_errh_hold(e);
+	shl_errh_drop(*slot);
+	*slot = e;
+}
+
+struct shl_errhandler *shl_errh_give(struct shl_errhandler *e)
+{
+	/* A new reference: the user frees it with MPI_Errhandler_free (MPI 4.1, 9.3.1). */
+	shl_errh_hold(e);
+	if (e->kind == SHL_ERRH_USER)
+		atomic_fetch_add(&e->handles, 1);
+	return e;
+}
+
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
 	shl_rank_any_phase("MPI_Errhandler_free");
@@ -400,17 +433,11 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 	if (c == NULL)
 		return shl_err(NULL, MPI_ERR_COMM, "MPI_Comm_set_errhandler",
 			       "invalid communicator argument comm");
-	if (!shl_errh_ok(errhandler))
-		return shl_err(c, MPI_ERR_ERRHANDLER, "MPI_Comm_set_errhandler",
-			       "invalid errhandler argument%s",
-			       errhandler == MPI_ERRHANDLER_NULL ? " (MPI_ERRHANDLER_NULL)" : "");
-	if (errhandler->obj != SHL_ERRH_ANY && errhandler->obj != SHL_ERRH_COMM)
-		return shl_err(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
-			       "errhandler was made for windows (MPI_Win_create_errhandler), not "
-			       "communicators");
-	shl_errh_hold(errhandler);
-	shl_errh_drop(c->errh);
-	c->errh = errhandler;
+	const char *why;
+	int err = shl_errh_fit(errhandler, SHL_ERRH_COMM, &why);
+	if (err != MPI_SUCCESS)
+		return shl_err(c, err, "MPI_Comm_set_errhandler", "%s", why);
+	shl_errh_replace(&c->errh, errhandler);
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Comm_set_errhandler);
@@ -425,11 +452,7 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 			       "invalid communicator argument comm");
 	if (errhandler == NULL)
 		return shl_err(c, MPI_ERR_ARG, "MPI_Comm_get_errhandler", "errhandler is NULL");
-	/* A new reference: the user frees it with MPI_Errhandler_free (MPI 4.1, 9.3.1). */
-	shl_errh_hold(c->errh);
-	if (c->errh->kind == SHL_ERRH_USER)
-		atomic_fetch_add(&c->errh->handles, 1);
-	*errhandler = c->errh;
+	*errhandler = shl_errh_give(c->errh);
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Comm_get_errhandler);

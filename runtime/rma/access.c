@@ -301,13 +301,16 @@ static __attribute__((noinline)) int put_checked(const char *fn, void *origin_ad
 						 MPI_Datatype origin_datatype, int target_rank,
 						 MPI_Aint target_disp, MPI_Count target_count,
 						 MPI_Datatype target_datatype, MPI_Win win,
-						 MPI_Request *request, bool get)
+						 bool rform, MPI_Request *request, bool get)
 {
 	struct shl_win *w;
 	struct shl_rma_op op = { .kind = get ? SHL_RMA_GET : SHL_RMA_PUT };
 	int err;
 
-	if ((err = check_target(fn, win, target_rank, &w, &op, request != NULL)) != MPI_SUCCESS ||
+	if (rform && request == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "request is NULL");
+
+	if ((err = check_target(fn, win, target_rank, &w, &op, rform)) != MPI_SUCCESS ||
 	    (err = check_buf(w, fn, "origin_", origin_count, origin_datatype)) != MPI_SUCCESS ||
 	    (err = check_buf(w, fn, "target_", target_count, target_datatype)) != MPI_SUCCESS ||
 	    (err = same_bytes(w, fn, "origin", origin_count, origin_datatype, "target",
@@ -317,7 +320,7 @@ static __attribute__((noinline)) int put_checked(const char *fn, void *origin_ad
 	    origin_datatype->predefined)
 		return shl_win_err(w, MPI_ERR_BUFFER, fn, "origin_addr is NULL but origin_count "
 				   "is %lld", origin_count);
-	if (request != NULL && (err = make_req(w, fn, &op, request)) != MPI_SUCCESS)
+	if (rform && (err = make_req(w, fn, &op, request)) != MPI_SUCCESS)
 		return err;
 	if (target_rank == MPI_PROC_NULL)
 		return MPI_SUCCESS;
@@ -339,10 +342,10 @@ static __attribute__((noinline)) int put_checked(const char *fn, void *origin_ad
 static SHL_HOT_INLINE int put(const char *fn, void *origin_addr, MPI_Count origin_count,
 			      MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
 			      MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
-			      MPI_Request *request, bool get)
+			      bool rform, MPI_Request *request, bool get)
 {
 	shl_rank_or_die(fn);
-	if (likely(request == NULL && origin_datatype == target_datatype &&
+	if (likely(!rform && origin_datatype == target_datatype &&
 		   origin_count == target_count &&
 		   fast_buffer(origin_addr, origin_count, origin_datatype))) {
 		size_t bytes = (size_t)origin_count * origin_datatype->size;
@@ -356,7 +359,7 @@ static SHL_HOT_INLINE int put(const char *fn, void *origin_addr, MPI_Count origi
 		}
 	}
 	return put_checked(fn, origin_addr, origin_count, origin_datatype, target_rank,
-			   target_disp, target_count, target_datatype, win, request, get);
+			   target_disp, target_count, target_datatype, win, rform, request, get);
 }
 
 /* MPI_Accumulate and MPI_Get_accumulate (result_addr NULL: the former). */
@@ -364,7 +367,7 @@ static int accumulate(const char *fn, const void *origin_addr, MPI_Count origin_
 		      MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
 		      MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
 		      MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op mop,
-		      MPI_Win win, MPI_Request *request, bool fetch)
+		      MPI_Win win, bool rform, MPI_Request *request, bool fetch)
 {
 	struct shl_win *w;
 	struct shl_rma_op op = { .kind = fetch ? SHL_RMA_GET_ACC : SHL_RMA_ACC };
@@ -372,7 +375,9 @@ static int accumulate(const char *fn, const void *origin_addr, MPI_Count origin_
 	int err;
 
 	shl_rank_or_die(fn);
-	if ((err = check_target(fn, win, target_rank, &w, &op, request != NULL)) != MPI_SUCCESS)
+	if (rform && request == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "request is NULL");
+	if ((err = check_target(fn, win, target_rank, &w, &op, rform)) != MPI_SUCCESS)
 		return err;
 	bool no_origin = fetch && shl_op_ok(mop) && mop->kind == SHL_OP_NO_OP;
 	if ((!no_origin && (err = check_buf(w, fn, "origin_", origin_count, origin_datatype)) !=
@@ -394,7 +399,7 @@ static int accumulate(const char *fn, const void *origin_addr, MPI_Count origin_
 	    (fetch && (err = same_bytes(w, fn, "result", result_count, result_datatype, "target",
 					target_count, target_datatype)) != MPI_SUCCESS))
 		return err;
-	if (request != NULL && (err = make_req(w, fn, &op, request)) != MPI_SUCCESS)
+	if (rform && (err = make_req(w, fn, &op, request)) != MPI_SUCCESS)
 		return err;
 	if (target_rank == MPI_PROC_NULL)
 		return MPI_SUCCESS;
@@ -450,7 +455,7 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
 	     MPI_Datatype target_datatype, MPI_Win win)
 {
 	return put("MPI_Put", (void *)origin_addr, origin_count, origin_datatype, target_rank,
-		   target_disp, target_count, target_datatype, win, NULL, false);
+		   target_disp, target_count, target_datatype, win, false, NULL, false);
 }
 SHL_WEAK_ALIAS(Put);
 
@@ -459,7 +464,7 @@ int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
 	       MPI_Datatype target_datatype, MPI_Win win)
 {
 	return put("MPI_Put_c", (void *)origin_addr, origin_count, origin_datatype, target_rank,
-		   target_disp, target_count, target_datatype, win, NULL, false);
+		   target_disp, target_count, target_datatype, win, false, NULL, false);
 }
 SHL_WEAK_ALIAS(Put_c);
 
@@ -467,10 +472,8 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
 	      int target_rank, MPI_Aint target_disp, int target_count,
 	      MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-	if (request == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Rput", "request is NULL");
 	return put("MPI_Rput", (void *)origin_addr, origin_count, origin_datatype, target_rank,
-		   target_disp, target_count, target_datatype, win, request, false);
+		   target_disp, target_count, target_datatype, win, true, request, false);
 }
 SHL_WEAK_ALIAS(Rput);
 
@@ -478,10 +481,8 @@ int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype or
 		int target_rank, MPI_Aint target_disp, MPI_Count target_count,
 		MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-	if (request == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Rput_c", "request is NULL");
 	return put("MPI_Rput_c", (void *)origin_addr, origin_count, origin_datatype, target_rank,
-		   target_disp, target_count, target_datatype, win, request, false);
+		   target_disp, target_count, target_datatype, win, true, request, false);
 }
 SHL_WEAK_ALIAS(Rput_c);
 
@@ -489,7 +490,7 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
 	     MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
 	return put("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank,
-		   target_disp, target_count, target_datatype, win, NULL, true);
+		   target_disp, target_count, target_datatype, win, false, NULL, true);
 }
 SHL_WEAK_ALIAS(Get);
 
@@ -498,7 +499,7 @@ int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
 	       MPI_Datatype target_datatype, MPI_Win win)
 {
 	return put("MPI_Get_c", origin_addr, origin_count, origin_datatype, target_rank,
-		   target_disp, target_count, target_datatype, win, NULL, true);
+		   target_disp, target_count, target_datatype, win, false, NULL, true);
 }
 SHL_WEAK_ALIAS(Get_c);
 
@@ -506,10 +507,8 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 	      int target_rank, MPI_Aint target_disp, int target_count,
 	      MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-	if (request == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Rget", "request is NULL");
 	return put("MPI_Rget", origin_addr, origin_count, origin_datatype, target_rank,
-		   target_disp, target_count, target_datatype, win, request, true);
+		   target_disp, target_count, target_datatype, win, true, request, true);
 }
 SHL_WEAK_ALIAS(Rget);
 
@@ -517,10 +516,8 @@ int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_d
 		int target_rank, MPI_Aint target_disp, MPI_Count target_count,
 		MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-	if (request == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Rget_c", "request is NULL");
 	return put("MPI_Rget_c", origin_addr, origin_count, origin_datatype, target_rank,
-		   target_disp, target_count, target_datatype, win, request, true);
+		   target_disp, target_count, target_datatype, win, true, request, true);
 }
 SHL_WEAK_ALIAS(Rget_c);
 
@@ -530,7 +527,7 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
 {
 	return accumulate("MPI_Accumulate", origin_addr, origin_count, origin_datatype, NULL, 0,
 			  NULL, target_rank, target_disp, target_count, target_datatype, op, win,
-			  NULL, false);
+			  false, NULL, false);
 }
 SHL_WEAK_ALIAS(Accumulate);
 
@@ -541,7 +538,7 @@ int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count,
 {
 	return accumulate("MPI_Accumulate_c", origin_addr, origin_count, origin_datatype, NULL,
 			  0, NULL, target_rank, target_disp, target_count, target_datatype, op,
-			  win, NULL, false);
+			  win, false, NULL, false);
 }
 SHL_WEAK_ALIAS(Accumulate_c);
 
@@ -549,11 +546,9 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
 		     int target_rank, MPI_Aint target_disp, int target_count,
 		     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-	if (request == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Raccumulate", "request is NULL");
 	return accumulate("MPI_Raccumulate", origin_addr, origin_count, origin_datatype, NULL, 0,
 			  NULL, target_rank, target_disp, target_count, target_datatype, op, win,
-			  request, false);
+			  true, request, false);
 }
 SHL_WEAK_ALIAS(Raccumulate);
 
@@ -562,11 +557,9 @@ int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
 		       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
 		       MPI_Win win, MPI_Request *request)
 {
-	if (request == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Raccumulate_c", "request is NULL");
 	return accumulate("MPI_Raccumulate_c", origin_addr, origin_count, origin_datatype, NULL,
 			  0, NULL, target_rank, target_disp, target_count, target_datatype, op,
-			  win, request, false);
+			  win, true, request, false);
 }
 SHL_WEAK_ALIAS(Raccumulate_c);
 
@@ -577,7 +570,7 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
 {
 	return accumulate("MPI_Get_accumulate", origin_addr, origin_count, origin_datatype,
 			  result_addr, result_count, result_datatype, target_rank, target_disp,
-			  target_count, target_datatype, op, win, NULL, true);
+			  target_count, target_datatype, op, win, false, NULL, true);
 }
 SHL_WEAK_ALIAS(Get_accumulate);
 
@@ -589,7 +582,7 @@ int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
 {
 	return accumulate("MPI_Get_accumulate_c", origin_addr, origin_count, origin_datatype,
 			  result_addr, result_count, result_datatype, target_rank, target_disp,
-			  target_count, target_datatype, op, win, NULL, true);
+			  target_count, target_datatype, op, win, false, NULL, true);
 }
 SHL_WEAK_ALIAS(Get_accumulate_c);
 
@@ -599,11 +592,9 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
 			 int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
 			 MPI_Request *request)
 {
-	if (request == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Rget_accumulate", "request is NULL");
 	return accumulate("MPI_Rget_accumulate", origin_addr, origin_count, origin_datatype,
 			  result_addr, result_count, result_datatype, target_rank, target_disp,
-			  target_count, target_datatype, op, win, request, true);
+			  target_count, target_datatype, op, win, true, request, true);
 }
 SHL_WEAK_ALIAS(Rget_accumulate);
 
@@ -614,11 +605,9 @@ int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
 			   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
 			   MPI_Request *request)
 {
-	if (request == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, "MPI_Rget_accumulate_c", "request is NULL");
 	return accumulate("MPI_Rget_accumulate_c", origin_addr, origin_count, origin_datatype,
 			  result_addr, result_count, result_datatype, target_rank, target_disp,
-			  target_count, target_datatype, op, win, request, true);
+			  target_count, target_datatype, op, win, true, request, true);
 }
 SHL_WEAK_ALIAS(Rget_accumulate_c);
 

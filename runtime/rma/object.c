@@ -75,15 +75,10 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 	shl_rank_or_die(fn);
 	if ((err = shl_win_arg(fn, win, &w)) != MPI_SUCCESS)
 		return err;
-	if (!shl_errh_ok(errhandler))
-		return shl_win_err(w, MPI_ERR_ERRHANDLER, fn, "invalid errhandler argument%s",
-				   errhandler == MPI_ERRHANDLER_NULL ? " (MPI_ERRHANDLER_NULL)" : "");
-	if (errhandler->obj != SHL_ERRH_ANY && errhandler->obj != SHL_ERRH_WIN)
-		return shl_win_err(w, MPI_ERR_ARG, fn, "errhandler was made for communicators "
-				   "(MPI_Comm_create_errhandler), not windows");
-	shl_errh_hold(errhandler);
-	shl_errh_drop(w->errh);
-	w->errh = errhandler;
+	const char *why;
+	if ((err = shl_errh_fit(errhandler, SHL_ERRH_WIN, &why)) != MPI_SUCCESS)
+		return shl_win_err(w, err, fn, "%s", why);
+	shl_errh_replace(&w->errh, errhandler);
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Win_set_errhandler);
@@ -99,11 +94,7 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 		return err;
 	if (errhandler == NULL)
 		return shl_win_err(w, MPI_ERR_ARG, fn, "errhandler is NULL");
-	/* A new reference: the user frees it with MPI_Errhandler_free (MPI 4.1, 9.3.1). */
-	shl_errh_hold(w->errh);
-	if (w->errh->kind == SHL_ERRH_USER)
-		atomic_fetch_add(&w->errh->handles, 1);
-	*errhandler = w->errh;
+	*errhandler = shl_errh_give(w->errh);
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Win_get_errhandler);

@@ -197,6 +197,24 @@ static int group_ranks(struct shl_win *w, const char *fn, MPI_Group group, int *
 	return MPI_SUCCESS;
 }
 
+/* The window ranks of `group` in *ranks, and room for a request per member in *reqs. */
+static int group_arrays(struct shl_win *w, const char *fn, MPI_Group group, int **ranks,
+			MPI_Request **reqs)
+{
+	size_t n = group->size ? (size_t)group->size : 1;
+	int err;
+
+	*ranks = malloc(n * sizeof(**ranks));
+	*reqs = malloc(n * sizeof(**reqs));
+	err = *ranks && *reqs ? group_ranks(w, fn, group, *ranks)
+			      : shl_win_err(w, MPI_ERR_NO_MEM, fn, "out of memory");
+	if (err != MPI_SUCCESS) {
+		free(*ranks);
+		free(*reqs);
+	}
+	return err;
+}
+
 static int check_group(struct shl_win *w, const char *fn, MPI_Group group)
 {
 	if (!shl_group_ok(group))
@@ -220,19 +238,10 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 	if (w->npost >= 0)
 		return shl_win_err(w, MPI_ERR_RMA_SYNC, fn, "an exposure epoch is open already "
 				   "(MPI_Win_wait or MPI_Win_test ends it)");
-	int n = group->size;
-	int *post = malloc((size_t)(n ? n : 1) * sizeof(*post));
-	MPI_Request *done = malloc((size_t)(n ? n : 1) * sizeof(*done));
-	if (post == NULL || done == NULL) {
-		free(post);
-		free(done);
-		return shl_win_err(w, MPI_ERR_NO_MEM, fn, "out of memory");
-	}
-	if ((err = group_ranks(w, fn, group, post)) != MPI_SUCCESS) {
-		free(post);
-		free(done);
+	int n = group->size, *post;
+	MPI_Request *done;
+	if ((err = group_arrays(w, fn, group, &post, &done)) != MPI_SUCCESS)
 		return err;
-	}
 	/* The completions' receives first, so that no origin's completion waits unexpected;
 	 * then each origin may start (unless it was told it need not wait: NOCHECK). */
 	for (int j = 0; j < n && err == MPI_SUCCESS; j++)
@@ -267,19 +276,10 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 	if (w->nstart >= 0)
 		return shl_win_err(w, MPI_ERR_RMA_SYNC, fn, "an access epoch is open already "
 				   "(MPI_Win_complete ends it)");
-	int n = group->size;
-	int *start = malloc((size_t)(n ? n : 1) * sizeof(*start));
-	MPI_Request *posted = malloc((size_t)(n ? n : 1) * sizeof(*posted));
-	if (start == NULL || posted == NULL) {
-		free(start);
-		free(posted);
-		return shl_win_err(w, MPI_ERR_NO_MEM, fn, "out of memory");
-	}
-	if ((err = group_ranks(w, fn, group, start)) != MPI_SUCCESS) {
-		free(start);
-		free(posted);
+	int n = group->size, *start;
+	MPI_Request *posted;
+	if ((err = group_arrays(w, fn, group, &start, &posted)) != MPI_SUCCESS)
 		return err;
-	}
 	/* Accesses are done in their calls: the epoch starts once every target has posted. */
 	if (!(assert & MPI_MODE_NOCHECK)) {
 		for (int j = 0; j < n && err == MPI_SUCCESS; j++)
