@@ -1,11 +1,13 @@
 /* rma_atomic_driver: the element-wise atomics of runtime/rma/atomic.c (shl_rma_atomic,
- * shl_rma_cas) hammered by threads on one element at a time, without a job: built by
+ * shl_rma_cas) hammered by threads on one element at a time, and on runs of doubles that
+ * straddle the stripes' granules, without a job: built by
  * tests/rma_atomic_elements_stay_exact_under_threads.sh from the sources, with op.c's
  * kernels (its table, through the #include) and query.c's predefined datatypes. In each
  * case THREADS threads make ITERS calls each on the element, meeting every ROUND calls so
  * that they overlap, and the case checks
  * what a lost or torn update would break: exact sums, every fetched old value seen exactly
- * once, each thread's own bits as it left them, monotonic maxima, the chain of exchanges.
+ * once, each thread's own bits as it left them, monotonic maxima, the chain of exchanges,
+ * reads of a run that never go back.
  * Prints a line per case ("ok NAME" or "FAIL NAME: ..."); exits 0 if all passed, 1 if not.
  *
  * Usage: rma_atomic_driver [THREADS [ITERS]]   (defaults 8 and 400000; THREADS 2 to 8) */
@@ -411,6 +413,78 @@ static void body_vector_sum(int t)
 	}
 }
 
+/* One thread in four SUMs 1.0 with fetch, the others increment by compare-and-swap of
+ * doubles: every old value an increment started from is fetched once. */
+static void body_cas_double(int t)
+{
+	for (long i = 0; i < iters; i++) {
+		pace(i);
+		double cur = 0, old = 0, nw, one = 1;
+		if (t % 4 == 3) {
+			atomic1(SHL_OP_SUM, &one, &old);
+			cur = old;
+		} else {
+			atomic1(SHL_OP_NO_OP, NULL, &cur);
+			for (;;) {
+				nw = cur + 1;
+				shl_rma_cas(ty, elem, &nw, &cur, &old);
+				if (memcmp(&old, &cur, sizeof cur) == 0)
+					break;
+				cur = old;
+			}
+		}
+		mark((long)cur);
+	}
+}
+
+/* The granule case's doubles: GN of them (2 KiB from a 4 KiB boundary, so at least two
+ * of atomic.c's granules of up to 1 KiB), updated in runs of GRUN that start anywhere in
+ * the first GN - GRUN: every run straddles the middle, and any two runs overlap. */
+#define GN 256
+#define GRUN 160
+static alignas(4096) double gmem[GN];
+static long gcount[8][GN];              /* by thread: the 1s it added to each double */
+static double glast[8][GN];             /* by thread: the value it last read of each */
+static const double gones[GRUN] = { [0 ... GRUN - 1] = 1 };
+
+/* Threads 4k and 4k+1 SUM runs of 1s (fetching the old values every other call), 4k+2
+ * SUMs 1 into single doubles, 4k+3 reads runs (NO_OP): each count kept, each value read a
+ * whole number that never goes back. */
+static void body_granule(int t)
+{
+	double old[GRUN];
+
+	for (long i = 0; i < iters; i++) {
+		pace(i);
+		if (t % 4 <= 1) {
+			size_t at = (size_t)(i * 97 + t * 389) % (GN - GRUN);
+			bool f = i & 1;
+			shl_rma_atomic(SHL_OP_SUM, kern(SHL_OP_SUM, ty), ty, (char *)(gmem + at),
+				       gones, f ? old : NULL, GRUN);
+			for (size_t j = 0; j < GRUN; j++) {
+				gcount[t][at + j]++;
+				if (f && (old[j] != (double)(long)old[j] || old[j] < 0))
+					failf("fetched %g from double %zu", old[j], at + j);
+			}
+		} else if (t % 4 == 2) {
+			size_t at = (size_t)(i * 131 + t * 7) % GN;
+			double one = 1, o;
+			shl_rma_atomic(SHL_OP_SUM, kern(SHL_OP_SUM, ty), ty, (char *)(gmem + at),
+				       &one, &o, 1);
+			gcount[t][at]++;
+		} else {
+			size_t at = (size_t)(i * 53 + t * 11) % (GN - GRUN);
+			shl_rma_atomic(SHL_OP_NO_OP, NULL, ty, (char *)(gmem + at), NULL, old, GRUN);
+			for (size_t j = 0; j < GRUN; j++) {
+				if (old[j] != (double)(long)old[j] || old[j] < glast[t][at + j])
+					failf("read %g from double %zu after %g", old[j], at + j,
+					      glast[t][at + j]);
+				glast[t][at + j] = old[j];
+			}
+		}
+	}
+}
+
 /* ---- running a case ---- */
 
 static void (*body)(int);
@@ -433,9 +507,12 @@ static void run(const char *name, void (*fn)(int), const struct shl_datatype *t,
 
 	case_name = name;
 	/* The name says which way atomic.c updates the element: "_locked" under a stripe
-	 * (size not its extent, above 8 bytes or off its alignment), else by instruction. */
-	bool word = (ptrdiff_t)t->size == t->extent && t->size <= 8 &&
-		    ((uintptr_t)(mem + off) & (t->size - 1)) == 0;
+	 * (not an integer, MPI_BYTE or MPI_C_BOOL; size not its extent, above 8 bytes or off
+	 * its alignment), else by instruction. */
+	bool word = (t->arith >= SHL_DT_ARITH_I8 && t->arith <= SHL_DT_ARITH_U64) ||
+		    t->arith == SHL_DT_ARITH_BYTE || t->arith == SHL_DT_ARITH_BOOL;
+	word = word && (ptrdiff_t)t->size == t->extent && t->size <= 8 &&
+	       ((uintptr_t)(mem + off) & (t->size - 1)) == 0;
 	if (word == (strstr(name, "_locked") != NULL)) {
 		printf("driver: case %s is %supdated by instruction\n", name, word ? "" : "not ");
 		exit(2);
@@ -638,6 +715,34 @@ static void vector_sum(const char *name, const struct shl_datatype *t, size_t of
 	done();
 }
 
+static void cas_double(const char *name, long n)
+{
+	double f;
+
+	run(name, body_cas_double, &shl_mpi_double, 8, SHL_OP_NO_OP, n);
+	final(&f);
+	if (f != (double)T * n)
+		failf("final %g, want %ld", f, (long)T * n);
+	all_seen(0, (long)T * n - 1);
+	done();
+}
+
+static void granule(const char *name, long n)
+{
+	memset(gmem, 0, sizeof gmem);
+	memset(gcount, 0, sizeof gcount);
+	memset(glast, 0, sizeof glast);
+	run(name, body_granule, &shl_mpi_double, 8, SHL_OP_SUM, n);
+	for (size_t j = 0; j < GN; j++) {
+		long want = 0;
+		for (int t = 0; t < T; t++)
+			want += gcount[t][j];
+		if (gmem[j] != (double)want)
+			failf("double %zu: %g, want %ld", j, gmem[j], want);
+	}
+	done();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -671,22 +776,23 @@ int main(int argc, char **argv)
 	bits("bxor_uint32", &shl_mpi_uint32_t, 4, SHL_OP_BXOR, M);
 	replace("replace_no_op_int64_exchange", &shl_mpi_int64_t, 8, M);
 	/* Lock-free by compare-and-swap around the kernel. */
-	float_sum("sum_float_cas", &shl_mpi_float, 4, M);
-	float_sum("sum_double_cas", &shl_mpi_double, 8, M);
-	complex_sum("sum_c_float_complex_cas", &shl_mpi_c_float_complex, 8, M);
 	lxor("lxor_c_bool_cas", &shl_mpi_c_bool, 1, M);
 	lxor("lxor_int_cas", &shl_mpi_int, 4, M);
-	max("max_double_cas", &shl_mpi_double, 8, SHL_OP_MAX, M);
 	max("max_int64_cas", &shl_mpi_int64_t, 0, SHL_OP_MAX, M);
 	max("min_short_cas", &shl_mpi_short, 2, SHL_OP_MIN, short_n);
-	loc("maxloc_2int_cas", &shl_mpi_2int, 8, SHL_OP_MAXLOC, M);
-	loc("minloc_float_int_cas", &shl_mpi_float_int, 8, SHL_OP_MINLOC, M);
 	cas_inc("cas_and_sum_int64", &shl_mpi_int64_t, 8, M);
 	cas_inc("cas_and_sum_int", &shl_mpi_int, 4, M);
 	cas_inc("cas_and_sum_unsigned_short", &shl_mpi_unsigned_short, 2, M);
 	cas_inc("cas_and_sum_uint8", &shl_mpi_uint8_t, 1, M);
 	vector_sum("sum_int_4_elements", &shl_mpi_int, 16, 4, M);
-	/* Under a stripe: too wide, padded or off alignment. */
+	/* Under a stripe: not an integer, too wide, padded or off alignment. */
+	float_sum("sum_float_locked", &shl_mpi_float, 4, L);
+	float_sum("sum_double_locked", &shl_mpi_double, 8, L);
+	complex_sum("sum_c_float_complex_locked", &shl_mpi_c_float_complex, 8, L);
+	max("max_double_locked", &shl_mpi_double, 8, SHL_OP_MAX, L);
+	loc("maxloc_2int_locked", &shl_mpi_2int, 8, SHL_OP_MAXLOC, L);
+	loc("minloc_float_int_locked", &shl_mpi_float_int, 8, SHL_OP_MINLOC, L);
+	cas_double("cas_and_sum_double_locked", L);
 	float_sum("sum_long_double_locked", &shl_mpi_long_double, 16, L);
 	complex_sum("sum_c_double_complex_locked", &shl_mpi_c_double_complex, 16, L);
 	complex_sum("sum_c_long_double_complex_locked", &shl_mpi_c_long_double_complex, 32, L);
@@ -702,6 +808,7 @@ int main(int argc, char **argv)
 	replace("replace_no_op_c_long_double_complex_locked", &shl_mpi_c_long_double_complex, 32, L);
 	replace("replace_no_op_double_int_locked", &shl_mpi_double_int, 16, L);
 	vector_sum("sum_long_double_3_elements_locked", &shl_mpi_long_double, 64, 3, L);
+	granule("runs_singles_and_reads_of_doubles_locked", M);
 	printf("%d of %d cases failed\n", failed, cases);
 	return failed ? 1 : 0;
 }
