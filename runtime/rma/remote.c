@@ -39,11 +39,13 @@ enum {
 	TAG_LOCK,                     /* origin -> target: take the lock for me */
 	TAG_GRANT,                    /* target -> origin: it is yours */
 	TAG_UNLOCK,                   /* origin -> target: give it back (no answer) */
+	TAG_FLUSH,                    /* origin -> target: confirm my accesses (answered) */
 };
 
-/* An access frame's header (also LOCK and UNLOCK's, with `excl` only). */
+/* An access frame's header (also LOCK, UNLOCK's, with `excl` only, and FLUSH's, with
+ * `cookie` only). */
 struct rq {
-	uint64_t cookie;              /* the origin's, echoed by the answer */
+	uint64_t cookie;              /* the origin's, echoed by the answer; 0: no answer */
 	int64_t addr;                 /* the target displacement in bytes (dynamic: address) */
 	uint32_t nruns;
 	uint8_t kind;                 /* enum shl_rma_kind */
@@ -105,19 +107,24 @@ struct access {
 struct pend {
 	struct pend *next;
 	uint64_t cookie;
-	struct access *a;             /* or NULL: a put or accumulate without a request */
+	struct access *a;             /* or NULL: a FLUSH */
 	size_t sig, bytes;            /* the answer's data: signature bytes [sig, sig + bytes) */
 };
 
 /* An origin's state for one window: its frames awaiting answers, by target, in the order
- * posted (the target answers in that order: one connection, one reader), the first error
- * each target reported, and lock grants. Made by expose, freed by forget. */
+ * posted (the target answers in that order: one connection, one reader), the frames sent
+ * without an answer since the last FLUSH, the first error each target reported, and lock
+ * grants. As a target: the first error of the unanswered accesses of each origin since
+ * its last FLUSH. Made by expose, freed by forget. */
 struct origin {
 	pthread_mutex_t mu;           /* guards head, last, next_cookie */
 	struct pend **head, **last;   /* by window rank */
 	uint64_t next_cookie;
+	_Atomic uint32_t *silent;     /* by window rank: unanswered frames since the last FLUSH */
 	_Atomic int *err;             /* by window rank: first error class since the last flush */
 	_Atomic int *granted;         /* by window rank: the GRANT of the lock asked arrived */
+	_Atomic int *seen;            /* by window rank of the origin: its unanswered accesses'
+				       * first error class, for the answer to its next FLUSH */
 };
 
 /* A window's node object: what arrivals on its context find, by world rank of this node. */
@@ -398,6 +405,17 @@ int shl_rma_remote_op(struct shl_rank *r, struct shl_win *w, const struct shl_rm
 		sig += f.bytes;
 		size_t len = sizeof(struct rq) + f.k * sizeof(struct run) +
 			     (op->kind == SHL_RMA_CAS ? reqdata : units * reqdata);
+		struct rq h = { .addr = (int64_t)op->disp, .nruns = (uint32_t)f.k,
+				.kind = (uint8_t)op->kind, .op = op->op ? (uint8_t)op->op->kind : 0,
+				.basic = (uint8_t)basic_id };
+		if (a == NULL) {
+			/* Nothing to take back or complete: confirmed by the next FLUSH. */
+			err = post_frame(r, w, target, TAG_OP, &h, sizeof(h), len, fill_access, &f);
+			if (err == MPI_SUCCESS)
+				atomic_fetch_add_explicit(&o->silent[target], 1,
+							  memory_order_relaxed);
+			continue;
+		}
 		struct pend *p = malloc(sizeof(*p));
 		if (p == NULL) {
 			err = MPI_ERR_NO_MEM;
@@ -412,11 +430,8 @@ int shl_rma_remote_op(struct shl_rank *r, struct shl_win *w, const struct shl_rm
 			o->last[target]->next = p;
 		o->last[target] = p;
 		pthread_mutex_unlock(&o->mu);
-		struct rq h = { .cookie = p->cookie, .addr = (int64_t)op->disp, .nruns = (uint32_t)f.k,
-				.kind = (uint8_t)op->kind, .op = op->op ? (uint8_t)op->op->kind : 0,
-				.basic = (uint8_t)basic_id };
-		if (a != NULL)
-			atomic_fetch_add_explicit(&a->left, 1, memory_order_relaxed);
+		h.cookie = p->cookie;
+		atomic_fetch_add_explicit(&a->left, 1, memory_order_relaxed);
 		/* Counted before it can be answered. */
 		atomic_fetch_add_explicit(&w->pending[target], 1, memory_order_relaxed);
 		atomic_fetch_add_explicit(&w->npending, 1, memory_order_relaxed);
@@ -433,8 +448,7 @@ int shl_rma_remote_op(struct shl_rank *r, struct shl_win *w, const struct shl_rm
 				o->last[target] = x;
 			pthread_mutex_unlock(&o->mu);
 			free(p);
-			if (a != NULL)
-				atomic_fetch_sub_explicit(&a->left, 1, memory_order_relaxed);
+			atomic_fetch_sub_explicit(&a->left, 1, memory_order_relaxed);
 			atomic_fetch_sub_explicit(&w->npending, 1, memory_order_release);
 			atomic_fetch_sub_explicit(&w->pending[target], 1, memory_order_release);
 		}
@@ -464,6 +478,53 @@ static bool flushed(void *arg)
 	return true;
 }
 
+/* Ask `target` to confirm the frames sent to it without an answer, if any: its answer
+ * comes after theirs were applied (one connection, read in order) and carries the first
+ * error they met. Counted in w->pending like an access. */
+static int post_flush(struct shl_rank *r, struct shl_win *w, struct origin *o, int target)
+{
+	uint32_t n = atomic_exchange_explicit(&o->silent[target], 0, memory_order_relaxed);
+	struct pend *p;
+	struct rq h = { 0 };
+	int err;
+
+	if (n == 0)
+		return MPI_SUCCESS;
+	p = malloc(sizeof(*p));
+	if (p == NULL) {
+		atomic_fetch_add_explicit(&o->silent[target], n, memory_order_relaxed);
+		return MPI_ERR_NO_MEM;
+	}
+	*p = (struct pend){ 0 };
+	pthread_mutex_lock(&o->mu);
+	p->cookie = h.cookie = ++o->next_cookie;
+	if (o->head[target] == NULL)
+		o->head[target] = p;
+	else
+		o->last[target]->next = p;
+	o->last[target] = p;
+	pthread_mutex_unlock(&o->mu);
+	atomic_fetch_add_explicit(&w->pending[target], 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&w->npending, 1, memory_order_relaxed);
+	err = post_frame(r, w, target, TAG_FLUSH, &h, sizeof(h), sizeof(h), NULL, NULL);
+	if (err != MPI_SUCCESS) {
+		pthread_mutex_lock(&o->mu);
+		struct pend **link = &o->head[target];
+		while (*link != p)
+			link = &(*link)->next;
+		*link = p->next;
+		o->last[target] = NULL;
+		for (struct pend *x = o->head[target]; x != NULL; x = x->next)
+			o->last[target] = x;
+		pthread_mutex_unlock(&o->mu);
+		free(p);
+		atomic_fetch_add_explicit(&o->silent[target], n, memory_order_relaxed);
+		atomic_fetch_sub_explicit(&w->npending, 1, memory_order_release);
+		atomic_fetch_sub_explicit(&w->pending[target], 1, memory_order_release);
+	}
+	return err;
+}
+
 int shl_rma_remote_flush(struct shl_rank *r, struct shl_win *w, int target)
 {
 	struct origin *o = origin_of(w);
@@ -472,13 +533,18 @@ int shl_rma_remote_flush(struct shl_rank *r, struct shl_win *w, int target)
 
 	if (o == NULL)
 		return MPI_SUCCESS;  /* nothing was sent */
+	for (int i = target >= 0 ? target : 0; i < (target >= 0 ? target + 1 : w->size); i++) {
+		int e = post_flush(r, w, o, i);
+		if (err == MPI_SUCCESS)
+			err = e;
+	}
 	if (!flushed(&f)) {
 		shl_rank_lock(r);
 		shl_wait(r, flushed, &f);
 		shl_rank_unlock(r);
 	}
 	for (int i = target >= 0 ? target : 0; i < (target >= 0 ? target + 1 : w->size); i++) {
-		int e = atomic_exchange_explicit(&o->err[i], MPI_SUCCESS, memory_order_relaxed);
+		int e = atomic_exchange_explicit(&o->err[i], MPI_SUCCESS, memory_order_acquire);
 		if (err == MPI_SUCCESS)
 			err = e;
 	}
@@ -617,9 +683,10 @@ static char *target_at(const struct shl_win *w, struct shl_win_target *t, int64_
 	return p;
 }
 
-/* An access frame for target `s` from window rank `from`: apply it and answer. */
-static int got_access(struct slot *s, struct shl_rank *to, int from, const unsigned char *p,
-		      size_t len)
+/* An access frame for target `s` from window rank `from`: apply it and answer, or (no
+ * cookie: a put or accumulate) keep its error for the answer to the next FLUSH. */
+static int got_access(struct slot *s, struct origin *o, struct shl_rank *to, int from,
+		      const unsigned char *p, size_t len)
 {
 	struct rq h;
 	const struct shl_datatype *basic = NULL;
@@ -656,8 +723,11 @@ static int got_access(struct slot *s, struct shl_rank *to, int from, const unsig
 	    units * ansdata > shl_io_limits()->eager_max)
 		return -EPROTO;
 	size_t abytes = units * ansdata;
-	struct shl_io_send *d = shl_io_answer_get(sizeof(struct an) + abytes);
-	unsigned char *out = d->space + sizeof(struct an);
+	if (h.cookie == 0 && ansdata > 0)
+		return -EPROTO;  /* data asked for with nowhere to send it */
+	struct shl_io_send *d = h.cookie != 0 ? shl_io_answer_get(sizeof(struct an) + abytes)
+					      : NULL;
+	unsigned char *out = d != NULL ? d->space + sizeof(struct an) : NULL;
 	if ((h.kind == SHL_RMA_ACC || h.kind == SHL_RMA_GET_ACC) && h.op != SHL_OP_REPLACE &&
 	    h.op != SHL_OP_NO_OP) {
 		struct shl_fold fo;
@@ -703,6 +773,12 @@ static int got_access(struct slot *s, struct shl_rank *to, int from, const unsig
 		data += x.n * reqdata;
 		out += x.n * ansdata;
 	}
+	if (d == NULL) {
+		int none = MPI_SUCCESS;
+		if (err != MPI_SUCCESS)
+			atomic_compare_exchange_strong(&o->seen[from], &none, err);
+		return 0;
+	}
 	struct an a = { .cookie = h.cookie, .err = err,
 			 .bytes = err == MPI_SUCCESS ? (uint32_t)abytes : 0 };
 	memcpy(d->space, &a, sizeof(a));
@@ -710,6 +786,22 @@ static int got_access(struct slot *s, struct shl_rank *to, int from, const unsig
 				.context = s->w->c->context, .tag = TAG_ANSWER };
 	shl_io_post_answer(d, &m, sizeof(a) + a.bytes);
 	return 0;
+}
+
+/* A FLUSH from window rank `from`: every access it sent before is applied; answer with the
+ * first error of those that had no answer of their own. */
+static void got_flush(struct slot *s, struct origin *o, struct shl_rank *to, int from,
+		      uint64_t cookie)
+{
+	struct an a = { .cookie = cookie,
+			 .err = atomic_exchange_explicit(&o->seen[from], MPI_SUCCESS,
+							 memory_order_relaxed) };
+	struct shl_io_send *d = shl_io_answer_get(sizeof(a));
+	struct shl_io_msg m = { .src = to->world_rank, .dst = shl_comm_world_rank(s->w->c, from),
+				.context = s->w->c->context, .tag = TAG_ANSWER };
+
+	memcpy(d->space, &a, sizeof(a));
+	shl_io_post_answer(d, &m, sizeof(a));
 }
 
 /* ---- answers at the origin ---- */
@@ -772,7 +864,14 @@ int shl_rma_deliver(struct shl_route_rma *obj, struct shl_rank *to, struct shl_e
 	in_arrival = true;
 	switch (env->tag) {
 	case TAG_OP:
-		err = got_access(s, to, from, p, len);
+		err = got_access(s, o, to, from, p, len);
+		break;
+	case TAG_FLUSH:
+		if (len != sizeof(h) || (memcpy(&h, p, sizeof(h)), h.cookie == 0)) {
+			err = -EPROTO;
+			break;
+		}
+		got_flush(s, o, to, from, h.cookie);
 		break;
 	case TAG_ANSWER:
 		err = got_answer(s, o, to, from, p, len);
@@ -812,8 +911,10 @@ static void origin_free(struct origin *o)
 	pthread_mutex_destroy(&o->mu);
 	free(o->head);
 	free(o->last);
+	free(o->silent);
 	free(o->err);
 	free(o->granted);
+	free(o->seen);
 	free(o);
 }
 
@@ -828,9 +929,12 @@ int shl_rma_remote_expose(struct shl_win *w, struct shl_win_target *t)
 	pthread_mutex_init(&o->mu, NULL);
 	o->head = calloc((size_t)w->size, sizeof(*o->head));
 	o->last = calloc((size_t)w->size, sizeof(*o->last));
+	o->silent = calloc((size_t)w->size, sizeof(*o->silent));
 	o->err = calloc((size_t)w->size, sizeof(*o->err));
 	o->granted = calloc((size_t)w->size, sizeof(*o->granted));
-	if (o->head == NULL || o->last == NULL || o->err == NULL || o->granted == NULL) {
+	o->seen = calloc((size_t)w->size, sizeof(*o->seen));
+	if (o->head == NULL || o->last == NULL || o->silent == NULL || o->err == NULL ||
+	    o->granted == NULL || o->seen == NULL) {
 		origin_free(o);
 		return -ENOMEM;
 	}
