@@ -40,7 +40,15 @@ enum {
 	TAG_GRANT,                    /* target -> origin: it is yours */
 	TAG_UNLOCK,                   /* origin -> target: give it back (no answer) */
 	TAG_FLUSH,                    /* origin -> target: confirm my accesses (answered) */
+	TAG_BATCH,                    /* origin -> target: small unanswered accesses, in order */
 };
+
+/* An unanswered access frame of at most BATCH_ONE bytes is appended to its target's batch
+ * (a 4-byte length, then the frame) instead of being posted; the batch goes as one BATCH
+ * frame before any other frame to that target, or when the next would take it past
+ * BATCH_MAX bytes: a stream of small puts is a few frames, not one write each. */
+#define BATCH_ONE 1024
+#define BATCH_MAX (16 * 1024)
 
 /* An access frame's header (also LOCK, UNLOCK's, with `excl` only, and FLUSH's, with
  * `cookie` only). */
@@ -125,6 +133,10 @@ struct origin {
 	_Atomic int *granted;         /* by window rank: the GRANT of the lock asked arrived */
 	_Atomic int *seen;            /* by window rank of the origin: its unanswered accesses'
 				       * first error class, for the answer to its next FLUSH */
+	pthread_mutex_t bmu;          /* guards batch, blen; held while a frame is posted */
+	unsigned char **batch;        /* by window rank: BATCH_MAX bytes, made when first used */
+	size_t *blen;                 /* by window rank: bytes in batch */
+	int nbatch;                   /* entries of batch and blen */
 };
 
 /* A window's node object: what arrivals on its context find, by world rank of this node. */
@@ -278,9 +290,9 @@ static void access_drop(struct access *a)
 }
 
 /* Owner, rank unlocked: post a frame of `len` bytes that `fill` writes, to `target`. */
-static int post_frame(struct shl_rank *r, struct shl_win *w, int target, int tag,
-		      const void *head, size_t hlen, size_t len,
-		      void (*fill)(unsigned char *p, void *arg), void *arg)
+static int post_raw(struct shl_rank *r, struct shl_win *w, int target, int tag,
+		    const void *head, size_t hlen, size_t len,
+		    void (*fill)(unsigned char *p, void *arg), void *arg)
 {
 	struct shl_io_msg m = { .src = r->world_rank, .dst = w->peers[target].world,
 				.context = w->c->context, .tag = tag };
@@ -298,6 +310,63 @@ static int post_frame(struct shl_rank *r, struct shl_win *w, int target, int tag
 	shl_io_post_eager(d, &m, d->space, len, NULL);
 	shl_rank_unlock(r);
 	return MPI_SUCCESS;
+}
+
+/* o->bmu held: post the batch of `target`, if any. */
+static int post_batch(struct shl_rank *r, struct shl_win *w, struct origin *o, int target)
+{
+	int err;
+
+	if (o->blen[target] == 0)
+		return MPI_SUCCESS;
+	err = post_raw(r, w, target, TAG_BATCH, o->batch[target], o->blen[target],
+		       o->blen[target], NULL, NULL);
+	if (err == MPI_SUCCESS)
+		o->blen[target] = 0;
+	return err;
+}
+
+/* post_raw after the batch of `target`: frames to one target leave in the order made. */
+static int post_frame(struct shl_rank *r, struct shl_win *w, int target, int tag,
+		      const void *head, size_t hlen, size_t len,
+		      void (*fill)(unsigned char *p, void *arg), void *arg)
+{
+	struct origin *o = origin_of(w);
+	int err;
+
+	if (o == NULL)
+		return MPI_ERR_INTERN;
+	pthread_mutex_lock(&o->bmu);
+	err = post_batch(r, w, o, target);
+	if (err == MPI_SUCCESS)
+		err = post_raw(r, w, target, tag, head, hlen, len, fill, arg);
+	pthread_mutex_unlock(&o->bmu);
+	return err;
+}
+
+/* Append an unanswered access frame (`len` <= BATCH_ONE bytes: header `h`, the rest by
+ * `fill`) to the batch of `target`, posting the batch first when it is full. */
+static int add_batch(struct shl_rank *r, struct shl_win *w, struct origin *o, int target,
+		     const void *h, size_t hlen, size_t len,
+		     void (*fill)(unsigned char *p, void *arg), void *arg)
+{
+	uint32_t n = (uint32_t)len;
+	int err = MPI_SUCCESS;
+
+	pthread_mutex_lock(&o->bmu);
+	if (o->batch[target] == NULL && (o->batch[target] = malloc(BATCH_MAX)) == NULL)
+		err = MPI_ERR_NO_MEM;
+	if (err == MPI_SUCCESS && o->blen[target] + sizeof(n) + len > BATCH_MAX)
+		err = post_batch(r, w, o, target);
+	if (err == MPI_SUCCESS) {
+		unsigned char *p = o->batch[target] + o->blen[target];
+		memcpy(p, &n, sizeof(n));
+		memcpy(p + sizeof(n), h, hlen);
+		fill(p + sizeof(n), arg);
+		o->blen[target] += sizeof(n) + len;
+	}
+	pthread_mutex_unlock(&o->bmu);
+	return err;
 }
 
 /* What one access frame holds beyond its header: runs rs[first..] (the first from unit
@@ -410,7 +479,9 @@ int shl_rma_remote_op(struct shl_rank *r, struct shl_win *w, const struct shl_rm
 				.basic = (uint8_t)basic_id };
 		if (a == NULL) {
 			/* Nothing to take back or complete: confirmed by the next FLUSH. */
-			err = post_frame(r, w, target, TAG_OP, &h, sizeof(h), len, fill_access, &f);
+			err = len <= BATCH_ONE
+			      ? add_batch(r, w, o, target, &h, sizeof(h), len, fill_access, &f)
+			      : post_frame(r, w, target, TAG_OP, &h, sizeof(h), len, fill_access, &f);
 			if (err == MPI_SUCCESS)
 				atomic_fetch_add_explicit(&o->silent[target], 1,
 							  memory_order_relaxed);
@@ -804,6 +875,29 @@ static void got_flush(struct slot *s, struct origin *o, struct shl_rank *to, int
 	shl_io_post_answer(d, &m, sizeof(a));
 }
 
+/* A BATCH from window rank `from`: its unanswered access frames, applied in order. */
+static int got_batch(struct slot *s, struct origin *o, struct shl_rank *to, int from,
+		     const unsigned char *p, size_t len)
+{
+	while (len > 0) {
+		uint32_t n;
+		int err;
+		if (len < sizeof(n))
+			return -EPROTO;
+		memcpy(&n, p, sizeof(n));
+		if (n < sizeof(struct rq) || n > len - sizeof(n))
+			return -EPROTO;
+		/* Only accesses without an answer ride in a batch. */
+		if (memcmp(p + sizeof(n), &(uint64_t){ 0 }, sizeof(uint64_t)) != 0)
+			return -EPROTO;
+		if ((err = got_access(s, o, to, from, p + sizeof(n), n)) != 0)
+			return err;
+		p += sizeof(n) + n;
+		len -= sizeof(n) + n;
+	}
+	return 0;
+}
+
 /* ---- answers at the origin ---- */
 
 static int got_answer(struct slot *s, struct origin *o, struct shl_rank *to, int from,
@@ -866,6 +960,9 @@ int shl_rma_deliver(struct shl_route_rma *obj, struct shl_rank *to, struct shl_e
 	case TAG_OP:
 		err = got_access(s, o, to, from, p, len);
 		break;
+	case TAG_BATCH:
+		err = got_batch(s, o, to, from, p, len);
+		break;
 	case TAG_FLUSH:
 		if (len != sizeof(h) || (memcpy(&h, p, sizeof(h)), h.cookie == 0)) {
 			err = -EPROTO;
@@ -911,6 +1008,12 @@ static void origin_free(struct origin *o)
 	pthread_mutex_destroy(&o->mu);
 	free(o->head);
 	free(o->last);
+	if (o->batch != NULL)
+		for (int i = 0; i < o->nbatch; i++)
+			free(o->batch[i]);
+	free(o->batch);
+	free(o->blen);
+	pthread_mutex_destroy(&o->bmu);
 	free(o->silent);
 	free(o->err);
 	free(o->granted);
@@ -927,6 +1030,10 @@ int shl_rma_remote_expose(struct shl_win *w, struct shl_win_target *t)
 	if (o == NULL)
 		return -ENOMEM;
 	pthread_mutex_init(&o->mu, NULL);
+	pthread_mutex_init(&o->bmu, NULL);
+	o->nbatch = w->size;
+	o->batch = calloc((size_t)w->size, sizeof(*o->batch));
+	o->blen = calloc((size_t)w->size, sizeof(*o->blen));
 	o->head = calloc((size_t)w->size, sizeof(*o->head));
 	o->last = calloc((size_t)w->size, sizeof(*o->last));
 	o->silent = calloc((size_t)w->size, sizeof(*o->silent));
@@ -934,7 +1041,7 @@ int shl_rma_remote_expose(struct shl_win *w, struct shl_win_target *t)
 	o->granted = calloc((size_t)w->size, sizeof(*o->granted));
 	o->seen = calloc((size_t)w->size, sizeof(*o->seen));
 	if (o->head == NULL || o->last == NULL || o->silent == NULL || o->err == NULL ||
-	    o->granted == NULL || o->seen == NULL) {
+	    o->granted == NULL || o->seen == NULL || o->batch == NULL || o->blen == NULL) {
 		origin_free(o);
 		return -ENOMEM;
 	}
