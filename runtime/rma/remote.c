@@ -1,12 +1,16 @@
 /* One-sided communication with ranks of other nodes (rma.h, "ranks of other nodes"): every
- * access, lock request, grant and unlock is an EAGER frame on the window's own
+ * access, lock request, grant, unlock and flush is an EAGER frame on the window's own
  * communicator's context, tagged from SHL_RMA_TAG_BASE up (comm/route.h), from the world
  * rank of its sender to that of its receiver. At the target's node whoever reads the
- * connections applies an access to the target's memory in shl_rma_deliver and answers at
- * once (an acknowledgement, or the data of a get, get_accumulate, fetch or compare-and-swap),
- * so a target that makes no MPI call still serves its origins. At the origin's node the
- * same hook takes the answer: the data into the origin's result buffer, the access's
- * request completed, w->pending counted down and the origin woken.
+ * connections applies an access to the target's memory in shl_rma_deliver, so a target
+ * that makes no MPI call still serves its origins, and answers at once an access that
+ * returns data or completes a request (get, get_accumulate, fetch, compare-and-swap, R*).
+ * A put or accumulate without a request has no answer of its own: frames of one origin
+ * node are read in order (one connection, one reader), so the answer to the FLUSH the
+ * origin sends before it waits confirms them all and carries the first error they met.
+ * Small ones ride together in BATCH frames. At the origin's node the same hook takes the
+ * answer: the data into the origin's result buffer, the access's request completed,
+ * w->pending counted down and the origin woken.
  * Entered by rank threads (the shl_rma_remote_* calls: the owner of a window, rank
  * unlocked; shl_rma_remote_grant from any thread releasing a lock) and by whoever holds
  * the transport's lock (shl_rma_deliver: the completion thread, or a rank polling the
@@ -18,7 +22,9 @@
  * bytes for put and get, and elements of the access's one predefined type (rq.basic, as an
  * index in `basics`) for the atomic kinds, which the target applies element by element
  * (shl_rma_atomic, shl_rma_cas). An access larger than one frame is cut into frames of at
- * most the transport's eager limit, each with its own answer (struct an, then the data). */
+ * most the transport's eager limit, each answered on its own (struct an, then the data)
+ * when the access is. A BATCH frame is a sequence of (4-byte length, unanswered access
+ * frame); a FLUSH is a struct rq with its cookie only, answered by a struct an. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -49,6 +55,10 @@ enum {
  * BATCH_MAX bytes: a stream of small puts is a few frames, not one write each. */
 #define BATCH_ONE 1024
 #define BATCH_MAX (16 * 1024)
+/* A FLUSH may close a batch, as its last entry: a struct rq of kind KIND_FLUSH with its
+ * cookie. Room for it is kept in every batch. */
+#define KIND_FLUSH 0xff
+#define FLUSH_ENTRY (sizeof(uint32_t) + sizeof(struct rq))
 
 /* An access frame's header (also LOCK, UNLOCK's, with `excl` only, and FLUSH's, with
  * `cookie` only). */
@@ -356,7 +366,7 @@ static int add_batch(struct shl_rank *r, struct shl_win *w, struct origin *o, in
 	pthread_mutex_lock(&o->bmu);
 	if (o->batch[target] == NULL && (o->batch[target] = malloc(BATCH_MAX)) == NULL)
 		err = MPI_ERR_NO_MEM;
-	if (err == MPI_SUCCESS && o->blen[target] + sizeof(n) + len > BATCH_MAX)
+	if (err == MPI_SUCCESS && o->blen[target] + sizeof(n) + len > BATCH_MAX - FLUSH_ENTRY)
 		err = post_batch(r, w, o, target);
 	if (err == MPI_SUCCESS) {
 		unsigned char *p = o->batch[target] + o->blen[target];
@@ -577,7 +587,22 @@ static int post_flush(struct shl_rank *r, struct shl_win *w, struct origin *o, i
 	pthread_mutex_unlock(&o->mu);
 	atomic_fetch_add_explicit(&w->pending[target], 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(&w->npending, 1, memory_order_relaxed);
-	err = post_frame(r, w, target, TAG_FLUSH, &h, sizeof(h), sizeof(h), NULL, NULL);
+	pthread_mutex_lock(&o->bmu);
+	if (o->blen[target] > 0) {
+		/* The batch's last entry: one frame, one write, one arrival at the target. */
+		uint32_t len = sizeof(h);
+		size_t at = o->blen[target];
+		h.kind = KIND_FLUSH;
+		memcpy(o->batch[target] + at, &len, sizeof(len));
+		memcpy(o->batch[target] + at + sizeof(len), &h, sizeof(h));
+		o->blen[target] += FLUSH_ENTRY;
+		err = post_batch(r, w, o, target);
+		if (err != MPI_SUCCESS)
+			o->blen[target] = at;
+	} else {
+		err = post_raw(r, w, target, TAG_FLUSH, &h, sizeof(h), sizeof(h), NULL, NULL);
+	}
+	pthread_mutex_unlock(&o->bmu);
 	if (err != MPI_SUCCESS) {
 		pthread_mutex_lock(&o->mu);
 		struct pend **link = &o->head[target];
@@ -887,8 +912,17 @@ static int got_batch(struct slot *s, struct origin *o, struct shl_rank *to, int 
 		memcpy(&n, p, sizeof(n));
 		if (n < sizeof(struct rq) || n > len - sizeof(n))
 			return -EPROTO;
+		struct rq h;
+		memcpy(&h, p + sizeof(n), sizeof(h));
+		if (h.kind == KIND_FLUSH) {
+			/* The last entry, if any. */
+			if (n != sizeof(h) || h.cookie == 0 || len != sizeof(n) + n)
+				return -EPROTO;
+			got_flush(s, o, to, from, h.cookie);
+			return 0;
+		}
 		/* Only accesses without an answer ride in a batch. */
-		if (memcmp(p + sizeof(n), &(uint64_t){ 0 }, sizeof(uint64_t)) != 0)
+		if (h.cookie != 0)
 			return -EPROTO;
 		if ((err = got_access(s, o, to, from, p + sizeof(n), n)) != 0)
 			return err;
