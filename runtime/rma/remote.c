@@ -49,11 +49,12 @@ enum {
 	TAG_BATCH,                    /* origin -> target: small unanswered accesses, in order */
 };
 
-/* An unanswered access frame of at most BATCH_ONE bytes is appended to its target's batch
- * (a 4-byte length, then the frame) instead of being posted; the batch goes as one BATCH
- * frame before any other frame to that target, or when the next would take it past
- * BATCH_MAX bytes: a stream of small puts is a few frames, not one write each. */
-#define BATCH_ONE 1024
+/* An unanswered access frame of at most BATCH_ONE bytes (a put of 2 KiB and its header) is
+ * appended to its target's batch (a 4-byte length, then the frame) instead of being
+ * posted; the batch goes as one BATCH frame before any other frame to that target, or
+ * when the next would take it past BATCH_MAX bytes: a stream of small puts is a few
+ * frames, not one write each. A batch's memory lives from its first entry to its post. */
+#define BATCH_ONE (2048 + 64)
 #define BATCH_MAX (16 * 1024)
 /* A FLUSH may close a batch, as its last entry: a struct rq of kind KIND_FLUSH with its
  * cookie. Room for it is kept in every batch. */
@@ -144,7 +145,7 @@ struct origin {
 	_Atomic int *seen;            /* by window rank of the origin: its unanswered accesses'
 				       * first error class, for the answer to its next FLUSH */
 	pthread_mutex_t bmu;          /* guards batch, blen; held while a frame is posted */
-	unsigned char **batch;        /* by window rank: BATCH_MAX bytes, made when first used */
+	unsigned char **batch;        /* by window rank: BATCH_MAX bytes while entries wait */
 	size_t *blen;                 /* by window rank: bytes in batch */
 	int nbatch;                   /* entries of batch and blen */
 };
@@ -331,8 +332,11 @@ static int post_batch(struct shl_rank *r, struct shl_win *w, struct origin *o, i
 		return MPI_SUCCESS;
 	err = post_raw(r, w, target, TAG_BATCH, o->batch[target], o->blen[target],
 		       o->blen[target], NULL, NULL);
-	if (err == MPI_SUCCESS)
+	if (err == MPI_SUCCESS) {
+		free(o->batch[target]);
+		o->batch[target] = NULL;
 		o->blen[target] = 0;
+	}
 	return err;
 }
 
@@ -364,10 +368,11 @@ static int add_batch(struct shl_rank *r, struct shl_win *w, struct origin *o, in
 	int err = MPI_SUCCESS;
 
 	pthread_mutex_lock(&o->bmu);
-	if (o->batch[target] == NULL && (o->batch[target] = malloc(BATCH_MAX)) == NULL)
-		err = MPI_ERR_NO_MEM;
-	if (err == MPI_SUCCESS && o->blen[target] + sizeof(n) + len > BATCH_MAX - FLUSH_ENTRY)
+	if (o->blen[target] + sizeof(n) + len > BATCH_MAX - FLUSH_ENTRY)
 		err = post_batch(r, w, o, target);
+	if (err == MPI_SUCCESS && o->batch[target] == NULL &&
+	    (o->batch[target] = malloc(BATCH_MAX)) == NULL)
+		err = MPI_ERR_NO_MEM;
 	if (err == MPI_SUCCESS) {
 		unsigned char *p = o->batch[target] + o->blen[target];
 		memcpy(p, &n, sizeof(n));
