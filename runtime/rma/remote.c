@@ -49,17 +49,16 @@ enum {
 	TAG_BATCH,                    /* origin -> target: small unanswered accesses, in order */
 };
 
-/* An unanswered access frame of at most BATCH_ONE bytes (a put of 2 KiB and its header) is
- * appended to its target's batch (a 4-byte length, then the frame) instead of being
- * posted; the batch goes as one BATCH frame before any other frame to that target, or
- * when the next would take it past BATCH_MAX bytes: a stream of small puts is a few
- * frames, not one write each. A batch's memory lives from its first entry to its post. */
-#define BATCH_ONE (2048 + 64)
-#define BATCH_MAX (16 * 1024)
-/* A FLUSH may close a batch, as its last entry: a struct rq of kind KIND_FLUSH with its
- * cookie. Room for it is kept in every batch. */
+/* An unanswered access frame that fits a batch with a FLUSH entry is appended to its
+ * target's batch (a 4-byte length, then the frame) instead of being posted; the batch, at
+ * most an EAGER frame (batch_max), goes as one BATCH frame before any other frame to that
+ * target, or when the next entry would not fit: a stream of small puts is a few frames,
+ * not one write each, and a put and its flush are one frame. A batch's memory lives from
+ * its first entry to its post. A FLUSH may close a batch, as its last entry: a struct rq
+ * of kind KIND_FLUSH with its cookie; room for it is kept in every batch. */
 #define KIND_FLUSH 0xff
 #define FLUSH_ENTRY (sizeof(uint32_t) + sizeof(struct rq))
+
 
 /* An access frame's header (also LOCK, UNLOCK's, with `excl` only, and FLUSH's, with
  * `cookie` only). */
@@ -86,6 +85,18 @@ struct an {
 	int32_t err;                  /* MPI_SUCCESS or the error class of the access */
 	uint32_t bytes;
 };
+
+/* A batch's bytes: one EAGER frame. */
+static size_t batch_max(void)
+{
+	return shl_io_limits()->eager_max;
+}
+
+/* The largest access frame a batch takes. */
+static size_t batch_one(void)
+{
+	return batch_max() - sizeof(uint32_t) - FLUSH_ENTRY;
+}
 
 /* The predefined types an atomic access may name, in an order every node shares. */
 static struct shl_datatype *const basics[] = {
@@ -145,7 +156,7 @@ struct origin {
 	_Atomic int *seen;            /* by window rank of the origin: its unanswered accesses'
 				       * first error class, for the answer to its next FLUSH */
 	pthread_mutex_t bmu;          /* guards batch, blen; held while a frame is posted */
-	unsigned char **batch;        /* by window rank: BATCH_MAX bytes while entries wait */
+	unsigned char **batch;        /* by window rank: batch_max() bytes while entries wait */
 	size_t *blen;                 /* by window rank: bytes in batch */
 	int nbatch;                   /* entries of batch and blen */
 };
@@ -358,7 +369,7 @@ static int post_frame(struct shl_rank *r, struct shl_win *w, int target, int tag
 	return err;
 }
 
-/* Append an unanswered access frame (`len` <= BATCH_ONE bytes: header `h`, the rest by
+/* Append an unanswered access frame (`len` <= batch_one() bytes: header `h`, the rest by
  * `fill`) to the batch of `target`, posting the batch first when it is full. */
 static int add_batch(struct shl_rank *r, struct shl_win *w, struct origin *o, int target,
 		     const void *h, size_t hlen, size_t len,
@@ -368,10 +379,10 @@ static int add_batch(struct shl_rank *r, struct shl_win *w, struct origin *o, in
 	int err = MPI_SUCCESS;
 
 	pthread_mutex_lock(&o->bmu);
-	if (o->blen[target] + sizeof(n) + len > BATCH_MAX - FLUSH_ENTRY)
+	if (o->blen[target] + sizeof(n) + len > batch_max() - FLUSH_ENTRY)
 		err = post_batch(r, w, o, target);
 	if (err == MPI_SUCCESS && o->batch[target] == NULL &&
-	    (o->batch[target] = malloc(BATCH_MAX)) == NULL)
+	    (o->batch[target] = malloc(batch_max())) == NULL)
 		err = MPI_ERR_NO_MEM;
 	if (err == MPI_SUCCESS) {
 		unsigned char *p = o->batch[target] + o->blen[target];
@@ -494,7 +505,7 @@ int shl_rma_remote_op(struct shl_rank *r, struct shl_win *w, const struct shl_rm
 				.basic = (uint8_t)basic_id };
 		if (a == NULL) {
 			/* Nothing to take back or complete: confirmed by the next FLUSH. */
-			err = len <= BATCH_ONE
+			err = len <= batch_one()
 			      ? add_batch(r, w, o, target, &h, sizeof(h), len, fill_access, &f)
 			      : post_frame(r, w, target, TAG_OP, &h, sizeof(h), len, fill_access, &f);
 			if (err == MPI_SUCCESS)
