@@ -1,12 +1,16 @@
 /* One-sided communication with ranks of other nodes (rma.h, "ranks of other nodes"): every
- * access, lock request, grant and unlock is an EAGER frame on the window's own
+ * access, lock request, grant, unlock and flush is an EAGER frame on the window's own
  * communicator's context, tagged from SHL_RMA_TAG_BASE up (comm/route.h), from the world
  * rank of its sender to that of its receiver. At the target's node whoever reads the
- * connections applies an access to the target's memory in shl_rma_deliver and answers at
- * once (an acknowledgement, or the data of a get, get_accumulate, fetch or compare-and-swap),
- * so a target that makes no MPI call still serves its origins. At the origin's node the
- * same hook takes the answer: the data into the origin's result buffer, the access's
- * request completed, w->pending counted down and the origin woken.
+ * connections applies an access to the target's memory in shl_rma_deliver, so a target
+ * that makes no MPI call still serves its origins, and answers at once an access that
+ * returns data or completes a request (get, get_accumulate, fetch, compare-and-swap, R*).
+ * A put or accumulate without a request has no answer of its own: frames of one origin
+ * node are read in order (one connection, one reader), so the answer to the FLUSH the
+ * origin sends before it waits confirms them all and carries the first error they met.
+ * Small ones ride together in BATCH frames. At the origin's node the same hook takes the
+ * answer: the data into the origin's result buffer, the access's request completed,
+ * w->pending counted down and the origin woken.
  * Entered by rank threads (the shl_rma_remote_* calls: the owner of a window, rank
  * unlocked; shl_rma_remote_grant from any thread releasing a lock) and by whoever holds
  * the transport's lock (shl_rma_deliver: the completion thread, or a rank polling the
@@ -18,7 +22,9 @@
  * bytes for put and get, and elements of the access's one predefined type (rq.basic, as an
  * index in `basics`) for the atomic kinds, which the target applies element by element
  * (shl_rma_atomic, shl_rma_cas). An access larger than one frame is cut into frames of at
- * most the transport's eager limit, each with its own answer (struct an, then the data). */
+ * most the transport's eager limit, each answered on its own (struct an, then the data)
+ * when the access is. A BATCH frame is a sequence of (4-byte length, unanswered access
+ * frame); a FLUSH is a struct rq with its cookie only, answered by a struct an. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -39,11 +45,25 @@ enum {
 	TAG_LOCK,                     /* origin -> target: take the lock for me */
 	TAG_GRANT,                    /* target -> origin: it is yours */
 	TAG_UNLOCK,                   /* origin -> target: give it back (no answer) */
+	TAG_FLUSH,                    /* origin -> target: confirm my accesses (answered) */
+	TAG_BATCH,                    /* origin -> target: small unanswered accesses, in order */
 };
 
-/* An access frame's header (also LOCK and UNLOCK's, with `excl` only). */
+/* An unanswered access frame that fits a batch with a FLUSH entry is appended to its
+ * target's batch (a 4-byte length, then the frame) instead of being posted; the batch, at
+ * most an EAGER frame (batch_max), goes as one BATCH frame before any other frame to that
+ * target, or when the next entry would not fit: a stream of small puts is a few frames,
+ * not one write each, and a put and its flush are one frame. A batch's memory lives from
+ * its first entry to its post. A FLUSH may close a batch, as its last entry: a struct rq
+ * of kind KIND_FLUSH with its cookie; room for it is kept in every batch. */
+#define KIND_FLUSH 0xff
+#define FLUSH_ENTRY (sizeof(uint32_t) + sizeof(struct rq))
+
+
+/* An access frame's header (also LOCK, UNLOCK's, with `excl` only, and FLUSH's, with
+ * `cookie` only). */
 struct rq {
-	uint64_t cookie;              /* the origin's, echoed by the answer */
+	uint64_t cookie;              /* the origin's, echoed by the answer; 0: no answer */
 	int64_t addr;                 /* the target displacement in bytes (dynamic: address) */
 	uint32_t nruns;
 	uint8_t kind;                 /* enum shl_rma_kind */
@@ -65,6 +85,18 @@ struct an {
 	int32_t err;                  /* MPI_SUCCESS or the error class of the access */
 	uint32_t bytes;
 };
+
+/* A batch's bytes: one EAGER frame. */
+static size_t batch_max(void)
+{
+	return shl_io_limits()->eager_max;
+}
+
+/* The largest access frame a batch takes. */
+static size_t batch_one(void)
+{
+	return batch_max() - sizeof(uint32_t) - FLUSH_ENTRY;
+}
 
 /* The predefined types an atomic access may name, in an order every node shares. */
 static struct shl_datatype *const basics[] = {
@@ -105,19 +137,28 @@ struct access {
 struct pend {
 	struct pend *next;
 	uint64_t cookie;
-	struct access *a;             /* or NULL: a put or accumulate without a request */
+	struct access *a;             /* or NULL: a FLUSH */
 	size_t sig, bytes;            /* the answer's data: signature bytes [sig, sig + bytes) */
 };
 
 /* An origin's state for one window: its frames awaiting answers, by target, in the order
- * posted (the target answers in that order: one connection, one reader), the first error
- * each target reported, and lock grants. Made by expose, freed by forget. */
+ * posted (the target answers in that order: one connection, one reader), the frames sent
+ * without an answer since the last FLUSH, the first error each target reported, and lock
+ * grants. As a target: the first error of the unanswered accesses of each origin since
+ * its last FLUSH. Made by expose, freed by forget. */
 struct origin {
 	pthread_mutex_t mu;           /* guards head, last, next_cookie */
 	struct pend **head, **last;   /* by window rank */
 	uint64_t next_cookie;
+	_Atomic uint32_t *silent;     /* by window rank: unanswered frames since the last FLUSH */
 	_Atomic int *err;             /* by window rank: first error class since the last flush */
 	_Atomic int *granted;         /* by window rank: the GRANT of the lock asked arrived */
+	_Atomic int *seen;            /* by window rank of the origin: its unanswered accesses'
+				       * first error class, for the answer to its next FLUSH */
+	pthread_mutex_t bmu;          /* guards batch, blen; held while a frame is posted */
+	unsigned char **batch;        /* by window rank: batch_max() bytes while entries wait */
+	size_t *blen;                 /* by window rank: bytes in batch */
+	int nbatch;                   /* entries of batch and blen */
 };
 
 /* A window's node object: what arrivals on its context find, by world rank of this node. */
@@ -271,9 +312,9 @@ static void access_drop(struct access *a)
 }
 
 /* Owner, rank unlocked: post a frame of `len` bytes that `fill` writes, to `target`. */
-static int post_frame(struct shl_rank *r, struct shl_win *w, int target, int tag,
-		      const void *head, size_t hlen, size_t len,
-		      void (*fill)(unsigned char *p, void *arg), void *arg)
+static int post_raw(struct shl_rank *r, struct shl_win *w, int target, int tag,
+		    const void *head, size_t hlen, size_t len,
+		    void (*fill)(unsigned char *p, void *arg), void *arg)
 {
 	struct shl_io_msg m = { .src = r->world_rank, .dst = w->peers[target].world,
 				.context = w->c->context, .tag = tag };
@@ -291,6 +332,67 @@ static int post_frame(struct shl_rank *r, struct shl_win *w, int target, int tag
 	shl_io_post_eager(d, &m, d->space, len, NULL);
 	shl_rank_unlock(r);
 	return MPI_SUCCESS;
+}
+
+/* o->bmu held: post the batch of `target`, if any. */
+static int post_batch(struct shl_rank *r, struct shl_win *w, struct origin *o, int target)
+{
+	int err;
+
+	if (o->blen[target] == 0)
+		return MPI_SUCCESS;
+	err = post_raw(r, w, target, TAG_BATCH, o->batch[target], o->blen[target],
+		       o->blen[target], NULL, NULL);
+	if (err == MPI_SUCCESS) {
+		free(o->batch[target]);
+		o->batch[target] = NULL;
+		o->blen[target] = 0;
+	}
+	return err;
+}
+
+/* post_raw after the batch of `target`: frames to one target leave in the order made. */
+static int post_frame(struct shl_rank *r, struct shl_win *w, int target, int tag,
+		      const void *head, size_t hlen, size_t len,
+		      void (*fill)(unsigned char *p, void *arg), void *arg)
+{
+	struct origin *o = origin_of(w);
+	int err;
+
+	if (o == NULL)
+		return MPI_ERR_INTERN;
+	pthread_mutex_lock(&o->bmu);
+	err = post_batch(r, w, o, target);
+	if (err == MPI_SUCCESS)
+		err = post_raw(r, w, target, tag, head, hlen, len, fill, arg);
+	pthread_mutex_unlock(&o->bmu);
+	return err;
+}
+
+/* Append an unanswered access frame (`len` <= batch_one() bytes: header `h`, the rest by
+ * `fill`) to the batch of `target`, posting the batch first when it is full. */
+static int add_batch(struct shl_rank *r, struct shl_win *w, struct origin *o, int target,
+		     const void *h, size_t hlen, size_t len,
+		     void (*fill)(unsigned char *p, void *arg), void *arg)
+{
+	uint32_t n = (uint32_t)len;
+	int err = MPI_SUCCESS;
+
+	pthread_mutex_lock(&o->bmu);
+	if (o->blen[target] + sizeof(n) + len > batch_max() - FLUSH_ENTRY)
+		err = post_batch(r, w, o, target);
+	if (err == MPI_SUCCESS && o->batch[target] == NULL &&
+	    (o->batch[target] = malloc(batch_max())) == NULL)
+		err = MPI_ERR_NO_MEM;
+	if (err == MPI_SUCCESS) {
+		unsigned char *p = o->batch[target] + o->blen[target];
+		memcpy(p, &n, sizeof(n));
+		memcpy(p + sizeof(n), h, hlen);
+		fill(p + sizeof(n), arg);
+		o->blen[target] += sizeof(n) + len;
+	}
+	pthread_mutex_unlock(&o->bmu);
+	return err;
 }
 
 /* What one access frame holds beyond its header: runs rs[first..] (the first from unit
@@ -398,6 +500,19 @@ int shl_rma_remote_op(struct shl_rank *r, struct shl_win *w, const struct shl_rm
 		sig += f.bytes;
 		size_t len = sizeof(struct rq) + f.k * sizeof(struct run) +
 			     (op->kind == SHL_RMA_CAS ? reqdata : units * reqdata);
+		struct rq h = { .addr = (int64_t)op->disp, .nruns = (uint32_t)f.k,
+				.kind = (uint8_t)op->kind, .op = op->op ? (uint8_t)op->op->kind : 0,
+				.basic = (uint8_t)basic_id };
+		if (a == NULL) {
+			/* Nothing to take back or complete: confirmed by the next FLUSH. */
+			err = len <= batch_one()
+			      ? add_batch(r, w, o, target, &h, sizeof(h), len, fill_access, &f)
+			      : post_frame(r, w, target, TAG_OP, &h, sizeof(h), len, fill_access, &f);
+			if (err == MPI_SUCCESS)
+				atomic_fetch_add_explicit(&o->silent[target], 1,
+							  memory_order_relaxed);
+			continue;
+		}
 		struct pend *p = malloc(sizeof(*p));
 		if (p == NULL) {
 			err = MPI_ERR_NO_MEM;
@@ -412,11 +527,8 @@ int shl_rma_remote_op(struct shl_rank *r, struct shl_win *w, const struct shl_rm
 			o->last[target]->next = p;
 		o->last[target] = p;
 		pthread_mutex_unlock(&o->mu);
-		struct rq h = { .cookie = p->cookie, .addr = (int64_t)op->disp, .nruns = (uint32_t)f.k,
-				.kind = (uint8_t)op->kind, .op = op->op ? (uint8_t)op->op->kind : 0,
-				.basic = (uint8_t)basic_id };
-		if (a != NULL)
-			atomic_fetch_add_explicit(&a->left, 1, memory_order_relaxed);
+		h.cookie = p->cookie;
+		atomic_fetch_add_explicit(&a->left, 1, memory_order_relaxed);
 		/* Counted before it can be answered. */
 		atomic_fetch_add_explicit(&w->pending[target], 1, memory_order_relaxed);
 		atomic_fetch_add_explicit(&w->npending, 1, memory_order_relaxed);
@@ -433,8 +545,7 @@ int shl_rma_remote_op(struct shl_rank *r, struct shl_win *w, const struct shl_rm
 				o->last[target] = x;
 			pthread_mutex_unlock(&o->mu);
 			free(p);
-			if (a != NULL)
-				atomic_fetch_sub_explicit(&a->left, 1, memory_order_relaxed);
+			atomic_fetch_sub_explicit(&a->left, 1, memory_order_relaxed);
 			atomic_fetch_sub_explicit(&w->npending, 1, memory_order_release);
 			atomic_fetch_sub_explicit(&w->pending[target], 1, memory_order_release);
 		}
@@ -464,6 +575,68 @@ static bool flushed(void *arg)
 	return true;
 }
 
+/* Ask `target` to confirm the frames sent to it without an answer, if any: its answer
+ * comes after theirs were applied (one connection, read in order) and carries the first
+ * error they met. Counted in w->pending like an access. */
+static int post_flush(struct shl_rank *r, struct shl_win *w, struct origin *o, int target)
+{
+	uint32_t n = atomic_exchange_explicit(&o->silent[target], 0, memory_order_relaxed);
+	struct pend *p;
+	struct rq h = { 0 };
+	int err;
+
+	if (n == 0)
+		return MPI_SUCCESS;
+	p = malloc(sizeof(*p));
+	if (p == NULL) {
+		atomic_fetch_add_explicit(&o->silent[target], n, memory_order_relaxed);
+		return MPI_ERR_NO_MEM;
+	}
+	*p = (struct pend){ 0 };
+	pthread_mutex_lock(&o->mu);
+	p->cookie = h.cookie = ++o->next_cookie;
+	if (o->head[target] == NULL)
+		o->head[target] = p;
+	else
+		o->last[target]->next = p;
+	o->last[target] = p;
+	pthread_mutex_unlock(&o->mu);
+	atomic_fetch_add_explicit(&w->pending[target], 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&w->npending, 1, memory_order_relaxed);
+	pthread_mutex_lock(&o->bmu);
+	if (o->blen[target] > 0) {
+		/* The batch's last entry: one frame, one write, one arrival at the target. */
+		uint32_t len = sizeof(h);
+		size_t at = o->blen[target];
+		h.kind = KIND_FLUSH;
+		memcpy(o->batch[target] + at, &len, sizeof(len));
+		memcpy(o->batch[target] + at + sizeof(len), &h, sizeof(h));
+		o->blen[target] += FLUSH_ENTRY;
+		err = post_batch(r, w, o, target);
+		if (err != MPI_SUCCESS)
+			o->blen[target] = at;
+	} else {
+		err = post_raw(r, w, target, TAG_FLUSH, &h, sizeof(h), sizeof(h), NULL, NULL);
+	}
+	pthread_mutex_unlock(&o->bmu);
+	if (err != MPI_SUCCESS) {
+		pthread_mutex_lock(&o->mu);
+		struct pend **link = &o->head[target];
+		while (*link != p)
+			link = &(*link)->next;
+		*link = p->next;
+		o->last[target] = NULL;
+		for (struct pend *x = o->head[target]; x != NULL; x = x->next)
+			o->last[target] = x;
+		pthread_mutex_unlock(&o->mu);
+		free(p);
+		atomic_fetch_add_explicit(&o->silent[target], n, memory_order_relaxed);
+		atomic_fetch_sub_explicit(&w->npending, 1, memory_order_release);
+		atomic_fetch_sub_explicit(&w->pending[target], 1, memory_order_release);
+	}
+	return err;
+}
+
 int shl_rma_remote_flush(struct shl_rank *r, struct shl_win *w, int target)
 {
 	struct origin *o = origin_of(w);
@@ -472,13 +645,18 @@ int shl_rma_remote_flush(struct shl_rank *r, struct shl_win *w, int target)
 
 	if (o == NULL)
 		return MPI_SUCCESS;  /* nothing was sent */
+	for (int i = target >= 0 ? target : 0; i < (target >= 0 ? target + 1 : w->size); i++) {
+		int e = post_flush(r, w, o, i);
+		if (err == MPI_SUCCESS)
+			err = e;
+	}
 	if (!flushed(&f)) {
 		shl_rank_lock(r);
 		shl_wait(r, flushed, &f);
 		shl_rank_unlock(r);
 	}
 	for (int i = target >= 0 ? target : 0; i < (target >= 0 ? target + 1 : w->size); i++) {
-		int e = atomic_exchange_explicit(&o->err[i], MPI_SUCCESS, memory_order_relaxed);
+		int e = atomic_exchange_explicit(&o->err[i], MPI_SUCCESS, memory_order_acquire);
 		if (err == MPI_SUCCESS)
 			err = e;
 	}
@@ -617,9 +795,10 @@ static char *target_at(const struct shl_win *w, struct shl_win_target *t, int64_
 	return p;
 }
 
-/* An access frame for target `s` from window rank `from`: apply it and answer. */
-static int got_access(struct slot *s, struct shl_rank *to, int from, const unsigned char *p,
-		      size_t len)
+/* An access frame for target `s` from window rank `from`: apply it and answer, or (no
+ * cookie: a put or accumulate) keep its error for the answer to the next FLUSH. */
+static int got_access(struct slot *s, struct origin *o, struct shl_rank *to, int from,
+		      const unsigned char *p, size_t len)
 {
 	struct rq h;
 	const struct shl_datatype *basic = NULL;
@@ -656,8 +835,11 @@ static int got_access(struct slot *s, struct shl_rank *to, int from, const unsig
 	    units * ansdata > shl_io_limits()->eager_max)
 		return -EPROTO;
 	size_t abytes = units * ansdata;
-	struct shl_io_send *d = shl_io_answer_get(sizeof(struct an) + abytes);
-	unsigned char *out = d->space + sizeof(struct an);
+	if (h.cookie == 0 && ansdata > 0)
+		return -EPROTO;  /* data asked for with nowhere to send it */
+	struct shl_io_send *d = h.cookie != 0 ? shl_io_answer_get(sizeof(struct an) + abytes)
+					      : NULL;
+	unsigned char *out = d != NULL ? d->space + sizeof(struct an) : NULL;
 	if ((h.kind == SHL_RMA_ACC || h.kind == SHL_RMA_GET_ACC) && h.op != SHL_OP_REPLACE &&
 	    h.op != SHL_OP_NO_OP) {
 		struct shl_fold fo;
@@ -703,12 +885,66 @@ static int got_access(struct slot *s, struct shl_rank *to, int from, const unsig
 		data += x.n * reqdata;
 		out += x.n * ansdata;
 	}
+	if (d == NULL) {
+		int none = MPI_SUCCESS;
+		if (err != MPI_SUCCESS)
+			atomic_compare_exchange_strong(&o->seen[from], &none, err);
+		return 0;
+	}
 	struct an a = { .cookie = h.cookie, .err = err,
 			 .bytes = err == MPI_SUCCESS ? (uint32_t)abytes : 0 };
 	memcpy(d->space, &a, sizeof(a));
 	struct shl_io_msg m = { .src = to->world_rank, .dst = shl_comm_world_rank(s->w->c, from),
 				.context = s->w->c->context, .tag = TAG_ANSWER };
 	shl_io_post_answer(d, &m, sizeof(a) + a.bytes);
+	return 0;
+}
+
+/* A FLUSH from window rank `from`: every access it sent before is applied; answer with the
+ * first error of those that had no answer of their own. */
+static void got_flush(struct slot *s, struct origin *o, struct shl_rank *to, int from,
+		      uint64_t cookie)
+{
+	struct an a = { .cookie = cookie,
+			 .err = atomic_exchange_explicit(&o->seen[from], MPI_SUCCESS,
+							 memory_order_relaxed) };
+	struct shl_io_send *d = shl_io_answer_get(sizeof(a));
+	struct shl_io_msg m = { .src = to->world_rank, .dst = shl_comm_world_rank(s->w->c, from),
+				.context = s->w->c->context, .tag = TAG_ANSWER };
+
+	memcpy(d->space, &a, sizeof(a));
+	shl_io_post_answer(d, &m, sizeof(a));
+}
+
+/* A BATCH from window rank `from`: its unanswered access frames, applied in order. */
+static int got_batch(struct slot *s, struct origin *o, struct shl_rank *to, int from,
+		     const unsigned char *p, size_t len)
+{
+	while (len > 0) {
+		uint32_t n;
+		int err;
+		if (len < sizeof(n))
+			return -EPROTO;
+		memcpy(&n, p, sizeof(n));
+		if (n < sizeof(struct rq) || n > len - sizeof(n))
+			return -EPROTO;
+		struct rq h;
+		memcpy(&h, p + sizeof(n), sizeof(h));
+		if (h.kind == KIND_FLUSH) {
+			/* The last entry, if any. */
+			if (n != sizeof(h) || h.cookie == 0 || len != sizeof(n) + n)
+				return -EPROTO;
+			got_flush(s, o, to, from, h.cookie);
+			return 0;
+		}
+		/* Only accesses without an answer ride in a batch. */
+		if (h.cookie != 0)
+			return -EPROTO;
+		if ((err = got_access(s, o, to, from, p + sizeof(n), n)) != 0)
+			return err;
+		p += sizeof(n) + n;
+		len -= sizeof(n) + n;
+	}
 	return 0;
 }
 
@@ -772,7 +1008,17 @@ int shl_rma_deliver(struct shl_route_rma *obj, struct shl_rank *to, struct shl_e
 	in_arrival = true;
 	switch (env->tag) {
 	case TAG_OP:
-		err = got_access(s, to, from, p, len);
+		err = got_access(s, o, to, from, p, len);
+		break;
+	case TAG_BATCH:
+		err = got_batch(s, o, to, from, p, len);
+		break;
+	case TAG_FLUSH:
+		if (len != sizeof(h) || (memcpy(&h, p, sizeof(h)), h.cookie == 0)) {
+			err = -EPROTO;
+			break;
+		}
+		got_flush(s, o, to, from, h.cookie);
 		break;
 	case TAG_ANSWER:
 		err = got_answer(s, o, to, from, p, len);
@@ -812,8 +1058,16 @@ static void origin_free(struct origin *o)
 	pthread_mutex_destroy(&o->mu);
 	free(o->head);
 	free(o->last);
+	if (o->batch != NULL)
+		for (int i = 0; i < o->nbatch; i++)
+			free(o->batch[i]);
+	free(o->batch);
+	free(o->blen);
+	pthread_mutex_destroy(&o->bmu);
+	free(o->silent);
 	free(o->err);
 	free(o->granted);
+	free(o->seen);
 	free(o);
 }
 
@@ -826,11 +1080,18 @@ int shl_rma_remote_expose(struct shl_win *w, struct shl_win_target *t)
 	if (o == NULL)
 		return -ENOMEM;
 	pthread_mutex_init(&o->mu, NULL);
+	pthread_mutex_init(&o->bmu, NULL);
+	o->nbatch = w->size;
+	o->batch = calloc((size_t)w->size, sizeof(*o->batch));
+	o->blen = calloc((size_t)w->size, sizeof(*o->blen));
 	o->head = calloc((size_t)w->size, sizeof(*o->head));
 	o->last = calloc((size_t)w->size, sizeof(*o->last));
+	o->silent = calloc((size_t)w->size, sizeof(*o->silent));
 	o->err = calloc((size_t)w->size, sizeof(*o->err));
 	o->granted = calloc((size_t)w->size, sizeof(*o->granted));
-	if (o->head == NULL || o->last == NULL || o->err == NULL || o->granted == NULL) {
+	o->seen = calloc((size_t)w->size, sizeof(*o->seen));
+	if (o->head == NULL || o->last == NULL || o->silent == NULL || o->err == NULL ||
+	    o->granted == NULL || o->seen == NULL || o->batch == NULL || o->blen == NULL) {
 		origin_free(o);
 		return -ENOMEM;
 	}

@@ -12,6 +12,10 @@
  *            times a get and a put of the value + 1 under an exclusive lock: N*M again.
  *  progress  rank 0 loops on a volatile load, making no MPI call, until the last rank (of
  *            another host) puts a flag into its window under an exclusive lock.
+ *  stream    STREAM puts and accumulates of one int each to rank + 1 under a shared lock,
+ *            then one MPI_Win_flush: every value at the target; then on a dynamic window,
+ *            puts in the attached region around one past it, one flush: MPI_ERR_RMA_RANGE,
+ *            the puts inside applied, and the next flush (after more puts) succeeds.
  *  shared    MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) and MPI_Win_allocate_shared on every
  *            node: each rank stores its world rank, every rank of the node loads them all.
  * Each rank prints "ok RANK" at the end; any failure prints why and exits 1. */
@@ -313,6 +317,81 @@ static void dynamic_range(void)
 	MPI_OK(MPI_Win_free(&win));
 }
 
+#define STREAM 1000
+
+static void stream(void)
+{
+	int to = (rank + 1) % size, from = (rank + size - 1) % size;
+	int *mem, *vals = malloc(2 * STREAM * sizeof(int)), buf[8] = { 0 };
+	MPI_Aint base, remote;
+	MPI_Win win;
+
+	if (vals == NULL)
+		FAIL("no memory");
+	MPI_OK(MPI_Win_allocate(2 * STREAM * sizeof(int), sizeof(int), MPI_INFO_NULL,
+				MPI_COMM_WORLD, &mem, &win));
+	for (int k = 0; k < 2 * STREAM; k++)
+		mem[k] = k < STREAM ? -1 : 1000;
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	MPI_OK(MPI_Win_lock(MPI_LOCK_SHARED, to, 0, win));
+	for (int k = 0; k < STREAM; k++) {
+		vals[k] = rank * 100000 + k;
+		vals[STREAM + k] = k;
+		MPI_OK(MPI_Put(&vals[k], 1, MPI_INT, to, k, 1, MPI_INT, win));
+		MPI_OK(MPI_Accumulate(&vals[STREAM + k], 1, MPI_INT, to, STREAM + k, 1, MPI_INT,
+				      MPI_SUM, win));
+	}
+	MPI_OK(MPI_Win_flush(to, win));
+	MPI_OK(MPI_Win_unlock(to, win));
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	MPI_OK(MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, win));
+	for (int k = 0; k < STREAM; k++) {
+		if (mem[k] != from * 100000 + k)
+			FAIL("stream: put %d gave %d, expected %d", k, mem[k], from * 100000 + k);
+		if (mem[STREAM + k] != 1000 + k)
+			FAIL("stream: accumulate %d gave %d, expected %d", k, mem[STREAM + k],
+			     1000 + k);
+	}
+	MPI_OK(MPI_Win_unlock(rank, win));
+	MPI_OK(MPI_Win_free(&win));
+
+	MPI_OK(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+	MPI_OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+	MPI_OK(MPI_Win_attach(win, buf, 4 * sizeof(int)));
+	MPI_OK(MPI_Get_address(buf, &base));
+	MPI_OK(MPI_Sendrecv(&base, 1, MPI_AINT, from, 0, &remote, 1, MPI_AINT, to, 0,
+			    MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+	int v[8] = { 11, 12, 13, 14, 15, 16, 17, 18 };
+	MPI_OK(MPI_Win_lock(MPI_LOCK_SHARED, to, 0, win));
+	MPI_OK(MPI_Put(&v[0], 1, MPI_INT, to, remote, 1, MPI_INT, win));
+	MPI_OK(MPI_Put(&v[1], 1, MPI_INT, to, remote + (MPI_Aint)sizeof(int), 1, MPI_INT, win));
+	int e = MPI_Put(&v[5], 1, MPI_INT, to, remote + 5 * (MPI_Aint)sizeof(int), 1, MPI_INT,
+			win);
+	/* A target of this node may refuse the put at once; one of another node at the flush. */
+	MPI_OK(MPI_Put(&v[2], 1, MPI_INT, to, remote + 2 * (MPI_Aint)sizeof(int), 1, MPI_INT,
+		       win));
+	int ef = MPI_Win_flush(to, win);
+	if (e == MPI_SUCCESS)
+		e = ef;
+	int cls = -1;
+	MPI_Error_class(e, &cls);
+	if (cls != MPI_ERR_RMA_RANGE)
+		FAIL("stream: a put past the attached region among puts inside gave class %d at "
+		     "the flush, expected MPI_ERR_RMA_RANGE (%d)", cls, MPI_ERR_RMA_RANGE);
+	MPI_OK(MPI_Put(&v[3], 1, MPI_INT, to, remote + 3 * (MPI_Aint)sizeof(int), 1, MPI_INT,
+		       win));
+	MPI_OK(MPI_Win_flush(to, win));
+	MPI_OK(MPI_Win_unlock(to, win));
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	for (int k = 0; k < 8; k++)
+		if (buf[k] != (k < 4 ? v[k] : 0))
+			FAIL("stream: dynamic window element %d is %d, expected %d", k, buf[k],
+			     k < 4 ? v[k] : 0);
+	MPI_OK(MPI_Win_detach(win, buf));
+	MPI_OK(MPI_Win_free(&win));
+	free(vals);
+}
+
 static void counter(int m)
 {
 	long *c, one = 1, *got = malloc((size_t)m * sizeof(long)), *all = NULL;
@@ -466,6 +545,8 @@ int main(int argc, char **argv)
 		counter(argc > 2 ? atoi(argv[2]) : 100);
 	} else if (strcmp(what, "progress") == 0) {
 		progress();
+	} else if (strcmp(what, "stream") == 0) {
+		stream();
 	} else if (strcmp(what, "shared") == 0) {
 		shared();
 	} else {
