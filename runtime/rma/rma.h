@@ -229,13 +229,15 @@ void shl_rma_lock_release(struct shl_win_target *t, bool exclusive);
 #define SHL_RMA_TAG_POST 1
 #define SHL_RMA_TAG_COMPLETE 2
 
-/* Owner, rank unlocked: send access `op` to its target on another node; counted in
- * w->pending until answered (a GET's data is in its buffer then). `op->req`, if any,
- * completes at the answer. Returns MPI_SUCCESS or an error class (MPI_ERR_NO_MEM). */
+/* Owner, rank unlocked: send access `op` to its target on another node. An access that
+ * returns data, or has a request (`op->req`), is answered: counted in w->pending until
+ * then (a GET's data is in its buffer, the request complete). A put or accumulate without
+ * a request is not: shl_rma_remote_flush asks the target to confirm it. Returns
+ * MPI_SUCCESS or an error class (MPI_ERR_NO_MEM). */
 int shl_rma_remote_op(struct shl_rank *r, struct shl_win *w, const struct shl_rma_op *op);
 
 /* Owner, rank unlocked: wait until every access to `target` (-1: to every target) has been
- * answered. Returns MPI_SUCCESS or the first error class a target reported for them
+ * applied and answered (unanswered ones confirmed by one FLUSH frame a target). Returns MPI_SUCCESS or the first error class a target reported for them
  * (MPI_ERR_RMA_RANGE: outside an attached region of a dynamic window). */
 int shl_rma_remote_flush(struct shl_rank *r, struct shl_win *w, int target);
 
