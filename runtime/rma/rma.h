@@ -237,7 +237,7 @@ void shl_rma_lock_release(struct shl_win_target *t, bool exclusive);
 int shl_rma_remote_op(struct shl_rank *r, struct shl_win *w, const struct shl_rma_op *op);
 
 /* Owner, rank unlocked: wait until every access to `target` (-1: to every target) has been
- * applied and answered (unanswered ones confirmed by one FLUSH frame a target). Returns MPI_SUCCESS or the first error class a target reported for them
+ * applied and answered (unanswered ones confirmed by one FLUSH frame per target). Returns MPI_SUCCESS or the first error class a target reported for them
  * (MPI_ERR_RMA_RANGE: outside an attached region of a dynamic window). */
 int shl_rma_remote_flush(struct shl_rank *r, struct shl_win *w, int target);
 
