@@ -1,9 +1,8 @@
 /* rma_waits_at_64_ranks_sleep: ranks looping through fence epochs (a put to the next rank
  * each) complete every epoch with the values in place, at up to 64 ranks on 2 cores; and
- * ranks blocked ~1 s in a synchronization call, for a rank 0 that comes late, use under 5%
- * of a core each while they wait: in MPI_Win_fence, in MPI_Win_lock (rank 0 holds an
- * exclusive lock on itself) and in MPI_Win_wait (rank 0 starts its access epoch late).
- * Each waiter measures its own thread's CPU time, for at least LATE_S whatever the load. */
+ * ranks blocked ~1 s for a late rank 0 use under 5% of a core each (their own thread's CPU
+ * time, over at least LATE_S) in MPI_Win_fence, MPI_Win_lock (rank 0 holds an exclusive
+ * lock on itself) and MPI_Win_wait (rank 0 starts its access epoch late). */
 /* ranks: 2 8 64 */
 /* serial: measures CPU time with ranks outnumbering the cores */
 /* timeout: 300 */
