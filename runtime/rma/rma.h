@@ -12,8 +12,9 @@
  * On a node every access is done by the origin in the call itself: a put is a copy into the
  * target's memory, an accumulate an atomic update of each element; the target takes no
  * part. An access to a rank of another node goes as a message on the window's communicator
- * (remote.c), applied by whoever reads it on the target's node, which answers with an
- * acknowledgement or the data; the origin counts what it waits for per target. */
+ * (remote.c), applied by whoever reads it on the target's node, which answers the accesses
+ * that return data (and requests); a flush asks the target to confirm the rest. The origin
+ * counts what it waits for per target. */
 #ifndef SHL_RUNTIME_RMA_H
 #define SHL_RUNTIME_RMA_H
 
