@@ -32,7 +32,7 @@ while read -r name ranks _ _ _ args; do
 		verdict="does not build"
 	else
 		# shellcheck disable=SC2086 # smoke holds several arguments
-		timeout -k 5 "$limit" "$build/bin/mpiexec" -n "$n" "$out/$name" $smoke >>"$log" 2>&1
+		timeout -k 5 "$limit" "$build/bin/mpiexec" -n "$n" "$out/$name" $smoke >>"$log" 2>&1 </dev/null
 		rc=$?
 		pat="^RESULT $name -?[0-9]+ [-+0-9.eE]+ [^ ]+\$"
 		if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then

@@ -3,7 +3,8 @@
  * for their CTS, RTS delivered here and not answered, receives waiting for DATA) and of
  * cancels, the pools of send descriptors, the envelopes of arriving messages, and the frame
  * counts the deadlock watchdog and the node's end read.
- * Entered by rank threads (the shl_io_post_* calls: their own pool, the transport's post),
+ * Entered by rank threads (the shl_io_post_* calls: their own pool, the transport's post;
+ * shl_io_post_copy from any thread: a pool under a mutex),
  * by whoever holds the transport's lock (every shl_proto_* call: everything else here), by
  * the watchdog (counts) and by the main thread (start, finish).
  * Must not know a socket or a connection: frames leave through tp->write and arrive through
@@ -12,6 +13,7 @@
  * before it changes anything (docs/offnode.md, "What a node takes after the handshake"):
  * one it could not have asked for is refused, which ends the job. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +82,9 @@ static struct {
 	struct shl_io_hooks hooks;
 	uint32_t *node_of;
 	struct shl_io_pool **pools;  /* by world rank: this node's ranks' */
-	struct shl_io_pool own;      /* the lock holder's: DATA, CANCEL, CANCELLED */
+	struct shl_io_pool own;      /* the lock holder's: DATA, CANCEL, CANCELLED, answers */
+	struct shl_io_pool shared;   /* shl_io_post_copy's, owned under `shared_mu` */
+	pthread_mutex_t shared_mu;
 	struct shl_pool envs;        /* envelopes of arriving messages */
 	struct shl_io_send **rts;    /* by node: RTS posted there, not answered yet */
 	struct rts_in *rts_in;       /* RTS delivered here, not answered yet */
@@ -292,6 +296,41 @@ bool shl_io_post_cancel(int32_t src, int32_t dst, uint32_t context, void *req)
 	d->payload = NULL;
 	d->req = req;
 	post(d);
+	return true;
+}
+
+struct shl_io_send *shl_io_answer_get(uint64_t space)
+{
+	struct shl_io_send *d = take(&pr.own, space <= SHL_IO_SPACE_SMALL ? SMALL : LARGE);
+
+	if (d == NULL)
+		pr.tp->fail("out of memory for a frame to another node");
+	return d;
+}
+
+void shl_io_post_answer(struct shl_io_send *d, const struct shl_io_msg *m, uint64_t bytes)
+{
+	d->frame = (struct shl_io_frame){ .type = SHL_IO_EAGER, .src = m->src, .dst = m->dst,
+					  .context = m->context, .tag = m->tag, .length = bytes };
+	d->payload = d->space;
+	d->req = NULL;
+	d->counted = false;  /* not a rank's post: shl_io_finish does not wait for it */
+	/* Made while the frame it answers is being delivered, which is retired after. */
+	count_generated(1);
+	pr.tp->write(d);
+}
+
+bool shl_io_post_copy(const struct shl_io_msg *m, const void *payload, uint64_t bytes)
+{
+	struct shl_io_send *d;
+
+	pthread_mutex_lock(&pr.shared_mu);
+	d = take(&pr.shared, bytes <= SHL_IO_SPACE_SMALL ? SMALL : LARGE);
+	pthread_mutex_unlock(&pr.shared_mu);
+	if (d == NULL)
+		return false;
+	memcpy(d->space, payload, bytes);
+	shl_io_post_eager(d, m, d->space, bytes, NULL);
 	return true;
 }
 
@@ -761,6 +800,7 @@ int shl_io_start(const struct shl_tp_ops *tp, const struct shl_io_config *cfg,
 		memset(pr.pools[w], 0, sizeof(*pr.pools[w]));
 	}
 	shl_pool_init_sized(&pr.envs, pr.limits.eager_max);
+	pthread_mutex_init(&pr.shared_mu, NULL);
 	pr.tp = tp;
 	return tp->start(cfg);
 }

@@ -177,6 +177,23 @@ void shl_io_post_eager(struct shl_io_send *d, const struct shl_io_msg *m, const 
 void shl_io_post_rts(struct shl_io_send *d, const struct shl_io_msg *m, const void *data,
 		     uint64_t bytes, void *owned, void *req);
 
+/* Whoever holds the transport's lock, inside hooks->deliver (an arrival answered at once,
+ * by a node's reader rather than a rank: one-sided communication): a descriptor of the
+ * protocol's own pool with `space` payload bytes (at most shl_io_limits()->inline_max), to
+ * fill and post with shl_io_post_answer. Never NULL (out of memory ends the node). */
+struct shl_io_send *shl_io_answer_get(uint64_t space);
+
+/* The same thread: send the first `bytes` of d->space as one EAGER frame (bytes <=
+ * eager_max), written now (tp->write) and counted as a frame this node made, before the
+ * frame being delivered is retired (shl_io_count_frames). */
+void shl_io_post_answer(struct shl_io_send *d, const struct shl_io_msg *m, uint64_t bytes);
+
+/* Any thread that does not hold the transport's lock and may not own a rank's pool (a
+ * release of a lock waking a request of another node): send a copy of `bytes` bytes at
+ * `payload` (bytes <= eager_max) as one EAGER frame, from a pool shared under a mutex.
+ * Returns false when memory is exhausted (nothing is sent). */
+bool shl_io_post_copy(const struct shl_io_msg *m, const void *payload, uint64_t bytes);
+
 /* Rank thread of world rank `dst`, rank locked: a rendezvous receive's record, in a send
  * descriptor of its rank's pool; NULL when memory is exhausted. */
 struct shl_io_recv *shl_io_recv_get(int32_t dst);
@@ -205,8 +222,8 @@ bool shl_io_poll(bool *joined);
 void shl_io_poll_end(void);
 
 /* Any thread (the deadlock watchdog): frames of this node so far. `sent` counts every
- * frame posted by a rank (when posted, so frames still queued count) or made by the
- * protocol (DATA after a CTS, CANCELLED, CANCEL), `retired` every frame read here whole
+ * frame posted by a rank or shl_io_post_copy (when posted, so frames still queued count)
+ * or made by the protocol (DATA after a CTS, CANCELLED, CANCEL, shl_io_post_answer), `retired` every frame read here whole
  * and handed over, or posted here and dropped unwritten (a cancelled RTS). Both only grow,
  * and a frame is counted sent before it is retired, so over a job's nodes, read at one
  * moment, sum(sent) - sum(retired) is the number of frames still to be written, in flight

@@ -1045,6 +1045,177 @@ SHL_DECLARE(int, Pack_external_size, (const char datarep[], int incount, MPI_Dat
 SHL_DECLARE(int, Pack_external_size_c, (const char datarep[], MPI_Count incount,
 					MPI_Datatype datatype, MPI_Count *size));
 
+/* ---- one-sided communication (MPI 4.1, chapter 12) ---- */
+typedef struct shl_win *MPI_Win;
+#define MPI_WIN_NULL ((MPI_Win)0)
+
+/* Window flavors (MPI_WIN_CREATE_FLAVOR) and memory models (MPI_WIN_MODEL): every window
+ * is unified, the ranks of a node sharing one address space. */
+#define MPI_WIN_FLAVOR_CREATE 1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC 3
+#define MPI_WIN_FLAVOR_SHARED 4
+#define MPI_WIN_SEPARATE 1
+#define MPI_WIN_UNIFIED 2
+
+/* Lock types and assertions (the values MPICH uses). */
+#define MPI_LOCK_EXCLUSIVE 234
+#define MPI_LOCK_SHARED 235
+#define MPI_MODE_NOCHECK 1024
+#define MPI_MODE_NOSTORE 2048
+#define MPI_MODE_NOPUT 4096
+#define MPI_MODE_NOPRECEDE 8192
+#define MPI_MODE_NOSUCCEED 16384
+
+/* The predefined window attributes; keyvals share one id space with communicators'. */
+#define MPI_WIN_BASE 8
+#define MPI_WIN_SIZE 9
+#define MPI_WIN_DISP_UNIT 10
+#define MPI_WIN_CREATE_FLAVOR 11
+#define MPI_WIN_MODEL 12
+
+typedef void MPI_Win_errhandler_function(MPI_Win *win, int *errorcode, ...);
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void *extra_state,
+				       void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attribute_val,
+					 void *extra_state);
+MPI_Win_copy_attr_function shl_mpi_win_null_copy_fn, shl_mpi_win_dup_fn;
+MPI_Win_delete_attr_function shl_mpi_win_null_delete_fn;
+#define MPI_WIN_NULL_COPY_FN (&shl_mpi_win_null_copy_fn)
+#define MPI_WIN_DUP_FN (&shl_mpi_win_dup_fn)
+#define MPI_WIN_NULL_DELETE_FN (&shl_mpi_win_null_delete_fn)
+
+SHL_DECLARE(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr));
+SHL_DECLARE(int, Free_mem, (void *base));
+
+SHL_DECLARE(int, Win_create, (void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+			      MPI_Comm comm, MPI_Win *win));
+SHL_DECLARE(int, Win_create_c, (void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+				MPI_Comm comm, MPI_Win *win));
+SHL_DECLARE(int, Win_allocate, (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+				void *baseptr, MPI_Win *win));
+SHL_DECLARE(int, Win_allocate_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+				  MPI_Comm comm, void *baseptr, MPI_Win *win));
+SHL_DECLARE(int, Win_allocate_shared, (MPI_Aint size, int disp_unit, MPI_Info info,
+				       MPI_Comm comm, void *baseptr, MPI_Win *win));
+SHL_DECLARE(int, Win_allocate_shared_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+					 MPI_Comm comm, void *baseptr, MPI_Win *win));
+SHL_DECLARE(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
+				    void *baseptr));
+SHL_DECLARE(int, Win_shared_query_c, (MPI_Win win, int rank, MPI_Aint *size,
+				      MPI_Aint *disp_unit, void *baseptr));
+SHL_DECLARE(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win *win));
+SHL_DECLARE(int, Win_attach, (MPI_Win win, void *base, MPI_Aint size));
+SHL_DECLARE(int, Win_detach, (MPI_Win win, const void *base));
+SHL_DECLARE(int, Win_free, (MPI_Win *win));
+SHL_DECLARE(int, Win_get_group, (MPI_Win win, MPI_Group *group));
+SHL_DECLARE(int, Win_set_info, (MPI_Win win, MPI_Info info));
+SHL_DECLARE(int, Win_get_info, (MPI_Win win, MPI_Info *info_used));
+SHL_DECLARE(int, Win_set_name, (MPI_Win win, const char *win_name));
+SHL_DECLARE(int, Win_get_name, (MPI_Win win, char *win_name, int *resultlen));
+SHL_DECLARE(int, Win_create_keyval, (MPI_Win_copy_attr_function *win_copy_attr_fn,
+				     MPI_Win_delete_attr_function *win_delete_attr_fn,
+				     int *win_keyval, void *extra_state));
+SHL_DECLARE(int, Win_free_keyval, (int *win_keyval));
+SHL_DECLARE(int, Win_set_attr, (MPI_Win win, int win_keyval, void *attribute_val));
+SHL_DECLARE(int, Win_get_attr, (MPI_Win win, int win_keyval, void *attribute_val, int *flag));
+SHL_DECLARE(int, Win_delete_attr, (MPI_Win win, int win_keyval));
+SHL_DECLARE(int, Win_create_errhandler, (MPI_Win_errhandler_function *win_errhandler_fn,
+					 MPI_Errhandler *errhandler));
+SHL_DECLARE(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler));
+SHL_DECLARE(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler *errhandler));
+SHL_DECLARE(int, Win_call_errhandler, (MPI_Win win, int errorcode));
+
+SHL_DECLARE(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+		       int target_rank, MPI_Aint target_disp, int target_count,
+		       MPI_Datatype target_datatype, MPI_Win win));
+SHL_DECLARE(int, Put_c, (const void *origin_addr, MPI_Count origin_count,
+			 MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+			 MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win));
+SHL_DECLARE(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+		       int target_rank, MPI_Aint target_disp, int target_count,
+		       MPI_Datatype target_datatype, MPI_Win win));
+SHL_DECLARE(int, Get_c, (void *origin_addr, MPI_Count origin_count,
+			 MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+			 MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win));
+SHL_DECLARE(int, Accumulate, (const void *origin_addr, int origin_count,
+			      MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+			      int target_count, MPI_Datatype target_datatype, MPI_Op op,
+			      MPI_Win win));
+SHL_DECLARE(int, Accumulate_c, (const void *origin_addr, MPI_Count origin_count,
+				MPI_Datatype origin_datatype, int target_rank,
+				MPI_Aint target_disp, MPI_Count target_count,
+				MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
+SHL_DECLARE(int, Get_accumulate, (const void *origin_addr, int origin_count,
+				  MPI_Datatype origin_datatype, void *result_addr,
+				  int result_count, MPI_Datatype result_datatype, int target_rank,
+				  MPI_Aint target_disp, int target_count,
+				  MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
+SHL_DECLARE(int, Get_accumulate_c, (const void *origin_addr, MPI_Count origin_count,
+				    MPI_Datatype origin_datatype, void *result_addr,
+				    MPI_Count result_count, MPI_Datatype result_datatype,
+				    int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+				    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
+SHL_DECLARE(int, Fetch_and_op, (const void *origin_addr, void *result_addr,
+				MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+				MPI_Op op, MPI_Win win));
+SHL_DECLARE(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr,
+				    void *result_addr, MPI_Datatype datatype, int target_rank,
+				    MPI_Aint target_disp, MPI_Win win));
+SHL_DECLARE(int, Rput, (const void *origin_addr, int origin_count,
+			MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+			int target_count, MPI_Datatype target_datatype, MPI_Win win,
+			MPI_Request *request));
+SHL_DECLARE(int, Rput_c, (const void *origin_addr, MPI_Count origin_count,
+			  MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+			  MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+			  MPI_Request *request));
+SHL_DECLARE(int, Rget, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+			int target_rank, MPI_Aint target_disp, int target_count,
+			MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request));
+SHL_DECLARE(int, Rget_c, (void *origin_addr, MPI_Count origin_count,
+			  MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+			  MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+			  MPI_Request *request));
+SHL_DECLARE(int, Raccumulate, (const void *origin_addr, int origin_count,
+			       MPI_Datatype origin_datatype, int target_rank,
+			       MPI_Aint target_disp, int target_count,
+			       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+			       MPI_Request *request));
+SHL_DECLARE(int, Raccumulate_c, (const void *origin_addr, MPI_Count origin_count,
+				 MPI_Datatype origin_datatype, int target_rank,
+				 MPI_Aint target_disp, MPI_Count target_count,
+				 MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+				 MPI_Request *request));
+SHL_DECLARE(int, Rget_accumulate, (const void *origin_addr, int origin_count,
+				   MPI_Datatype origin_datatype, void *result_addr,
+				   int result_count, MPI_Datatype result_datatype,
+				   int target_rank, MPI_Aint target_disp, int target_count,
+				   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+				   MPI_Request *request));
+SHL_DECLARE(int, Rget_accumulate_c, (const void *origin_addr, MPI_Count origin_count,
+				     MPI_Datatype origin_datatype, void *result_addr,
+				     MPI_Count result_count, MPI_Datatype result_datatype,
+				     int target_rank, MPI_Aint target_disp,
+				     MPI_Count target_count, MPI_Datatype target_datatype,
+				     MPI_Op op, MPI_Win win, MPI_Request *request));
+
+SHL_DECLARE(int, Win_fence, (int assert, MPI_Win win));
+SHL_DECLARE(int, Win_post, (MPI_Group group, int assert, MPI_Win win));
+SHL_DECLARE(int, Win_start, (MPI_Group group, int assert, MPI_Win win));
+SHL_DECLARE(int, Win_complete, (MPI_Win win));
+SHL_DECLARE(int, Win_wait, (MPI_Win win));
+SHL_DECLARE(int, Win_test, (MPI_Win win, int *flag));
+SHL_DECLARE(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win));
+SHL_DECLARE(int, Win_unlock, (int rank, MPI_Win win));
+SHL_DECLARE(int, Win_lock_all, (int assert, MPI_Win win));
+SHL_DECLARE(int, Win_unlock_all, (MPI_Win win));
+SHL_DECLARE(int, Win_flush, (int rank, MPI_Win win));
+SHL_DECLARE(int, Win_flush_all, (MPI_Win win));
+SHL_DECLARE(int, Win_flush_local, (int rank, MPI_Win win));
+SHL_DECLARE(int, Win_flush_local_all, (MPI_Win win));
+SHL_DECLARE(int, Win_sync, (MPI_Win win));
+
 #undef SHL_DECLARE
 
 #ifdef __cplusplus

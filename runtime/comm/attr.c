@@ -1,9 +1,10 @@
-/* Attributes on communicators and datatypes: keyvals with copy/delete callbacks, the
- * predefined attributes of MPI_COMM_WORLD, and the MPI_Comm_* / MPI_Type_* attribute and
- * keyval functions. Entered by rank threads; keyvals are the rank's own (struct
- * shl_rank_objs). Lists change under the rank lock; user callbacks run with it released
- * (they may call MPI). Must not write to a predefined datatype: its attributes live in the
- * rank's table. */
+/* Attributes on communicators, datatypes and windows: keyvals with copy/delete callbacks,
+ * the predefined attributes of MPI_COMM_WORLD, the MPI_Comm_* / MPI_Type_* attribute and
+ * keyval functions, the MPI_Win_* keyval functions, and the attribute list operations
+ * that rma/object.c's window attribute calls run on a window's list (comm/ cannot see a
+ * window). Entered by rank threads; keyvals are the rank's own (struct shl_rank_objs).
+ * Lists change under the rank lock; user callbacks run with it released (they may call
+ * MPI). Must not write to a predefined datatype: its attributes live in the rank's table. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,18 +14,16 @@
 /* User keyvals follow the predefined ones (MPI_TAG_UB .. MPI_LASTUSEDCODE). */
 #define SHL_KEYVAL_FIRST 16
 
-/* Communicator and datatype keyvals share one id space; a keyval works only on the kind of
- * object it was created for (MPI 4.1, 7.7). */
-enum shl_keyval_kind { SHL_KEYVAL_COMM, SHL_KEYVAL_TYPE };
-
 struct shl_keyval {
 	union {                       /* by `kind` */
 		MPI_Comm_copy_attr_function *comm;
 		MPI_Type_copy_attr_function *type;
+		MPI_Win_copy_attr_function *win;
 	} copy;
 	union {
 		MPI_Comm_delete_attr_function *comm;
 		MPI_Type_delete_attr_function *type;
+		MPI_Win_delete_attr_function *win;
 	} del;
 	void *extra;
 	int id;
@@ -33,7 +32,7 @@ struct shl_keyval {
 	bool freed;                   /* MPI_*_free_keyval'ed: no new attributes */
 };
 
-static const char *const kind_name[] = { "communicator", "datatype" };
+static const char *const kind_name[] = { "communicator", "datatype", "window" };
 
 /* Values of the predefined attributes that are the same on every rank (MPI 4.1, 11.2.6). */
 static const int tag_ub = MPI_TAG_UB_VALUE;
@@ -81,6 +80,26 @@ SHL_API int shl_mpi_type_dup_fn(MPI_Datatype oldtype, int keyval, void *extra, v
 }
 
 SHL_API int shl_mpi_type_null_delete_fn(MPI_Datatype type, int keyval, void *val, void *extra)
+{
+	return MPI_SUCCESS;
+}
+
+SHL_API int shl_mpi_win_null_copy_fn(MPI_Win oldwin, int keyval, void *extra, void *in,
+				     void *out, int *flag)
+{
+	*flag = 0;
+	return MPI_SUCCESS;
+}
+
+SHL_API int shl_mpi_win_dup_fn(MPI_Win oldwin, int keyval, void *extra, void *in, void *out,
+			       int *flag)
+{
+	*(void **)out = in;
+	*flag = 1;
+	return MPI_SUCCESS;
+}
+
+SHL_API int shl_mpi_win_null_delete_fn(MPI_Win win, int keyval, void *val, void *extra)
 {
 	return MPI_SUCCESS;
 }
@@ -159,6 +178,18 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
 }
 SHL_WEAK_ALIAS(Type_create_keyval);
 
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+			   MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+			   void *extra_state)
+{
+	/* No call duplicates a window: the copy callback is kept but never runs. */
+	struct shl_keyval kv = { .copy.win = win_copy_attr_fn, .del.win = win_delete_attr_fn,
+				 .extra = extra_state, .kind = SHL_KEYVAL_WIN };
+
+	return create_keyval("MPI_Win_create_keyval", kv, win_keyval);
+}
+SHL_WEAK_ALIAS(Win_create_keyval);
+
 static int free_keyval(const char *fn, enum shl_keyval_kind kind, int *id)
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
@@ -194,6 +225,12 @@ int PMPI_Type_free_keyval(int *type_keyval)
 }
 SHL_WEAK_ALIAS(Type_free_keyval);
 
+int PMPI_Win_free_keyval(int *win_keyval)
+{
+	return free_keyval("MPI_Win_free_keyval", SHL_KEYVAL_WIN, win_keyval);
+}
+SHL_WEAK_ALIAS(Win_free_keyval);
+
 /* Rank locked: the link to `kv`'s attribute in the list at `head`, or to the list's end. */
 static struct shl_attr **find(struct shl_attr **head, const struct shl_keyval *kv)
 {
@@ -204,13 +241,108 @@ static struct shl_attr **find(struct shl_attr **head, const struct shl_keyval *k
 	return link;
 }
 
-/* Run the delete callback of `kv` for value `val` on `obj` (an MPI_Comm or MPI_Datatype
- * handle, as `kv->kind` says). Rank unlocked. */
+/* Run the delete callback of `kv` for value `val` on `obj` (an MPI_Comm, MPI_Datatype or
+ * MPI_Win handle, as `kv->kind` says). Rank unlocked. */
 static int call_delete(struct shl_keyval *kv, void *obj, void *val)
 {
 	if (kv->kind == SHL_KEYVAL_TYPE)
 		return kv->del.type ? kv->del.type(obj, kv->id, val, kv->extra) : MPI_SUCCESS;
+	if (kv->kind == SHL_KEYVAL_WIN)
+		return kv->del.win ? kv->del.win(obj, kv->id, val, kv->extra) : MPI_SUCCESS;
 	return kv->del.comm ? kv->del.comm(obj, kv->id, val, kv->extra) : MPI_SUCCESS;
+}
+
+int shl_attr_set(struct shl_rank *r, enum shl_keyval_kind kind, struct shl_attr **head,
+		 void *obj, int id, void *val)
+{
+	struct shl_keyval *kv;
+	struct shl_attr *a, *fresh = malloc(sizeof(*fresh));
+	int err;
+
+	if (fresh == NULL)
+		return -ENOMEM;
+	shl_rank_lock(r);
+	kv = keyval(r, id, kind);
+	a = kv ? *find(head, kv) : NULL;
+	shl_rank_unlock(r);
+	if (kv == NULL || a != NULL)
+		free(fresh);
+	if (kv == NULL)
+		return -EINVAL;
+	if (a != NULL) {
+		/* Replacing a value deletes the old one first (MPI 4.1, 7.7.2). */
+		err = call_delete(kv, obj, a->val);
+		if (err == MPI_SUCCESS)
+			a->val = val;
+		return err;
+	}
+	shl_rank_lock(r);
+	/* Newest first: deleting from the head deletes in reverse order of setting. */
+	*fresh = (struct shl_attr){ kv, val, *head };
+	*head = fresh;
+	kv->refs++;
+	shl_rank_unlock(r);
+	return MPI_SUCCESS;
+}
+
+int shl_attr_get(struct shl_rank *r, enum shl_keyval_kind kind, struct shl_attr **head, int id,
+		 void **val, int *flag)
+{
+	struct shl_keyval *kv;
+	struct shl_attr *a;
+
+	shl_rank_lock(r);
+	kv = keyval(r, id, kind);
+	a = kv ? *find(head, kv) : NULL;
+	*flag = a != NULL;
+	if (a != NULL)
+		*val = a->val;
+	shl_rank_unlock(r);
+	return kv != NULL ? MPI_SUCCESS : -EINVAL;
+}
+
+int shl_attr_delete(struct shl_rank *r, enum shl_keyval_kind kind, struct shl_attr **head,
+		    void *obj, int id)
+{
+	struct shl_keyval *kv;
+	struct shl_attr *a, **link;
+	int err;
+
+	shl_rank_lock(r);
+	kv = keyval(r, id, kind);
+	a = kv ? *find(head, kv) : NULL;
+	shl_rank_unlock(r);
+	if (a == NULL)
+		return kv ? -ENOENT : -EINVAL;
+	err = call_delete(kv, obj, a->val);
+	if (err != MPI_SUCCESS)
+		return err;
+	shl_rank_lock(r);
+	/* The list was unlocked during the callback: find the attribute again. */
+	link = find(head, kv);
+	if (*link == a) {
+		*link = a->next;
+		kv_drop(r, kv);
+		free(a);
+	}
+	shl_rank_unlock(r);
+	return MPI_SUCCESS;
+}
+
+int shl_attr_delete_list(struct shl_rank *r, struct shl_attr **head, void *obj)
+{
+	while (*head != NULL) {
+		struct shl_attr *a = *head;
+		int err = call_delete(a->kv, obj, a->val);
+		if (err != MPI_SUCCESS)
+			return err;
+		shl_rank_lock(r);
+		*head = a->next;
+		kv_drop(r, a->kv);
+		shl_rank_unlock(r);
+		free(a);
+	}
+	return MPI_SUCCESS;
 }
 
 /* Look up (comm, keyval) for the attribute calls. */
@@ -230,39 +362,19 @@ int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 	const char *fn = "MPI_Comm_set_attr";
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
-	struct shl_keyval *kv;
-	struct shl_attr *a, *fresh = malloc(sizeof(*fresh));
 	int err = lookup(fn, r, comm, comm_keyval, &c);
 
-	if (err != MPI_SUCCESS || fresh == NULL) {
-		free(fresh);
-		return err != MPI_SUCCESS ? err : shl_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
-	}
-	shl_rank_lock(r);
-	kv = keyval(r, comm_keyval, SHL_KEYVAL_COMM);
-	a = kv ? *find(&c->attrs, kv) : NULL;
-	shl_rank_unlock(r);
-	if (kv == NULL) {
-		free(fresh);
+	if (err != MPI_SUCCESS)
+		return err;
+	err = shl_attr_set(r, SHL_KEYVAL_COMM, &c->attrs, shl_comm_handle(c), comm_keyval,
+			   attribute_val);
+	if (err == -EINVAL)
 		return shl_err(c, MPI_ERR_KEYVAL, fn, "comm_keyval %d is not a communicator keyval of this rank",
 			       comm_keyval);
-	}
-	if (a != NULL) {
-		/* Replacing a value deletes the old one first (MPI 4.1, 7.7.2). */
-		free(fresh);
-		err = call_delete(kv, shl_comm_handle(c), a->val);
-		if (err != MPI_SUCCESS)
-			return shl_err(c, err, fn, "the delete callback of keyval %d failed",
-				       comm_keyval);
-		a->val = attribute_val;
-		return MPI_SUCCESS;
-	}
-	shl_rank_lock(r);
-	/* Newest first: deleting from the head deletes in reverse order of setting. */
-	*fresh = (struct shl_attr){ kv, attribute_val, c->attrs };
-	c->attrs = fresh;
-	kv->refs++;
-	shl_rank_unlock(r);
+	if (err == -ENOMEM)
+		return shl_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+	if (err != MPI_SUCCESS)
+		return shl_err(c, err, fn, "the delete callback of keyval %d failed", comm_keyval);
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Comm_set_attr);
@@ -287,8 +399,6 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int 
 	const char *fn = "MPI_Comm_get_attr";
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c = shl_comm_get(r, comm);
-	struct shl_keyval *kv;
-	struct shl_attr *a;
 
 	if (c == NULL)
 		return shl_err(NULL, MPI_ERR_COMM, fn, "invalid communicator argument comm");
@@ -305,14 +415,7 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int 
 		*(const int **)attribute_val = v;
 		return MPI_SUCCESS;
 	}
-	shl_rank_lock(r);
-	kv = keyval(r, comm_keyval, SHL_KEYVAL_COMM);
-	a = kv ? *find(&c->attrs, kv) : NULL;
-	*flag = a != NULL;
-	if (a != NULL)
-		*(void **)attribute_val = a->val;
-	shl_rank_unlock(r);
-	if (kv == NULL)
+	if (shl_attr_get(r, SHL_KEYVAL_COMM, &c->attrs, comm_keyval, attribute_val, flag) < 0)
 		return shl_err(c, MPI_ERR_KEYVAL, fn, "comm_keyval %d is not a communicator keyval of this rank",
 			       comm_keyval);
 	return MPI_SUCCESS;
@@ -324,30 +427,17 @@ int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 	const char *fn = "MPI_Comm_delete_attr";
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
-	struct shl_keyval *kv;
-	struct shl_attr *a, **link;
 	int err = lookup(fn, r, comm, comm_keyval, &c);
 
 	if (err != MPI_SUCCESS)
 		return err;
-	shl_rank_lock(r);
-	kv = keyval(r, comm_keyval, SHL_KEYVAL_COMM);
-	a = kv ? *find(&c->attrs, kv) : NULL;
-	shl_rank_unlock(r);
-	if (a == NULL)
+	err = shl_attr_delete(r, SHL_KEYVAL_COMM, &c->attrs, shl_comm_handle(c), comm_keyval);
+	if (err < 0)
 		return shl_err(c, MPI_ERR_KEYVAL, fn, "comm_keyval %d %s", comm_keyval,
-			       kv ? "has no attribute on comm" : "is not a communicator keyval of this rank");
-	err = call_delete(kv, shl_comm_handle(c), a->val);
+			       err == -ENOENT ? "has no attribute on comm"
+					      : "is not a communicator keyval of this rank");
 	if (err != MPI_SUCCESS)
 		return shl_err(c, err, fn, "the delete callback of keyval %d failed", comm_keyval);
-	shl_rank_lock(r);
-	link = find(&c->attrs, kv);
-	if (*link == a) {
-		*link = a->next;
-		kv_drop(r, kv);
-		free(a);
-	}
-	shl_rank_unlock(r);
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Comm_delete_attr);
@@ -396,18 +486,7 @@ int shl_attr_copy(struct shl_rank *r, struct shl_comm *from, struct shl_comm *to
 
 int shl_attr_delete_all(struct shl_rank *r, struct shl_comm *c)
 {
-	while (c->attrs != NULL) {
-		struct shl_attr *a = c->attrs;
-		int err = call_delete(a->kv, shl_comm_handle(c), a->val);
-		if (err != MPI_SUCCESS)
-			return err;
-		shl_rank_lock(r);
-		c->attrs = a->next;
-		kv_drop(r, a->kv);
-		shl_rank_unlock(r);
-		free(a);
-	}
-	return MPI_SUCCESS;
+	return shl_attr_delete_list(r, &c->attrs, shl_comm_handle(c));
 }
 
 /* ---- datatype attributes (MPI 4.1, 7.7.4) ---- */
@@ -603,18 +682,5 @@ void shl_attr_finalize_types(struct shl_rank *r)
 
 int shl_attr_delete_type(MPI_Datatype t)
 {
-	struct shl_rank *r = shl_rank_or_die("MPI_Type_free");
-
-	while (t->attrs != NULL) {
-		struct shl_attr *a = t->attrs;
-		int err = call_delete(a->kv, t, a->val);
-		if (err != MPI_SUCCESS)
-			return err;
-		shl_rank_lock(r);
-		t->attrs = a->next;
-		kv_drop(r, a->kv);
-		shl_rank_unlock(r);
-		free(a);
-	}
-	return MPI_SUCCESS;
+	return shl_attr_delete_list(shl_rank_or_die("MPI_Type_free"), &t->attrs, t);
 }

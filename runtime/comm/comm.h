@@ -40,12 +40,20 @@ struct shl_coll_net;
 /* ---- error handlers ---- */
 enum shl_errh_kind { SHL_ERRH_FATAL, SHL_ERRH_RETURN, SHL_ERRH_ABORT, SHL_ERRH_USER };
 
+/* The objects a handler may be set on: a user handler fits the kind it was created for
+ * (MPI 4.1, 9.3), a predefined one any. */
+enum shl_errh_obj { SHL_ERRH_ANY, SHL_ERRH_COMM, SHL_ERRH_WIN };
+
 /* Predefined handlers are immutable; a user handler is created by one rank and lives while
- * `refs` (its handle plus each communicator using it) is above zero. */
+ * `refs` (its handle plus each communicator or window using it) is above zero. */
 struct shl_errhandler {
 	uint32_t magic;
 	enum shl_errh_kind kind;
-	MPI_Comm_errhandler_function *fn;  /* SHL_ERRH_USER */
+	enum shl_errh_obj obj;
+	union {                            /* SHL_ERRH_USER, by `obj` */
+		MPI_Comm_errhandler_function *comm;
+		MPI_Win_errhandler_function *win;
+	} fn;
 	_Atomic int refs;                  /* SHL_ERRH_USER only */
 	_Atomic int handles;               /* SHL_ERRH_USER: handles the user holds (from
 					    * MPI_Comm_create_errhandler and each
@@ -55,6 +63,27 @@ struct shl_errhandler {
 /* Any rank thread: take / drop a reference on `e` (no-ops on predefined handlers). */
 void shl_errh_hold(struct shl_errhandler *e);
 void shl_errh_drop(struct shl_errhandler *e);
+/* Whether `e` is an error handler the user may still name: predefined, or user-defined
+ * with a handle not yet freed (an object may keep a freed one alive). */
+bool shl_errh_ok(const struct shl_errhandler *e);
+
+/* Whether `e` may be set on an object of kind `obj` (MPI_*_set_errhandler): MPI_SUCCESS, or
+ * MPI_ERR_ERRHANDLER (no valid handler) or MPI_ERR_ARG (made for the other kind), *why
+ * saying so. */
+int shl_errh_fit(const struct shl_errhandler *e, enum shl_errh_obj obj, const char **why);
+/* The object's handler `*slot` becomes `e` (held; the old one dropped). */
+void shl_errh_replace(struct shl_errhandler **slot, struct shl_errhandler *e);
+/* `e` as a new handle for the user (MPI_*_get_errhandler), who frees it with
+ * MPI_Errhandler_free. Returns `e`. */
+struct shl_errhandler *shl_errh_give(struct shl_errhandler *e);
+
+/* Any rank thread: raise error `errclass` of MPI function `fn` through handler `eh` of an
+ * object: MPI_ERRORS_RETURN returns; a user handler gets `handle` (the address of the
+ * MPI_Comm or MPI_Win the user knows, as eh->obj says) and the code; MPI_ERRORS_ARE_FATAL
+ * and MPI_ERRORS_ABORT end the job with a message naming the function, the rank, `what`
+ * and `objname` (the object's name, e.g. "a communicator"). Returns `errclass`. */
+int shl_err_raise(struct shl_errhandler *eh, void *handle, const char *objname, int errclass,
+		  const char *fn, const char *what);
 
 /* ---- groups (comm/group.c) ---- */
 /* An ordered set of world ranks; immutable once built, owned by the rank that built it. */
@@ -95,6 +124,8 @@ struct shl_info {
 struct shl_info *shl_info_get(struct shl_rank *r, MPI_Info h);
 /* A copy of `src` (NULL: an empty info), or NULL when out of memory. */
 struct shl_info *shl_info_dup(const struct shl_info *src);
+/* Set `key` of `info` to `value` (both copied, of valid lengths). Returns 0 or -ENOMEM. */
+int shl_info_set(struct shl_info *info, const char *key, const char *value);
 void shl_info_free(struct shl_info *info);
 
 /* ---- attributes (comm/attr.c) ---- */
@@ -103,6 +134,26 @@ struct shl_attr {
 	void *val;
 	struct shl_attr *next;
 };
+
+/* Communicator, datatype and window keyvals share one id space; a keyval works only on the
+ * kind of object it was created for (MPI 4.1, 7.7). */
+enum shl_keyval_kind { SHL_KEYVAL_COMM, SHL_KEYVAL_TYPE, SHL_KEYVAL_WIN };
+
+/* Owner thread, rank unlocked: the attribute calls on an object's list of attributes at
+ * `head` (only the owner's calls change it), for keyvals of `kind`; `obj` is the handle the
+ * delete callbacks get. The caller checks the object and reports. Each returns
+ * MPI_SUCCESS, -EINVAL (`id` is not a live user keyval of `kind` of this rank), -ENOMEM,
+ * or a delete callback's failing code (the attribute stays). shl_attr_set replaces a
+ * value through the delete callback; shl_attr_get sets *flag and, if set, *val;
+ * shl_attr_delete returns -ENOENT when the object has no attribute for `id`;
+ * shl_attr_delete_list deletes every attribute, newest first. */
+int shl_attr_set(struct shl_rank *r, enum shl_keyval_kind kind, struct shl_attr **head,
+		 void *obj, int id, void *val);
+int shl_attr_get(struct shl_rank *r, enum shl_keyval_kind kind, struct shl_attr **head, int id,
+		 void **val, int *flag);
+int shl_attr_delete(struct shl_rank *r, enum shl_keyval_kind kind, struct shl_attr **head,
+		    void *obj, int id);
+int shl_attr_delete_list(struct shl_rank *r, struct shl_attr **head, void *obj);
 
 /* ---- the shared part of a communicator ---- */
 

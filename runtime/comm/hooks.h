@@ -1,5 +1,5 @@
-/* The hooks of comm/: every function comm/ calls that a higher layer implements (all in
- * coll/ today), listed in one place. comm/ sits below p2p/ and coll/ (core < datatype <
+/* The hooks of comm/: every function comm/ calls that a higher layer implements (coll/,
+ * and rma/ for one-sided frames arriving from other nodes), listed in one place. comm/ sits below p2p/ and coll/ (core < datatype <
  * comm < p2p < coll) and includes no header of theirs: a communicator's meeting, its
  * constructors and its shared object's end reach the collectives only through these
  * declarations, which cost a direct call like any other. The implementing files include
@@ -75,5 +75,17 @@ int shl_comm_net_split(struct shl_rank *r, struct shl_comm *p, int color, int ke
  * told apart modulo 2^27. (coll/net_create.c) */
 int shl_comm_net_create_group(struct shl_rank *r, struct shl_comm *p, const struct shl_group *g,
 			      int tag, int at, struct shl_net_made *md);
+
+/* ---- arrivals from other nodes (comm/route.c) ---- */
+
+struct shl_route_rma;
+
+/* Whoever reads a mesh connection (shl_route_deliver), holding the transport's lock: a
+ * one-sided frame (tag SHL_RMA_TAG_BASE and up, comm/route.h) on the context of the window
+ * whose node object is `obj`, for local rank `to`; env->src is the sender's rank in the
+ * window. Apply it to the target's memory and answer, or take an answer to an access of
+ * `to`; `env` goes back to its pool. Returns 0, or -EPROTO for a frame no window of this
+ * node could have caused (`env` stays the caller's). (rma/remote.c) */
+int shl_rma_deliver(struct shl_route_rma *obj, struct shl_rank *to, struct shl_envelope *env);
 
 #endif

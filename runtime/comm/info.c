@@ -70,6 +70,11 @@ nomem:
 	return -ENOMEM;
 }
 
+int shl_info_set(struct shl_info *info, const char *key, const char *value)
+{
+	return put(info, key, value);
+}
+
 struct shl_info *shl_info_dup(const struct shl_info *src)
 {
 	struct shl_info *info = info_new();

@@ -12,6 +12,7 @@
 #include <stdalign.h>
 #include <stdlib.h>
 
+#include "runtime/comm/hooks.h"
 #include "runtime/comm/route.h"
 #include "runtime/core/rt.h"
 
@@ -21,6 +22,9 @@
  * hold it (reap). */
 struct map {
 	struct map *retired;          /* the next map on route.retired */
+	/* A window's node object when the context is a window's (shl_route_rma_set): set and
+	 * cleared under route.lock, loaded by arrivals. */
+	struct shl_route_rma *_Atomic rma;
 	int rank_of[];                /* by world rank */
 };
 
@@ -45,18 +49,25 @@ static struct {
 	pthread_mutex_t lock;         /* guards the parked list, the maps' stores, `retired` */
 	struct parked *park, **park_tail;
 	struct map *retired;          /* unlinked, perhaps still read by an arrival */
+	struct shl_route_rma *rma_retired;  /* the same for windows' node objects */
 	alignas(64) _Atomic int readers;
 } route = { .lock = PTHREAD_MUTEX_INITIALIZER, .park_tail = &route.park };
 
 /* Holding route.lock: free the retired maps if no arrival can hold one. */
 static void reap(void)
 {
-	if (route.retired == NULL || atomic_load(&route.readers) != 0)
+	if ((route.retired == NULL && route.rma_retired == NULL) ||
+	    atomic_load(&route.readers) != 0)
 		return;
 	while (route.retired != NULL) {
 		struct map *m = route.retired;
 		route.retired = m->retired;
 		free(m);
+	}
+	while (route.rma_retired != NULL) {
+		struct shl_route_rma *o = route.rma_retired;
+		route.rma_retired = o->retired;
+		free(o);
 	}
 }
 
@@ -82,8 +93,14 @@ static int translate(struct shl_rank *to, struct shl_envelope *env, const struct
 	if (env->src < 0 || env->src >= route.size || m->rank_of[env->src] < 0 ||
 	    m->rank_of[to->world_rank] < 0)
 		return -EPROTO;
-	if (!(env->context & SHL_CTX_INTERNAL))
+	if (!(env->context & SHL_CTX_INTERNAL)) {
+		struct shl_route_rma *rma;
 		env->src = m->rank_of[env->src];
+		/* One-sided frames are applied or taken by whoever reads them (rma/remote.c). */
+		if (env->tag >= SHL_RMA_TAG_BASE &&
+		    (rma = atomic_load_explicit(&m->rma, memory_order_acquire)) != NULL)
+			return shl_rma_deliver(rma, to, env);
+	}
 	return push(to, env);
 }
 
@@ -133,6 +150,7 @@ void shl_route_add(const struct shl_comm_shared *sh)
 
 	if (route.maps == NULL || m == NULL)
 		shl_panic("MPI_Comm_split", ENOMEM, "no memory for a communicator across nodes");
+	atomic_init(&m->rma, NULL);
 	for (int w = 0; w < route.size; w++)
 		m->rank_of[w] = -1;
 	for (int j = 0; j < sh->nmembers; j++)
@@ -167,8 +185,61 @@ void shl_route_drop(uint32_t context)
 	pthread_mutex_lock(&route.lock);
 	m = atomic_exchange(&route.maps[context], NULL);
 	if (m != NULL) {
+		struct shl_route_rma *o = atomic_exchange(&m->rma, NULL);
 		m->retired = route.retired;
 		route.retired = m;
+		if (o != NULL) {  /* a window's, forgotten only by some of its ranks */
+			o->retired = route.rma_retired;
+			route.rma_retired = o;
+		}
+	}
+	reap();
+	pthread_mutex_unlock(&route.lock);
+}
+
+int shl_route_rma_set(uint32_t context, struct shl_route_rma *obj)
+{
+	struct map *m;
+
+	if (route.maps == NULL || context >= SHL_CTX_MAX)
+		return -ENOENT;
+	pthread_mutex_lock(&route.lock);
+	m = atomic_load_explicit(&route.maps[context], memory_order_relaxed);
+	if (m != NULL)
+		atomic_store_explicit(&m->rma, obj, memory_order_release);
+	pthread_mutex_unlock(&route.lock);
+	return m != NULL ? 0 : -ENOENT;
+}
+
+struct shl_route_rma *shl_route_rma_get(uint32_t context)
+{
+	struct map *m;
+	struct shl_route_rma *o = NULL;
+
+	if (route.maps == NULL || context >= SHL_CTX_MAX)
+		return NULL;
+	pthread_mutex_lock(&route.lock);
+	m = atomic_load_explicit(&route.maps[context], memory_order_relaxed);
+	if (m != NULL)
+		o = atomic_load_explicit(&m->rma, memory_order_relaxed);
+	pthread_mutex_unlock(&route.lock);
+	return o;
+}
+
+void shl_route_rma_clear(uint32_t context)
+{
+	struct map *m;
+	struct shl_route_rma *o;
+
+	if (route.maps == NULL || context >= SHL_CTX_MAX)
+		return;
+	pthread_mutex_lock(&route.lock);
+	m = atomic_load_explicit(&route.maps[context], memory_order_relaxed);
+	/* seq_cst, against the arrivals' count (route): as for a map's drop. */
+	o = m != NULL ? atomic_exchange(&m->rma, NULL) : NULL;
+	if (o != NULL) {
+		o->retired = route.rma_retired;
+		route.rma_retired = o;
 	}
 	reap();
 	pthread_mutex_unlock(&route.lock);

@@ -29,6 +29,18 @@ static inline int shl_route_sender_world(const struct shl_comm *c, uint32_t cont
 	return (context & SHL_CTX_INTERNAL) ? src : shl_comm_remote_world(c, src);
 }
 
+/* One-sided communication's frames (runtime/rma/remote.c) travel on a window's own
+ * communicator's context, which no user holds, with tags from this one up (at most
+ * SHL_IO_TAG_MAX): arrivals with such a tag on a context that has a window's node object
+ * (shl_route_rma_set) go to shl_rma_deliver (comm/hooks.h) instead of an inbox; other
+ * tags on it (a window's own point-to-point synchronization) are messages as usual. */
+#define SHL_RMA_TAG_BASE 0x3fffff00
+
+/* What a window's node object starts with, for route.c: its link on the retired list. */
+struct shl_route_rma {
+	struct shl_route_rma *retired;
+};
+
 /* Node process main thread, before ranks run, on a job of several nodes: a job of `size`
  * world ranks. Returns 0 or -ENOMEM. */
 int shl_route_init(int size);
@@ -46,6 +58,15 @@ int shl_route_deliver(struct shl_rank *to, struct shl_envelope *env);
  * creation): translate arriving frames of its context from now on, delivering first those
  * parked for it. */
 void shl_route_add(const struct shl_comm_shared *sh);
+
+/* Rank threads creating or freeing a window on the communicator of `context` (built here,
+ * spanning nodes), serialized by their caller: the node object arrivals of one-sided
+ * frames on that context go to (shl_route_rma_get reads it; NULL: none). set returns 0, or
+ * -ENOENT when no communicator of this node spanning nodes has that context. clear
+ * forgets it; route.c frees it (free()) once no arrival can still hold it. */
+int shl_route_rma_set(uint32_t context, struct shl_route_rma *obj);
+struct shl_route_rma *shl_route_rma_get(uint32_t context);
+void shl_route_rma_clear(uint32_t context);
 
 /* Any rank thread, when the communicator with context `context` that spans nodes is freed:
  * forget its context for arriving frames. */

@@ -1,5 +1,6 @@
 /* Error classes and user error codes, their strings, error handlers (predefined and user)
- * and the one place where a failure becomes an MPI error: shl_err. Entered by rank threads.
+ * and the one place where a failure becomes an MPI error: shl_err_raise, through which
+ * shl_err (communicators) and rma's shl_win_err (windows) go. Entered by rank threads.
  * Never exits on its own except through MPI_ERRORS_ARE_FATAL / MPI_ERRORS_ABORT. */
 #include <errno.h>
 #include <stdarg.h>
@@ -139,24 +140,20 @@ static const char *comm_name(const struct shl_comm *c)
 	return c->name ? c->name : "a communicator";
 }
 
-int shl_err(struct shl_comm *comm, int errclass, const char *fn, const char *fmt, ...)
+int shl_err_raise(struct shl_errhandler *eh, void *handle, const char *objname, int errclass,
+		  const char *fn, const char *what)
 {
 	struct shl_rank *r = shl_self;
-	char what[512];
-	va_list ap;
 
-	if (comm == NULL && r != NULL)
-		comm = &r->self;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	if (comm != NULL && comm->errh->kind == SHL_ERRH_RETURN)
+	if (eh != NULL && eh->kind == SHL_ERRH_RETURN)
 		return errclass;
-	if (comm != NULL && comm->errh->kind == SHL_ERRH_USER) {
+	if (eh != NULL && eh->kind == SHL_ERRH_USER) {
 		/* The handler gets the handle the user knows and may change neither. */
-		MPI_Comm h = shl_comm_handle(comm);
 		int code = errclass;
-		comm->errh->fn(&h, &code);
+		if (eh->obj == SHL_ERRH_WIN)
+			eh->fn.win(handle, &code);
+		else
+			eh->fn.comm(handle, &code);
 		return errclass;
 	}
 	/* MPI_ERRORS_ARE_FATAL and MPI_ERRORS_ABORT end every process of the job here: all
@@ -170,10 +167,26 @@ int shl_err(struct shl_comm *comm, int errclass, const char *fn, const char *fmt
 	if (u != NULL && u->str != NULL)
 		text = u->str;
 	shl_job_abort(cls > 0 ? cls : MPI_ERR_UNKNOWN, "rank %d: %s: %s on %s: %s",
-		      r ? r->world_rank : 0, fn, what, comm ? comm_name(comm) : "no communicator",
-		      text);
+		      r ? r->world_rank : 0, fn, what, objname, text);
 }
 
+int shl_err(struct shl_comm *comm, int errclass, const char *fn, const char *fmt, ...)
+{
+	struct shl_rank *r = shl_self;
+	char what[512];
+	va_list ap;
+	MPI_Comm h = MPI_COMM_NULL;
+
+	if (comm == NULL && r != NULL)
+		comm = &r->self;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (comm != NULL)
+		h = shl_comm_handle(comm);
+	return shl_err_raise(comm ? comm->errh : NULL, &h,
+			     comm ? comm_name(comm) : "no communicator", errclass, fn, what);
+}
 _Noreturn void shl_rank_not_in_mpi(struct shl_rank *r, const char *fn)
 {
 	const char *why = r && atomic_load(&r->phase) == SHL_PHASE_FINALIZED
@@ -334,18 +347,50 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn
 	if (e == NULL)
 		return shl_err(NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler", "out of memory");
 	*e = (struct shl_errhandler){ .magic = SHL_ERRH_MAGIC, .kind = SHL_ERRH_USER,
-				      .fn = comm_errhandler_fn, .refs = 1, .handles = 1 };
+				      .obj = SHL_ERRH_COMM, .fn.comm = comm_errhandler_fn,
+				      .refs = 1, .handles = 1 };
 	*errhandler = e;
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Comm_create_errhandler);
 
-/* Whether `e` is an error handler the user may still name: predefined, or user-defined
- * with a handle not yet freed (a communicator may keep a freed one alive). */
-static bool errh_ok(const struct shl_errhandler *e)
+bool shl_errh_ok(const struct shl_errhandler *e)
 {
 	return shl_handle_mapped(e, sizeof(*e)) && e->magic == SHL_ERRH_MAGIC &&
 	       (e->kind != SHL_ERRH_USER || atomic_load(&e->handles) > 0);
+}
+
+int shl_errh_fit(const struct shl_errhandler *e, enum shl_errh_obj obj, const char **why)
+{
+	if (!shl_errh_ok(e)) {
+		*why = e == MPI_ERRHANDLER_NULL ? "invalid errhandler argument (MPI_ERRHANDLER_NULL)"
+						: "invalid errhandler argument";
+		return MPI_ERR_ERRHANDLER;
+	}
+	if (e->obj != SHL_ERRH_ANY && e->obj != obj) {
+		*why = obj == SHL_ERRH_WIN ? "errhandler was made for communicators "
+					     "(MPI_Comm_create_errhandler), not windows"
+					   : "errhandler was made for windows "
+					     "(MPI_Win_create_errhandler), not communicators";
+		return MPI_ERR_ARG;
+	}
+	return MPI_SUCCESS;
+}
+
+void shl_errh_replace(struct shl_errhandler **slot, struct shl_errhandler *e)
+{
+	shl_errh_hold(e);
+	shl_errh_drop(*slot);
+	*slot = e;
+}
+
+struct shl_errhandler *shl_errh_give(struct shl_errhandler *e)
+{
+	/* A new reference: the user frees it with MPI_Errhandler_free (MPI 4.1, 9.3.1). */
+	shl_errh_hold(e);
+	if (e->kind == SHL_ERRH_USER)
+		atomic_fetch_add(&e->handles, 1);
+	return e;
 }
 
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
@@ -354,7 +399,7 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 	if (errhandler == NULL)
 		return shl_err(NULL, MPI_ERR_ARG, "MPI_Errhandler_free", "errhandler is NULL");
 	struct shl_errhandler *e = *errhandler;
-	if (!errh_ok(e) || (e->kind == SHL_ERRH_USER &&
+	if (!shl_errh_ok(e) || (e->kind == SHL_ERRH_USER &&
 			    atomic_fetch_sub(&e->handles, 1) <= 0))
 		return shl_err(NULL, MPI_ERR_ERRHANDLER, "MPI_Errhandler_free",
 			       "errhandler is not a valid error handler (freed already?)");
@@ -388,13 +433,11 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 	if (c == NULL)
 		return shl_err(NULL, MPI_ERR_COMM, "MPI_Comm_set_errhandler",
 			       "invalid communicator argument comm");
-	if (!errh_ok(errhandler))
-		return shl_err(c, MPI_ERR_ERRHANDLER, "MPI_Comm_set_errhandler",
-			       "invalid errhandler argument%s",
-			       errhandler == MPI_ERRHANDLER_NULL ? " (MPI_ERRHANDLER_NULL)" : "");
-	shl_errh_hold(errhandler);
-	shl_errh_drop(c->errh);
-	c->errh = errhandler;
+	const char *why;
+	int err = shl_errh_fit(errhandler, SHL_ERRH_COMM, &why);
+	if (err != MPI_SUCCESS)
+		return shl_err(c, err, "MPI_Comm_set_errhandler", "%s", why);
+	shl_errh_replace(&c->errh, errhandler);
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Comm_set_errhandler);
@@ -409,11 +452,7 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 			       "invalid communicator argument comm");
 	if (errhandler == NULL)
 		return shl_err(c, MPI_ERR_ARG, "MPI_Comm_get_errhandler", "errhandler is NULL");
-	/* A new reference: the user frees it with MPI_Errhandler_free (MPI 4.1, 9.3.1). */
-	shl_errh_hold(c->errh);
-	if (c->errh->kind == SHL_ERRH_USER)
-		atomic_fetch_add(&c->errh->handles, 1);
-	*errhandler = c->errh;
+	*errhandler = shl_errh_give(c->errh);
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Comm_get_errhandler);

@@ -194,6 +194,11 @@ static bool scan_basic(void *arg, const struct shl_datatype *b, char *addr, size
 	return !s->mixed;
 }
 
+shl_kern *shl_op_kern(const struct shl_op *op, const struct shl_datatype *basic)
+{
+	return op->kind < SHL_OP_REPLACE ? kernels[basic->arith][op->kind] : NULL;
+}
+
 /* ---- folds ---- */
 
 int shl_fold_init(struct shl_fold *f, struct shl_op *op, MPI_Datatype type, MPI_Count count,
@@ -231,6 +236,7 @@ int shl_fold_init(struct shl_fold *f, struct shl_op *op, MPI_Datatype type, MPI_
 		basic = s.basic;
 	}
 	f->span = f->bytes ? f->bytes : 1;
+	f->basic = basic;
 	if (basic == NULL || f->bytes == 0)
 		return 0;  /* nothing to combine */
 	f->nbasic = f->bytes / basic->size;
@@ -242,7 +248,7 @@ int shl_fold_init(struct shl_fold *f, struct shl_op *op, MPI_Datatype type, MPI_
 		}
 		return 0;
 	}
-	f->k = kernels[basic->arith][op->kind];
+	f->k = shl_op_kern(op, basic);
 	if (f->k == NULL) {
 		snprintf(why, SHL_OP_WHY, "%s is not defined on %s", op_names[op->kind],
 			 basic->name ? basic->name : "this datatype");

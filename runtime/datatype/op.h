@@ -64,6 +64,10 @@ void shl_op_drop(struct shl_op *op);
  * its value then its int, no padding). */
 typedef void shl_kern(const void *in, void *inout, size_t n);
 
+/* The kernel of predefined op `op` (not MPI_REPLACE, MPI_NO_OP: NULL) on predefined type
+ * `basic`, or NULL where the op is not defined on it. */
+shl_kern *shl_op_kern(const struct shl_op *op, const struct shl_datatype *basic);
+
 /* One reduction of `count` elements of a datatype, prepared by shl_fold_init. Predefined
  * ops run their kernel on packed basic elements (derived types must be runs of one basic
  * type); user ops run the user's function on buffers in the datatype's own layout. */
@@ -71,7 +75,10 @@ struct shl_fold {
 	struct shl_op *op;
 	MPI_Datatype type;            /* the handle a user function is given */
 	MPI_Count count;
-	shl_kern *k;                  /* predefined op; NULL for a user op */
+	shl_kern *k;                  /* predefined op; NULL for a user op, MPI_REPLACE and
+				       * MPI_NO_OP */
+	const struct shl_datatype *basic;  /* predefined op: the one predefined type `type` is
+					    * made of (NULL: it holds no data) */
 	size_t bytes;                 /* count * type->size: the signature's bytes */
 	size_t nbasic;                /* predefined: basic elements in `bytes` */
 	size_t span;                  /* bytes of an accumulator buffer */
