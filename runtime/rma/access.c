@@ -284,7 +284,6 @@ static int make_req(struct shl_win *w, const char *fn, struct shl_rma_op *op,
 	shl_rank_unlock(r);
 	if (q == NULL)
 		return shl_win_err(w, MPI_ERR_NO_MEM, fn, "out of memory");
-	q->status.MPI_SOURCE = MPI_ANY_SOURCE;
 	if (op->target == MPI_PROC_NULL || w->peers[op->target].t != NULL)
 		atomic_store_explicit(&q->done, 1, memory_order_relaxed);
 	else

@@ -431,6 +431,51 @@ static void fill_access(unsigned char *p, void *arg)
 	}
 }
 
+/* Holding o->mu: take the frame at `*link` off `target`'s list of frames awaiting answers. */
+static void pend_unlink(struct origin *o, int target, struct pend **link)
+{
+	struct pend *x = *link;
+
+	*link = x->next;
+	if (o->last[target] == x) {
+		o->last[target] = NULL;
+		for (struct pend *y = o->head[target]; y != NULL; y = y->next)
+			o->last[target] = y;
+	}
+}
+
+/* The origin, before posting frame `p` to `target`: its cookie, the frame listed behind
+ * the others to that target and counted in w->pending (before it can be answered). */
+static uint64_t pend_add(struct shl_win *w, struct origin *o, int target, struct pend *p)
+{
+	pthread_mutex_lock(&o->mu);
+	p->cookie = ++o->next_cookie;
+	if (o->head[target] == NULL)
+		o->head[target] = p;
+	else
+		o->last[target]->next = p;
+	o->last[target] = p;
+	pthread_mutex_unlock(&o->mu);
+	atomic_fetch_add_explicit(&w->pending[target], 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&w->npending, 1, memory_order_relaxed);
+	return p->cookie;
+}
+
+/* The origin, when frame `p` (pend_add) could not be posted: unlisted, uncounted, freed. */
+static void pend_drop(struct shl_win *w, struct origin *o, int target, struct pend *p)
+{
+	struct pend **link;
+
+	pthread_mutex_lock(&o->mu);
+	for (link = &o->head[target]; *link != p; link = &(*link)->next)
+		;
+	pend_unlink(o, target, link);
+	pthread_mutex_unlock(&o->mu);
+	free(p);
+	atomic_fetch_sub_explicit(&w->npending, 1, memory_order_release);
+	atomic_fetch_sub_explicit(&w->pending[target], 1, memory_order_release);
+}
+
 int shl_rma_remote_op(struct shl_rank *r, struct shl_win *w, const struct shl_rma_op *op)
 {
 	struct origin *o = origin_of(w);
@@ -519,35 +564,12 @@ int shl_rma_remote_op(struct shl_rank *r, struct shl_win *w, const struct shl_rm
 			break;
 		}
 		*p = (struct pend){ .a = a, .sig = f.sig, .bytes = ansdata > 0 ? f.bytes : 0 };
-		pthread_mutex_lock(&o->mu);
-		p->cookie = ++o->next_cookie;
-		if (o->head[target] == NULL)
-			o->head[target] = p;
-		else
-			o->last[target]->next = p;
-		o->last[target] = p;
-		pthread_mutex_unlock(&o->mu);
-		h.cookie = p->cookie;
 		atomic_fetch_add_explicit(&a->left, 1, memory_order_relaxed);
-		/* Counted before it can be answered. */
-		atomic_fetch_add_explicit(&w->pending[target], 1, memory_order_relaxed);
-		atomic_fetch_add_explicit(&w->npending, 1, memory_order_relaxed);
+		h.cookie = pend_add(w, o, target, p);
 		err = post_frame(r, w, target, TAG_OP, &h, sizeof(h), len, fill_access, &f);
 		if (err != MPI_SUCCESS) {
-			/* Never posted: unlink it again. */
-			pthread_mutex_lock(&o->mu);
-			struct pend **link = &o->head[target];
-			while (*link != p)
-				link = &(*link)->next;
-			*link = p->next;
-			o->last[target] = NULL;
-			for (struct pend *x = o->head[target]; x != NULL; x = x->next)
-				o->last[target] = x;
-			pthread_mutex_unlock(&o->mu);
-			free(p);
+			pend_drop(w, o, target, p);
 			atomic_fetch_sub_explicit(&a->left, 1, memory_order_relaxed);
-			atomic_fetch_sub_explicit(&w->npending, 1, memory_order_release);
-			atomic_fetch_sub_explicit(&w->pending[target], 1, memory_order_release);
 		}
 	}
 	free(rs.v);
@@ -593,16 +615,7 @@ static int post_flush(struct shl_rank *r, struct shl_win *w, struct origin *o, i
 		return MPI_ERR_NO_MEM;
 	}
 	*p = (struct pend){ 0 };
-	pthread_mutex_lock(&o->mu);
-	p->cookie = h.cookie = ++o->next_cookie;
-	if (o->head[target] == NULL)
-		o->head[target] = p;
-	else
-		o->last[target]->next = p;
-	o->last[target] = p;
-	pthread_mutex_unlock(&o->mu);
-	atomic_fetch_add_explicit(&w->pending[target], 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(&w->npending, 1, memory_order_relaxed);
+	h.cookie = pend_add(w, o, target, p);
 	pthread_mutex_lock(&o->bmu);
 	if (o->blen[target] > 0) {
 		/* The batch's last entry: one frame, one write, one arrival at the target. */
@@ -620,19 +633,8 @@ static int post_flush(struct shl_rank *r, struct shl_win *w, struct origin *o, i
 	}
 	pthread_mutex_unlock(&o->bmu);
 	if (err != MPI_SUCCESS) {
-		pthread_mutex_lock(&o->mu);
-		struct pend **link = &o->head[target];
-		while (*link != p)
-			link = &(*link)->next;
-		*link = p->next;
-		o->last[target] = NULL;
-		for (struct pend *x = o->head[target]; x != NULL; x = x->next)
-			o->last[target] = x;
-		pthread_mutex_unlock(&o->mu);
-		free(p);
+		pend_drop(w, o, target, p);
 		atomic_fetch_add_explicit(&o->silent[target], n, memory_order_relaxed);
-		atomic_fetch_sub_explicit(&w->npending, 1, memory_order_release);
-		atomic_fetch_sub_explicit(&w->pending[target], 1, memory_order_release);
 	}
 	return err;
 }
@@ -965,14 +967,8 @@ static int got_answer(struct slot *s, struct origin *o, struct shl_rank *to, int
 	pthread_mutex_lock(&o->mu);
 	for (link = &o->head[from]; (x = *link) != NULL && x->cookie != h.cookie; link = &x->next)
 		;
-	if (x != NULL) {
-		*link = x->next;
-		if (o->last[from] == x) {
-			o->last[from] = NULL;
-			for (struct pend *y = o->head[from]; y != NULL; y = y->next)
-				o->last[from] = y;
-		}
-	}
+	if (x != NULL)
+		pend_unlink(o, from, link);
 	pthread_mutex_unlock(&o->mu);
 	if (x == NULL || (h.err == MPI_SUCCESS && h.bytes != x->bytes))
 		return -EPROTO;  /* an answer to no frame of ours */
