@@ -238,6 +238,17 @@ static inline bool shl_dt_recv_overlaps(const struct shl_datatype *t, size_t cou
 	return data > span;
 }
 
+/* The bytes [*lo, *hi) that `count` >= 1 elements of `t` at a buffer's address touch,
+ * relative to it (a negative extent lays the elements downwards). */
+static inline void shl_dt_span(const struct shl_datatype *t, size_t count, ptrdiff_t *lo,
+			       ptrdiff_t *hi)
+{
+	ptrdiff_t far = (ptrdiff_t)(count - 1) * t->extent;
+
+	*lo = t->true_lb + (far < 0 ? far : 0);
+	*hi = t->true_lb + t->true_extent + (far > 0 ? far : 0);
+}
+
 /* Visit the typemap of `count` elements of `t` at `buf` in order, as runs of `n` predefined
  * elements of type `basic` at `addr` (n consecutive, basic->extent apart). Stops when `fn`
  * returns false; returns false then. Not on a hot path: recursion over the constructor tree. */

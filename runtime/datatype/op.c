@@ -216,11 +216,8 @@ int shl_fold_init(struct shl_fold *f, struct shl_op *op, MPI_Datatype type, MPI_
 		}
 		/* A buffer for `count` elements in the type's own layout. */
 		ptrdiff_t lo = type->true_lb, hi = type->true_lb + type->true_extent;
-		if (count > 1) {
-			ptrdiff_t far = (ptrdiff_t)(count - 1) * type->extent;
-			lo += far < 0 ? far : 0;
-			hi += far > 0 ? far : 0;
-		}
+		if (count > 1)
+			shl_dt_span(type, (size_t)count, &lo, &hi);
 		f->span = count > 0 ? (size_t)(hi - lo) : 1;
 		f->shift = -lo;
 		return 0;

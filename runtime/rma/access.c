@@ -34,15 +34,6 @@ static int check_buf(struct shl_win *w, const char *fn, const char *what, MPI_Co
 	return MPI_SUCCESS;
 }
 
-/* The bytes [lo, hi) that `count` elements of `t` at displacement 0 touch. */
-static void span_of(const struct shl_datatype *t, MPI_Count count, ptrdiff_t *lo, ptrdiff_t *hi)
-{
-	ptrdiff_t far = (ptrdiff_t)(count - 1) * t->extent;
-
-	*lo = t->true_lb + (far < 0 ? far : 0);
-	*hi = t->true_lb + t->true_extent + (far > 0 ? far : 0);
-}
-
 /* A dynamic window's target on this node: whether [lo, hi) lies in one attached region. */
 static bool attached(struct shl_win_target *t, const char *lo, const char *hi)
 {
@@ -66,7 +57,7 @@ static int locate(struct shl_win *w, const char *fn, const struct shl_rma_op *op
 		*at = p->base;
 		return MPI_SUCCESS;
 	}
-	span_of(op->ttype, op->tcount, &lo, &hi);
+	shl_dt_span(op->ttype, (size_t)op->tcount, &lo, &hi);
 	if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
 		/* The displacement is an address (MPI_Get_address of the target's memory); only
 		 * the target knows what is attached: another node's checks on arrival. */
