@@ -1045,6 +1045,20 @@ SHL_DECLARE(int, Pack_external_size, (const char datarep[], int incount, MPI_Dat
 SHL_DECLARE(int, Pack_external_size_c, (const char datarep[], MPI_Count incount,
 					MPI_Datatype datatype, MPI_Count *size));
 
+/* ---- point-to-point of MPI 4.0 and 4.1: Isendrecv, partitioned communication (chapter 4),
+ * generalized requests (13.2) ---- */
+
+/* ---- statuses, request queries, handle conversions, predefined callbacks, error classes
+ * removed, hardware resources, MPI-1 names ---- */
+
+/* ---- buffers attached to a communicator or session, flushing them (MPI 4.1, 3.6) ---- */
+
+/* ---- process topologies (MPI 4.1, chapter 8) ---- */
+
+/* ---- neighborhood collectives (MPI 4.1, 8.6-8.9) ---- */
+
+/* ---- sessions (MPI 4.1, 11.3) ---- */
+
 /* ---- one-sided communication (MPI 4.1, chapter 12) ---- */
 typedef struct shl_win *MPI_Win;
 #define MPI_WIN_NULL ((MPI_Win)0)

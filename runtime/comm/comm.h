@@ -34,6 +34,7 @@
 #define SHL_CTX_MAX (1u << 20)
 
 struct shl_rank;
+struct shl_bsend_buffer;
 struct shl_req;
 struct shl_coll_net;
 
@@ -385,8 +386,49 @@ struct shl_comm {
 	uint64_t ring_free[SHL_RING_KINDS];  /* rounds every member was seen through with */
 	struct shl_attr *attrs;
 	struct shl_info *info;        /* hints set by the user, or NULL */
+	/* The process topology (comm/topo.c), or NULL: held by every communicator that shares
+	 * it (MPI_Comm_dup and idup keep it; split and create do not). */
+	struct shl_topo *topo;
+	/* Buffered sends on `c` take their blocks from the buffer attached to it (bsend_own,
+	 * MPI_Comm_attach_buffer), else from the buffer of the session it derives from
+	 * (bsend_session, when one is attached there; inherited by every communicator made
+	 * from it), else from the rank's (MPI_Buffer_attach). */
+	struct shl_bsend_buffer *bsend_own;
+	struct shl_bsend_buffer *bsend_session;
 	char name_buf[MPI_MAX_OBJECT_NAME];
 };
+
+/* ---- process topologies (comm/topo.c) ---- */
+
+/* A communicator's topology as one rank sees it: immutable once built, shared by the
+ * communicators that keep it (refs). `kind` is MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH.
+ * The neighbourhood is what the neighborhood collectives (MPI 4.1, 8.6) read: the ranks
+ * this rank receives from (`sources`, in the order of the receive buffer's blocks) and
+ * sends to (`destinations`, in the order of the send buffer's blocks), as ranks of the
+ * communicator; MPI_PROC_NULL where a Cartesian neighbour is off a non-periodic edge.
+ *   - Cartesian: indegree = outdegree = 2 * ndims; for each dimension d in order, the
+ *     neighbour at -1 then at +1 (MPI_Cart_shift(d, 1)'s source then destination).
+ *   - graph: indegree = outdegree = the rank's neighbours, as MPI_Graph_neighbors lists.
+ *   - distributed graph: the lists of MPI_Dist_graph_neighbors, weights included. */
+struct shl_topo {
+	int kind;
+	_Atomic int refs;
+	int ndims;                    /* Cartesian: dims[ndims], periods[ndims] */
+	int *dims;
+	int *periods;
+	int nnodes;                   /* graph: index[nnodes], edges[index[nnodes - 1]] */
+	int *index;
+	int *edges;
+	bool weighted;                /* distributed graph: weights given (not MPI_UNWEIGHTED) */
+	int indegree, outdegree;
+	int *sources, *destinations;
+	int *sourceweights, *destweights;  /* distributed graph and weighted, else NULL */
+};
+
+/* Any thread of the owning rank: take / drop a reference on `t` (NULL: nothing); the last
+ * drop frees it. */
+struct shl_topo *shl_topo_hold(struct shl_topo *t);
+void shl_topo_drop(struct shl_topo *t);
 
 static inline int shl_comm_world_rank(const struct shl_comm *c, int rank)
 {

@@ -164,6 +164,7 @@ struct shl_comm *shl_comm_alloc(struct shl_comm *parent)
 	atomic_init(&c->refs, 1);
 	c->errh = parent->errh;
 	shl_errh_hold(c->errh);
+	c->bsend_session = parent->bsend_session;
 	return c;
 }
 
@@ -171,6 +172,7 @@ void shl_comm_free_dropped(struct shl_comm *c)
 {
 	shl_errh_drop(c->errh);
 	shl_info_free(c->info);
+	shl_topo_drop(c->topo);
 	if (c->sh != NULL)
 		shl_comm_shared_drop(c->sh);
 	shl_handle_free(c);
