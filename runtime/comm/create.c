@@ -52,6 +52,9 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 		return err;
 	if (newcomm == NULL)
 		return shl_err(p, MPI_ERR_ARG, fn, "newcomm is NULL");
+	/* What a failure below leaves (MPI 4.1, 7.4.2: a failed copy callback fails the
+	 * call); `comm` was read already, so `newcomm` may point at it. */
+	*newcomm = MPI_COMM_NULL;
 	if (with_info && info != MPI_INFO_NULL && (hints = shl_info_get(r, info)) == NULL)
 		return shl_err(p, MPI_ERR_INFO, fn, "invalid info argument");
 	c = shl_comm_alloc(p);
@@ -64,11 +67,15 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 			return shl_err(p, MPI_ERR_NO_MEM, fn, "out of memory");
 		}
 	}
+	/* A failing copy callback ends the call on this rank before it joins the members:
+	 * the attributes copied so far are deleted (their delete callbacks run) and the new
+	 * object released. */
 	err = shl_attr_copy(r, p, c);
 	if (err != MPI_SUCCESS) {
 		shl_attr_delete_all(r, c);
 		shl_comm_release(c);
-		return shl_err(p, err, fn, "an attribute copy callback failed");
+		return shl_err(p, err, fn, "an attribute copy callback failed with error %d; "
+			       "newcomm is MPI_COMM_NULL", err);
 	}
 	/* Across nodes, a split of one color in member order; of an intercommunicator, the
 	 * same two groups. */
