@@ -1127,8 +1127,8 @@ struct shl_win;
 SHL_DECLARE(MPI_Fint, Win_c2f, (struct shl_win *win));
 SHL_DECLARE(struct shl_win *, Win_f2c, (MPI_Fint win));
 
-/* Statuses as Fortran sees them: MPI_STATUS_SIZE integers (mpif.h, the mpi module) or
- * the MPI_F08_status struct (mpi_f08), with the public fields at MPI_F_SOURCE,
+/* Statuses as Fortran sees them: MPI_F_STATUS_SIZE integers (the include file, the mpi
+ * module) or the MPI_F08_status struct (mpi_f08), with the public fields at MPI_F_SOURCE,
  * MPI_F_TAG and MPI_F_ERROR. */
 #define MPI_F_STATUS_SIZE 8
 #define MPI_F_SOURCE 0

@@ -1,9 +1,9 @@
 /* Attributes on communicators, datatypes and windows: keyvals with copy/delete callbacks,
  * the predefined callbacks, the predefined attributes of MPI_COMM_WORLD, the MPI_Comm_* /
  * MPI_Type_* attribute and keyval functions and MPI-1's names for the communicator ones
- * (MPI_Attr_*, MPI_Keyval_*), the MPI_Win_* keyval functions, and the attribute list operations
- * that rma/object.c's window attribute calls run on a window's list (comm/ cannot see a
- * window). Entered by rank threads; keyvals are the rank's own (struct shl_rank_objs).
+ * (MPI_Attr_*, MPI_Keyval_*), the MPI_Win_* keyval functions, and the attribute list
+ * operations that rma/object.c's window attribute calls run on a window's list (comm/
+ * cannot see a window). Entered by rank threads; keyvals are the rank's own (struct shl_rank_objs).
  * Lists change under the rank lock; user callbacks run with it released (they may call
  * MPI). Must not write to a predefined datatype: its attributes live in the rank's table. */
 #include <errno.h>

@@ -108,7 +108,8 @@ static int copy_status(const char *fn, const void *from, void *to)
 {
 	if (from == NULL || to == NULL)
 		return shl_err(NULL, MPI_ERR_ARG, fn, "%s is NULL (an ignored status cannot be "
-			       "converted)", from == NULL ? "the status to convert" : "the output status");
+			       "converted)",
+			       from == NULL ? "the status to convert" : "the output status");
 	memmove(to, from, sizeof(MPI_Status));
 	return MPI_SUCCESS;
 }

@@ -233,17 +233,17 @@ int32_t shl_handle_to_int(const void *h)
 	if (p - (uintptr_t)__start_shl_predef < (uintptr_t)(__stop_shl_predef - __start_shl_predef))
 		return (int32_t)(-1 - (intptr_t)(p - (uintptr_t)__start_shl_predef));
 	for (unsigned c = 0; c < SHL_HANDLE_CLASSES; c++) {
-		size_t slot = (size_t)1 << (c + SHL_HANDLE_MIN_SHIFT);
-		if (!shl_handle_in_arena(h, slot))
+		unsigned shift = c + SHL_HANDLE_MIN_SHIFT;
+		if (!shl_handle_in_arena(h, (size_t)1 << shift))
 			continue;
-		uintptr_t i = (p - atomic_load_explicit(&shl_handle_ranges.region[c],
-							memory_order_relaxed)) >> (c + SHL_HANDLE_MIN_SHIFT);
-		return (int32_t)(((uintptr_t)(c + 1) << INDEX_BITS) | i);
+		uintptr_t base = atomic_load_explicit(&shl_handle_ranges.region[c],
+						      memory_order_relaxed);
+		return (int32_t)(((uintptr_t)(c + 1) << INDEX_BITS) | ((p - base) >> shift));
 	}
-	if (shl_handle_ranges.prog_hi != 0 && p - shl_handle_ranges.prog_lo <
-	    shl_handle_ranges.prog_hi - shl_handle_ranges.prog_lo &&
-	    p - shl_handle_ranges.prog_lo < PREDEF_SPAN - 1)
-		return (int32_t)(-1 - (intptr_t)PREDEF_SPAN - (intptr_t)(p - shl_handle_ranges.prog_lo));
+	uintptr_t off = p - shl_handle_ranges.prog_lo;
+	if (shl_handle_ranges.prog_hi != 0 &&
+	    off < shl_handle_ranges.prog_hi - shl_handle_ranges.prog_lo && off < PREDEF_SPAN - 1)
+		return (int32_t)(-1 - (intptr_t)PREDEF_SPAN - (intptr_t)off);
 	return 0;
 }
 
@@ -258,8 +258,9 @@ void *shl_handle_from_int(int32_t f, size_t size, uint32_t magic)
 		unsigned c = ((uint32_t)f >> INDEX_BITS) - 1;
 		if (c >= SHL_HANDLE_CLASSES)
 			return NULL;
+		uintptr_t index = (uintptr_t)f & (((uintptr_t)1 << INDEX_BITS) - 1);
 		p = atomic_load_explicit(&shl_handle_ranges.region[c], memory_order_relaxed) +
-		    (((uintptr_t)f & (((uintptr_t)1 << INDEX_BITS) - 1)) << (c + SHL_HANDLE_MIN_SHIFT));
+		    (index << (c + SHL_HANDLE_MIN_SHIFT));
 		if (!shl_handle_in_arena((void *)p, size))
 			return NULL;
 	} else {
