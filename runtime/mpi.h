@@ -416,9 +416,9 @@ typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval,
 					  void *attribute_val, void *extra_state);
 MPI_Comm_copy_attr_function shl_mpi_comm_null_copy_fn, shl_mpi_comm_dup_fn;
 MPI_Comm_delete_attr_function shl_mpi_comm_null_delete_fn;
-#define MPI_COMM_NULL_COPY_FN (&shl_mpi_comm_null_copy_fn)
-#define MPI_COMM_DUP_FN (&shl_mpi_comm_dup_fn)
-#define MPI_COMM_NULL_DELETE_FN (&shl_mpi_comm_null_delete_fn)
+__attribute__((visibility("default"))) MPI_Comm_copy_attr_function MPI_COMM_NULL_COPY_FN,
+	MPI_COMM_DUP_FN;
+__attribute__((visibility("default"))) MPI_Comm_delete_attr_function MPI_COMM_NULL_DELETE_FN;
 
 SHL_DECLARE(int, Group_size, (MPI_Group group, int *size));
 SHL_DECLARE(int, Group_rank, (MPI_Group group, int *rank));
@@ -986,9 +986,9 @@ typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval
 					  void *attribute_val, void *extra_state);
 MPI_Type_copy_attr_function shl_mpi_type_null_copy_fn, shl_mpi_type_dup_fn;
 MPI_Type_delete_attr_function shl_mpi_type_null_delete_fn;
-#define MPI_TYPE_NULL_COPY_FN (&shl_mpi_type_null_copy_fn)
-#define MPI_TYPE_DUP_FN (&shl_mpi_type_dup_fn)
-#define MPI_TYPE_NULL_DELETE_FN (&shl_mpi_type_null_delete_fn)
+__attribute__((visibility("default"))) MPI_Type_copy_attr_function MPI_TYPE_NULL_COPY_FN,
+	MPI_TYPE_DUP_FN;
+__attribute__((visibility("default"))) MPI_Type_delete_attr_function MPI_TYPE_NULL_DELETE_FN;
 SHL_DECLARE(int, Type_create_keyval, (MPI_Type_copy_attr_function *type_copy_attr_fn,
 				      MPI_Type_delete_attr_function *type_delete_attr_fn,
 				      int *type_keyval, void *extra_state));
@@ -1098,8 +1098,9 @@ SHL_DECLARE(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val, int 
 SHL_DECLARE(int, Attr_delete, (MPI_Comm comm, int keyval));
 
 /* The predefined attribute callbacks of MPI-1 (MPI 4.1, 16.1): functions, as are their
- * MPI_COMM_*, MPI_TYPE_* and MPI_WIN_* kin. MPI_NULL_COPY_FN asks for no copy,
- * MPI_DUP_FN copies the value, MPI_NULL_DELETE_FN does nothing. */
+ * MPI_COMM_*, MPI_TYPE_* and MPI_WIN_* kin (each declared with its kind's typedef).
+ * MPI_NULL_COPY_FN asks for no copy, MPI_DUP_FN copies the value, MPI_NULL_DELETE_FN does
+ * nothing. */
 __attribute__((visibility("default"))) MPI_Copy_function MPI_NULL_COPY_FN, MPI_DUP_FN;
 __attribute__((visibility("default"))) MPI_Delete_function MPI_NULL_DELETE_FN;
 
@@ -1195,9 +1196,9 @@ typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attr
 					 void *extra_state);
 MPI_Win_copy_attr_function shl_mpi_win_null_copy_fn, shl_mpi_win_dup_fn;
 MPI_Win_delete_attr_function shl_mpi_win_null_delete_fn;
-#define MPI_WIN_NULL_COPY_FN (&shl_mpi_win_null_copy_fn)
-#define MPI_WIN_DUP_FN (&shl_mpi_win_dup_fn)
-#define MPI_WIN_NULL_DELETE_FN (&shl_mpi_win_null_delete_fn)
+__attribute__((visibility("default"))) MPI_Win_copy_attr_function MPI_WIN_NULL_COPY_FN,
+	MPI_WIN_DUP_FN;
+__attribute__((visibility("default"))) MPI_Win_delete_attr_function MPI_WIN_NULL_DELETE_FN;
 
 SHL_DECLARE(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr));
 SHL_DECLARE(int, Free_mem, (void *base));

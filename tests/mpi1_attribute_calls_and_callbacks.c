@@ -66,6 +66,19 @@ int main(int argc, char **argv)
 	CHECK_MPI(MPI_Attr_delete(MPI_COMM_WORLD, null_kv));
 	CHECK_MPI(MPI_Keyval_free(&null_kv));
 
+	/* The callbacks are functions: their addresses can be taken. */
+	MPI_Comm_copy_attr_function *comm_copy[] = { &MPI_COMM_DUP_FN, &MPI_COMM_NULL_COPY_FN };
+	MPI_Type_copy_attr_function *type_copy[] = { &MPI_TYPE_DUP_FN, &MPI_TYPE_NULL_COPY_FN };
+	MPI_Win_copy_attr_function *win_copy[] = { &MPI_WIN_DUP_FN, &MPI_WIN_NULL_COPY_FN };
+	MPI_Comm_delete_attr_function *comm_del = &MPI_COMM_NULL_DELETE_FN;
+	MPI_Type_delete_attr_function *type_del = &MPI_TYPE_NULL_DELETE_FN;
+	MPI_Win_delete_attr_function *win_del = &MPI_WIN_NULL_DELETE_FN;
+	CHECK(comm_copy[0] != comm_copy[1] && type_copy[0] != type_copy[1] &&
+	      win_copy[0] != win_copy[1]);
+	CHECK(comm_del != NULL && type_del != NULL && win_del != NULL);
+	CHECK_MPI(comm_copy[0](MPI_COMM_WORLD, 0, NULL, &value, &out, &out_flag));
+	CHECK(out == &value && out_flag == 1);
+
 	/* The callbacks called directly. */
 	out = NULL;
 	out_flag = 0;

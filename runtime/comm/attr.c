@@ -65,15 +65,6 @@ SHL_API int shl_mpi_comm_null_delete_fn(MPI_Comm comm, int keyval, void *val,
 	return MPI_SUCCESS;
 }
 
-/* The MPI-1 spellings (MPI_NULL_COPY_FN, MPI_DUP_FN, MPI_NULL_DELETE_FN): the same
- * functions, under the names mpi.h declares. */
-extern __typeof__(shl_mpi_comm_null_copy_fn) MPI_NULL_COPY_FN
-	__attribute__((alias("shl_mpi_comm_null_copy_fn"), visibility("default")));
-extern __typeof__(shl_mpi_comm_dup_fn) MPI_DUP_FN
-	__attribute__((alias("shl_mpi_comm_dup_fn"), visibility("default")));
-extern __typeof__(shl_mpi_comm_null_delete_fn) MPI_NULL_DELETE_FN
-	__attribute__((alias("shl_mpi_comm_null_delete_fn"), visibility("default")));
-
 SHL_API int shl_mpi_type_null_copy_fn(MPI_Datatype oldtype, int keyval, void *extra, void *in,
 				      void *out, int *flag)
 {
@@ -113,6 +104,24 @@ SHL_API int shl_mpi_win_null_delete_fn(MPI_Win win, int keyval, void *val, void 
 {
 	return MPI_SUCCESS;
 }
+
+/* The predefined callbacks under the names mpi.h declares (functions, so that a program
+ * may call them or take their address): MPI_COMM_*, MPI_TYPE_*, MPI_WIN_* and MPI-1's
+ * MPI_NULL_COPY_FN, MPI_DUP_FN, MPI_NULL_DELETE_FN (the communicator ones). */
+#define SHL_CALLBACK(name, impl) \
+	extern __typeof__(impl) name __attribute__((alias(#impl), visibility("default")))
+SHL_CALLBACK(MPI_COMM_NULL_COPY_FN, shl_mpi_comm_null_copy_fn);
+SHL_CALLBACK(MPI_COMM_DUP_FN, shl_mpi_comm_dup_fn);
+SHL_CALLBACK(MPI_COMM_NULL_DELETE_FN, shl_mpi_comm_null_delete_fn);
+SHL_CALLBACK(MPI_TYPE_NULL_COPY_FN, shl_mpi_type_null_copy_fn);
+SHL_CALLBACK(MPI_TYPE_DUP_FN, shl_mpi_type_dup_fn);
+SHL_CALLBACK(MPI_TYPE_NULL_DELETE_FN, shl_mpi_type_null_delete_fn);
+SHL_CALLBACK(MPI_WIN_NULL_COPY_FN, shl_mpi_win_null_copy_fn);
+SHL_CALLBACK(MPI_WIN_DUP_FN, shl_mpi_win_dup_fn);
+SHL_CALLBACK(MPI_WIN_NULL_DELETE_FN, shl_mpi_win_null_delete_fn);
+SHL_CALLBACK(MPI_NULL_COPY_FN, shl_mpi_comm_null_copy_fn);
+SHL_CALLBACK(MPI_DUP_FN, shl_mpi_comm_dup_fn);
+SHL_CALLBACK(MPI_NULL_DELETE_FN, shl_mpi_comm_null_delete_fn);
 
 /* Rank locked: the keyval for `id`, or NULL if it is not a user keyval of `kind` not yet
  * freed. */
