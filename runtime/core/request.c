@@ -483,7 +483,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 	}
 	shl_status_out(status, &st);
 	/* The operation's error, as MPI_Test would return it; the request stays. */
-	if (st.MPI_ERROR != MPI_SUCCESS && !inactive(request))
+	if (st.MPI_ERROR != MPI_SUCCESS)
 		return op_error("MPI_Request_get_status", request->comm, request->kind, &st);
 	return MPI_SUCCESS;
 }
@@ -491,12 +491,6 @@ SHL_WEAK_ALIAS(Request_get_status);
 
 /* ---- MPI_Request_get_status_all, _any, _some (MPI 4.1, 3.7.5): MPI_Testall, MPI_Testany
  * and MPI_Testsome that neither free nor deactivate a request. ---- */
-
-/* Rank locked: `q`, active, is done. */
-static bool peek_done(struct shl_req *q)
-{
-	return wait_done(q);
-}
 
 int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
 				MPI_Status array_of_statuses[])
@@ -515,7 +509,7 @@ int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[]
 	shl_progress(r);
 	*flag = 1;
 	for (int i = 0; i < count && *flag; i++)
-		*flag = inactive(reqs[i]) || peek_done(reqs[i]);
+		*flag = inactive(reqs[i]) || wait_done(reqs[i]);
 	for (int i = 0; i < count && *flag; i++) {
 		struct shl_req *q = reqs[i];
 		MPI_Status *out = array_of_statuses != MPI_STATUSES_IGNORE ? &array_of_statuses[i]
@@ -556,7 +550,7 @@ int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[]
 		if (inactive(reqs[i]))
 			continue;
 		active++;
-		if (peek_done(reqs[i])) {
+		if (wait_done(reqs[i])) {
 			*index = i;
 			st = reqs[i]->status;
 		}
@@ -599,7 +593,7 @@ int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_request
 		if (inactive(q))
 			continue;
 		active++;
-		if (!peek_done(q))
+		if (!wait_done(q))
 			continue;
 		if (array_of_statuses != MPI_STATUSES_IGNORE)
 			array_of_statuses[n] = q->status;
