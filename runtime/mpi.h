@@ -416,9 +416,9 @@ typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval,
 					  void *attribute_val, void *extra_state);
 MPI_Comm_copy_attr_function shl_mpi_comm_null_copy_fn, shl_mpi_comm_dup_fn;
 MPI_Comm_delete_attr_function shl_mpi_comm_null_delete_fn;
-#define MPI_COMM_NULL_COPY_FN (&shl_mpi_comm_null_copy_fn)
-#define MPI_COMM_DUP_FN (&shl_mpi_comm_dup_fn)
-#define MPI_COMM_NULL_DELETE_FN (&shl_mpi_comm_null_delete_fn)
+__attribute__((visibility("default"))) MPI_Comm_copy_attr_function MPI_COMM_NULL_COPY_FN,
+	MPI_COMM_DUP_FN;
+__attribute__((visibility("default"))) MPI_Comm_delete_attr_function MPI_COMM_NULL_DELETE_FN;
 
 SHL_DECLARE(int, Group_size, (MPI_Group group, int *size));
 SHL_DECLARE(int, Group_rank, (MPI_Group group, int *rank));
@@ -986,9 +986,9 @@ typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval
 					  void *attribute_val, void *extra_state);
 MPI_Type_copy_attr_function shl_mpi_type_null_copy_fn, shl_mpi_type_dup_fn;
 MPI_Type_delete_attr_function shl_mpi_type_null_delete_fn;
-#define MPI_TYPE_NULL_COPY_FN (&shl_mpi_type_null_copy_fn)
-#define MPI_TYPE_DUP_FN (&shl_mpi_type_dup_fn)
-#define MPI_TYPE_NULL_DELETE_FN (&shl_mpi_type_null_delete_fn)
+__attribute__((visibility("default"))) MPI_Type_copy_attr_function MPI_TYPE_NULL_COPY_FN,
+	MPI_TYPE_DUP_FN;
+__attribute__((visibility("default"))) MPI_Type_delete_attr_function MPI_TYPE_NULL_DELETE_FN;
 SHL_DECLARE(int, Type_create_keyval, (MPI_Type_copy_attr_function *type_copy_attr_fn,
 				      MPI_Type_delete_attr_function *type_delete_attr_fn,
 				      int *type_keyval, void *extra_state));
@@ -1050,6 +1050,107 @@ SHL_DECLARE(int, Pack_external_size_c, (const char datarep[], MPI_Count incount,
 
 /* ---- statuses, request queries, handle conversions, predefined callbacks, error classes
  * removed, hardware resources, MPI-1 names ---- */
+/* The fields of a status (MPI 4.1, 3.2.5 and 13.3): what MPI_Status_set_* write,
+ * MPI_Status_get_* read, for layered libraries and generalized requests. */
+SHL_DECLARE(int, Status_set_cancelled, (MPI_Status *status, int flag));
+SHL_DECLARE(int, Status_set_source, (MPI_Status *status, int source));
+SHL_DECLARE(int, Status_set_tag, (MPI_Status *status, int tag));
+SHL_DECLARE(int, Status_set_error, (MPI_Status *status, int error));
+SHL_DECLARE(int, Status_get_source, (const MPI_Status *status, int *source));
+SHL_DECLARE(int, Status_get_tag, (const MPI_Status *status, int *tag));
+SHL_DECLARE(int, Status_get_error, (const MPI_Status *status, int *error));
+
+/* Whether all, any or some of the requests completed, without freeing or deactivating
+ * them (MPI 4.1, 3.7.5): MPI_Testall, MPI_Testany and MPI_Testsome that leave the
+ * requests as they are. */
+SHL_DECLARE(int, Request_get_status_all, (int count, const MPI_Request array_of_requests[],
+					  int *flag, MPI_Status array_of_statuses[]));
+SHL_DECLARE(int, Request_get_status_any, (int count, const MPI_Request array_of_requests[],
+					  int *index, int *flag, MPI_Status *status));
+SHL_DECLARE(int, Request_get_status_some, (int incount, const MPI_Request array_of_requests[],
+					   int *outcount, int array_of_indices[],
+					   MPI_Status array_of_statuses[]));
+
+/* User error classes, codes and strings given back (MPI 4.1, 9.5). */
+SHL_DECLARE(int, Remove_error_class, (int errorclass));
+SHL_DECLARE(int, Remove_error_code, (int errorcode));
+SHL_DECLARE(int, Remove_error_string, (int errorcode));
+
+/* An info object describing the hardware the calling rank runs on (MPI 4.1, 11.4.1);
+ * the caller frees it. Keys: docs/architecture.md, "Hardware resources". */
+SHL_DECLARE(int, Get_hw_resource_info, (MPI_Info *hw_info));
+
+/* The profiling hook (MPI 4.1, 15.2.4): Shoal has no profiling levels; returns
+ * MPI_SUCCESS. */
+SHL_DECLARE(int, Pcontrol, (const int level, ...));
+
+/* The attribute calls of MPI-1, deprecated since MPI-2 (MPI 4.1, 16.1): the same as the
+ * MPI_Comm_* ones, on the same keyvals. */
+typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval, void *extra_state,
+			      void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Delete_function(MPI_Comm comm, int keyval, void *attribute_val,
+				void *extra_state);
+SHL_DECLARE(int, Keyval_create, (MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn,
+				 int *keyval, void *extra_state));
+SHL_DECLARE(int, Keyval_free, (int *keyval));
+SHL_DECLARE(int, Attr_put, (MPI_Comm comm, int keyval, void *attribute_val));
+SHL_DECLARE(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val, int *flag));
+SHL_DECLARE(int, Attr_delete, (MPI_Comm comm, int keyval));
+
+/* The predefined attribute callbacks of MPI-1 (MPI 4.1, 16.1): functions, as are their
+ * MPI_COMM_*, MPI_TYPE_* and MPI_WIN_* kin (each declared with its kind's typedef).
+ * MPI_NULL_COPY_FN asks for no copy, MPI_DUP_FN copies the value, MPI_NULL_DELETE_FN does
+ * nothing. */
+__attribute__((visibility("default"))) MPI_Copy_function MPI_NULL_COPY_FN, MPI_DUP_FN;
+__attribute__((visibility("default"))) MPI_Delete_function MPI_NULL_DELETE_FN;
+
+/* Handle conversions between C and Fortran (MPI 4.1, 19.3.4). An MPI_Fint names a handle:
+ * 0 the kind's null handle, others as docs/architecture.md "Handles as integers" says; a
+ * value that names no live object of the kind converts to the null handle. */
+SHL_DECLARE(MPI_Fint, Comm_c2f, (MPI_Comm comm));
+SHL_DECLARE(MPI_Comm, Comm_f2c, (MPI_Fint comm));
+SHL_DECLARE(MPI_Fint, Type_c2f, (MPI_Datatype datatype));
+SHL_DECLARE(MPI_Datatype, Type_f2c, (MPI_Fint datatype));
+SHL_DECLARE(MPI_Fint, Group_c2f, (MPI_Group group));
+SHL_DECLARE(MPI_Group, Group_f2c, (MPI_Fint group));
+SHL_DECLARE(MPI_Fint, Request_c2f, (MPI_Request request));
+SHL_DECLARE(MPI_Request, Request_f2c, (MPI_Fint request));
+SHL_DECLARE(MPI_Fint, Info_c2f, (MPI_Info info));
+SHL_DECLARE(MPI_Info, Info_f2c, (MPI_Fint info));
+SHL_DECLARE(MPI_Fint, Errhandler_c2f, (MPI_Errhandler errhandler));
+SHL_DECLARE(MPI_Errhandler, Errhandler_f2c, (MPI_Fint errhandler));
+SHL_DECLARE(MPI_Fint, Message_c2f, (MPI_Message message));
+SHL_DECLARE(MPI_Message, Message_f2c, (MPI_Fint message));
+SHL_DECLARE(MPI_Fint, Op_c2f, (MPI_Op op));
+SHL_DECLARE(MPI_Op, Op_f2c, (MPI_Fint op));
+/* MPI_Win is struct shl_win * (declared with one-sided communication, below). */
+struct shl_win;
+SHL_DECLARE(MPI_Fint, Win_c2f, (struct shl_win *win));
+SHL_DECLARE(struct shl_win *, Win_f2c, (MPI_Fint win));
+
+/* Statuses as Fortran sees them: MPI_F_STATUS_SIZE integers (the include file, the mpi
+ * module) or the MPI_F08_status struct (mpi_f08), with the public fields at MPI_F_SOURCE,
+ * MPI_F_TAG and MPI_F_ERROR. */
+#define MPI_F_STATUS_SIZE 8
+#define MPI_F_SOURCE 0
+#define MPI_F_TAG 1
+#define MPI_F_ERROR 2
+typedef struct MPI_F08_status {
+	MPI_Fint MPI_SOURCE;
+	MPI_Fint MPI_TAG;
+	MPI_Fint MPI_ERROR;
+	MPI_Fint shl_internal[MPI_F_STATUS_SIZE - 3];
+} MPI_F08_status;
+#define MPI_F_STATUS_IGNORE ((MPI_Fint *)0)
+#define MPI_F_STATUSES_IGNORE ((MPI_Fint *)0)
+#define MPI_F08_STATUS_IGNORE ((MPI_F08_status *)0)
+#define MPI_F08_STATUSES_IGNORE ((MPI_F08_status *)0)
+SHL_DECLARE(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status));
+SHL_DECLARE(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status));
+SHL_DECLARE(int, Status_c2f08, (const MPI_Status *c_status, MPI_F08_status *f08_status));
+SHL_DECLARE(int, Status_f082c, (const MPI_F08_status *f08_status, MPI_Status *c_status));
+SHL_DECLARE(int, Status_f2f08, (const MPI_Fint *f_status, MPI_F08_status *f08_status));
+SHL_DECLARE(int, Status_f082f, (const MPI_F08_status *f08_status, MPI_Fint *f_status));
 
 /* ---- buffers attached to a communicator or session, flushing them (MPI 4.1, 3.6) ---- */
 
@@ -1095,9 +1196,9 @@ typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attr
 					 void *extra_state);
 MPI_Win_copy_attr_function shl_mpi_win_null_copy_fn, shl_mpi_win_dup_fn;
 MPI_Win_delete_attr_function shl_mpi_win_null_delete_fn;
-#define MPI_WIN_NULL_COPY_FN (&shl_mpi_win_null_copy_fn)
-#define MPI_WIN_DUP_FN (&shl_mpi_win_dup_fn)
-#define MPI_WIN_NULL_DELETE_FN (&shl_mpi_win_null_delete_fn)
+__attribute__((visibility("default"))) MPI_Win_copy_attr_function MPI_WIN_NULL_COPY_FN,
+	MPI_WIN_DUP_FN;
+__attribute__((visibility("default"))) MPI_Win_delete_attr_function MPI_WIN_NULL_DELETE_FN;
 
 SHL_DECLARE(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr));
 SHL_DECLARE(int, Free_mem, (void *base));

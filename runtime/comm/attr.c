@@ -1,8 +1,9 @@
 /* Attributes on communicators, datatypes and windows: keyvals with copy/delete callbacks,
- * the predefined attributes of MPI_COMM_WORLD, the MPI_Comm_* / MPI_Type_* attribute and
- * keyval functions, the MPI_Win_* keyval functions, and the attribute list operations
- * that rma/object.c's window attribute calls run on a window's list (comm/ cannot see a
- * window). Entered by rank threads; keyvals are the rank's own (struct shl_rank_objs).
+ * the predefined callbacks, the predefined attributes of MPI_COMM_WORLD, the MPI_Comm_* /
+ * MPI_Type_* attribute and keyval functions and MPI-1's names for the communicator ones
+ * (MPI_Attr_*, MPI_Keyval_*), the MPI_Win_* keyval functions, and the attribute list
+ * operations that rma/object.c's window attribute calls run on a window's list (comm/
+ * cannot see a window). Entered by rank threads; keyvals are the rank's own (struct shl_rank_objs).
  * Lists change under the rank lock; user callbacks run with it released (they may call
  * MPI). Must not write to a predefined datatype: its attributes live in the rank's table. */
 #include <errno.h>
@@ -104,6 +105,24 @@ SHL_API int shl_mpi_win_null_delete_fn(MPI_Win win, int keyval, void *val, void 
 	return MPI_SUCCESS;
 }
 
+/* The predefined callbacks under the names mpi.h declares (functions, so that a program
+ * may call them or take their address): MPI_COMM_*, MPI_TYPE_*, MPI_WIN_* and MPI-1's
+ * MPI_NULL_COPY_FN, MPI_DUP_FN, MPI_NULL_DELETE_FN (the communicator ones). */
+#define SHL_CALLBACK(name, impl) \
+	extern __typeof__(impl) name __attribute__((alias(#impl), visibility("default")))
+SHL_CALLBACK(MPI_COMM_NULL_COPY_FN, shl_mpi_comm_null_copy_fn);
+SHL_CALLBACK(MPI_COMM_DUP_FN, shl_mpi_comm_dup_fn);
+SHL_CALLBACK(MPI_COMM_NULL_DELETE_FN, shl_mpi_comm_null_delete_fn);
+SHL_CALLBACK(MPI_TYPE_NULL_COPY_FN, shl_mpi_type_null_copy_fn);
+SHL_CALLBACK(MPI_TYPE_DUP_FN, shl_mpi_type_dup_fn);
+SHL_CALLBACK(MPI_TYPE_NULL_DELETE_FN, shl_mpi_type_null_delete_fn);
+SHL_CALLBACK(MPI_WIN_NULL_COPY_FN, shl_mpi_win_null_copy_fn);
+SHL_CALLBACK(MPI_WIN_DUP_FN, shl_mpi_win_dup_fn);
+SHL_CALLBACK(MPI_WIN_NULL_DELETE_FN, shl_mpi_win_null_delete_fn);
+SHL_CALLBACK(MPI_NULL_COPY_FN, shl_mpi_comm_null_copy_fn);
+SHL_CALLBACK(MPI_DUP_FN, shl_mpi_comm_dup_fn);
+SHL_CALLBACK(MPI_NULL_DELETE_FN, shl_mpi_comm_null_delete_fn);
+
 /* Rank locked: the keyval for `id`, or NULL if it is not a user keyval of `kind` not yet
  * freed. */
 static struct shl_keyval *keyval(struct shl_rank *r, int id, enum shl_keyval_kind kind)
@@ -167,6 +186,17 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
 }
 SHL_WEAK_ALIAS(Comm_create_keyval);
 
+/* MPI-1's name (MPI 4.1, 16.1): in C the callbacks' types are the MPI_Comm_* ones. */
+int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn,
+		       int *keyval, void *extra_state)
+{
+	struct shl_keyval kv = { .copy.comm = copy_fn, .del.comm = delete_fn,
+				 .extra = extra_state, .kind = SHL_KEYVAL_COMM };
+
+	return create_keyval("MPI_Keyval_create", kv, keyval);
+}
+SHL_WEAK_ALIAS(Keyval_create);
+
 int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
 			    MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
 			    void *extra_state)
@@ -218,6 +248,12 @@ int PMPI_Comm_free_keyval(int *comm_keyval)
 	return free_keyval("MPI_Comm_free_keyval", SHL_KEYVAL_COMM, comm_keyval);
 }
 SHL_WEAK_ALIAS(Comm_free_keyval);
+
+int PMPI_Keyval_free(int *keyval)
+{
+	return free_keyval("MPI_Keyval_free", SHL_KEYVAL_COMM, keyval);
+}
+SHL_WEAK_ALIAS(Keyval_free);
 
 int PMPI_Type_free_keyval(int *type_keyval)
 {
@@ -357,9 +393,9 @@ static int lookup(const char *fn, struct shl_rank *r, MPI_Comm comm, int id,
 	return MPI_SUCCESS;
 }
 
-int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+/* MPI_Comm_set_attr and MPI-1's MPI_Attr_put (`fn`). */
+static int set_attr(const char *fn, MPI_Comm comm, int comm_keyval, void *attribute_val)
 {
-	const char *fn = "MPI_Comm_set_attr";
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
 	int err = lookup(fn, r, comm, comm_keyval, &c);
@@ -377,7 +413,18 @@ int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 		return shl_err(c, err, fn, "the delete callback of keyval %d failed", comm_keyval);
 	return MPI_SUCCESS;
 }
+
+int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+{
+	return set_attr("MPI_Comm_set_attr", comm, comm_keyval, attribute_val);
+}
 SHL_WEAK_ALIAS(Comm_set_attr);
+
+int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
+{
+	return set_attr("MPI_Attr_put", comm, keyval, attribute_val);
+}
+SHL_WEAK_ALIAS(Attr_put);
 
 /* The predefined attribute `id`, or NULL if `id` is not one. */
 static const int *predefined(struct shl_rank *r, int id)
@@ -394,9 +441,10 @@ static const int *predefined(struct shl_rank *r, int id)
 	}
 }
 
-int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
+/* MPI_Comm_get_attr and MPI-1's MPI_Attr_get (`fn`). */
+static int get_attr(const char *fn, MPI_Comm comm, int comm_keyval, void *attribute_val,
+		    int *flag)
 {
-	const char *fn = "MPI_Comm_get_attr";
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c = shl_comm_get(r, comm);
 
@@ -420,11 +468,22 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int 
 			       comm_keyval);
 	return MPI_SUCCESS;
 }
+
+int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
+{
+	return get_attr("MPI_Comm_get_attr", comm, comm_keyval, attribute_val, flag);
+}
 SHL_WEAK_ALIAS(Comm_get_attr);
 
-int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 {
-	const char *fn = "MPI_Comm_delete_attr";
+	return get_attr("MPI_Attr_get", comm, keyval, attribute_val, flag);
+}
+SHL_WEAK_ALIAS(Attr_get);
+
+/* MPI_Comm_delete_attr and MPI-1's MPI_Attr_delete (`fn`). */
+static int delete_attr(const char *fn, MPI_Comm comm, int comm_keyval)
+{
 	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_comm *c;
 	int err = lookup(fn, r, comm, comm_keyval, &c);
@@ -440,7 +499,18 @@ int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 		return shl_err(c, err, fn, "the delete callback of keyval %d failed", comm_keyval);
 	return MPI_SUCCESS;
 }
+
+int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
+{
+	return delete_attr("MPI_Comm_delete_attr", comm, comm_keyval);
+}
 SHL_WEAK_ALIAS(Comm_delete_attr);
+
+int PMPI_Attr_delete(MPI_Comm comm, int keyval)
+{
+	return delete_attr("MPI_Attr_delete", comm, keyval);
+}
+SHL_WEAK_ALIAS(Attr_delete);
 
 /* Append to *tail a copy of every attribute of list `a` whose copy callback asks for one;
  * `from` is the handle the callbacks get (an MPI_Comm or an MPI_Datatype, by the keyval's

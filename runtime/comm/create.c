@@ -36,6 +36,17 @@ static void dup_run(struct shl_meeting *m)
 	}
 }
 
+/* An attribute copy callback of `fn` on parent `p` failed with `err`: delete what was
+ * copied onto `c`, release it, and raise `err` (*newcomm is MPI_COMM_NULL already). */
+static int copy_failed(const char *fn, struct shl_rank *r, struct shl_comm *p,
+		       struct shl_comm *c, int err)
+{
+	shl_attr_delete_all(r, c);
+	shl_comm_release(c);
+	return shl_err(p, err, fn, "an attribute copy callback failed with error %d; newcomm "
+		       "is MPI_COMM_NULL", err);
+}
+
 /* MPI_Comm_dup and friends: `info` is the new hints (NULL: the parent's); with `request`,
  * return once this rank has joined. */
 static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI_Comm *newcomm,
@@ -52,6 +63,9 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 		return err;
 	if (newcomm == NULL)
 		return shl_err(p, MPI_ERR_ARG, fn, "newcomm is NULL");
+	/* What a failure below leaves (MPI 4.1, 7.4.2: a failed copy callback fails the
+	 * call); `comm` was read already, so `newcomm` may point at it. */
+	*newcomm = MPI_COMM_NULL;
 	if (with_info && info != MPI_INFO_NULL && (hints = shl_info_get(r, info)) == NULL)
 		return shl_err(p, MPI_ERR_INFO, fn, "invalid info argument");
 	c = shl_comm_alloc(p);
@@ -64,12 +78,6 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 			return shl_err(p, MPI_ERR_NO_MEM, fn, "out of memory");
 		}
 	}
-	err = shl_attr_copy(r, p, c);
-	if (err != MPI_SUCCESS) {
-		shl_attr_delete_all(r, c);
-		shl_comm_release(c);
-		return shl_err(p, err, fn, "an attribute copy callback failed");
-	}
 	/* Across nodes, a split of one color in member order; of an intercommunicator, the
 	 * same two groups. */
 	int key = p->inter ? p->member : p->rank, g0 = p->inter ? p->sh->gsize[0] : 0;
@@ -78,13 +86,25 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 		err = p->sh->offnode ? shl_comm_net_split(r, p, 0, key, &nm, NULL)
 				     : shl_comm_meet_all(r, p, fn, dup_run, NULL, c);
 		if (err != MPI_SUCCESS) {
-			shl_attr_delete_all(r, c);
 			shl_comm_release(c);
 			return shl_err(p, err, fn, "the members could not create the communicator");
 		}
+		/* The attributes once the members have met, so that a copy callback failing
+		 * on some ranks only leaves none of the others waiting: a failing one fails
+		 * the call on its rank, whose new object goes with the attributes copied so
+		 * far (their delete callbacks run). */
+		err = shl_attr_copy(r, p, c);
+		if (err != MPI_SUCCESS)
+			return copy_failed(fn, r, p, c, err);
 		*newcomm = c;
 		return MPI_SUCCESS;
 	}
+	/* Nonblocking: the attributes at the call (the new communicator is the caller's
+	 * only once the request completes); a failing copy callback fails the call on this
+	 * rank before it joins the members. */
+	err = shl_attr_copy(r, p, c);
+	if (err != MPI_SUCCESS)
+		return copy_failed(fn, r, p, c, err);
 	/* Nonblocking: the arrival outlives this call; the meeting frees it. */
 	struct shl_arrival *a = calloc(1, sizeof(*a));
 	struct shl_req *q = NULL;

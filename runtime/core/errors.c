@@ -1,7 +1,8 @@
-/* Error classes and user error codes, their strings, error handlers (predefined and user)
- * and the one place where a failure becomes an MPI error: shl_err_raise, through which
- * shl_err (communicators) and rma's shl_win_err (windows) go. Entered by rank threads.
- * Never exits on its own except through MPI_ERRORS_ARE_FATAL / MPI_ERRORS_ABORT. */
+/* Error classes and user error codes (added and removed), their strings, error handlers
+ * (predefined and user) and the one place where a failure becomes an MPI error:
+ * shl_err_raise, through which shl_err (communicators) and rma's shl_win_err (windows) go.
+ * Entered by rank threads. Never exits on its own except through MPI_ERRORS_ARE_FATAL /
+ * MPI_ERRORS_ABORT. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,10 +97,16 @@ static const char *class_name(int errclass)
 	return class_names[errclass];
 }
 
-/* The rank's entry for user code `code`, or NULL. Rank locked (or single-threaded use). */
+/* A removed code's class (MPI_Remove_error_class/code): its entry stays, so codes are
+ * never handed out twice, but names nothing. */
+#define REMOVED (-1)
+
+/* The rank's entry for user code `code`, or NULL (none, or removed). Rank locked (or
+ * single-threaded use). */
 static struct shl_user_error *user_error(struct shl_rank *r, int code)
 {
-	if (r == NULL || code < FIRST_USER_CODE || code - FIRST_USER_CODE >= r->objs->nerrors)
+	if (r == NULL || code < FIRST_USER_CODE || code - FIRST_USER_CODE >= r->objs->nerrors ||
+	    r->objs->errors[code - FIRST_USER_CODE].cls == REMOVED)
 		return NULL;
 	return &r->objs->errors[code - FIRST_USER_CODE];
 }
@@ -333,6 +340,79 @@ int PMPI_Add_error_string(int errorcode, const char *string)
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Add_error_string);
+
+/* What MPI_Remove_error_class/code/string do with a user code (MPI 4.1, 9.5). */
+enum removal { CLASS, CODE, STRING };
+
+/* Remove user class, code or string `code` for call `fn`. A predefined class or code, a
+ * value that is no user class (code) of this rank, a class that codes other than itself
+ * still belong to and a code without a string are MPI_ERR_ARG. A removed class or code
+ * takes its string with it; its value is not handed out again, so MPI_LASTUSEDCODE keeps
+ * its value. */
+static int remove_error(const char *fn, int code, enum removal what)
+{
+	static const char *const noun[] = { "errorclass", "errorcode", "errorcode" };
+	struct shl_rank *r = shl_rank_any_phase(fn);
+	struct shl_user_error *u;
+	char *str = NULL;
+	int attached = -1;
+
+	if (class_name(code) != NULL)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "%s %d is predefined and cannot be removed",
+			       noun[what], code);
+	shl_rank_lock(r);
+	u = user_error(r, code);
+	if (u != NULL && what == CLASS && u->cls == code) {
+		for (int i = 0; i < r->objs->nerrors && attached < 0; i++)
+			if (r->objs->errors[i].cls == code && FIRST_USER_CODE + i != code)
+				attached = FIRST_USER_CODE + i;
+	}
+	bool fits = u != NULL && (what == STRING ? u->str != NULL
+				  : what == CLASS ? u->cls == code && attached < 0
+						  : u->cls != code);
+	if (fits) {
+		str = u->str;
+		u->str = NULL;
+		if (what != STRING)
+			u->cls = REMOVED;
+	}
+	shl_rank_unlock(r);
+	free(str);
+	if (fits)
+		return MPI_SUCCESS;
+	if (u == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "%s %d is not a user error %s of this rank "
+			       "(removed already?)", noun[what], code,
+			       what == CLASS ? "class" : what == CODE ? "code" : "class or code");
+	if (what == STRING)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "errorcode %d has no string to remove", code);
+	if (what == CODE)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "errorcode %d is an error class: "
+			       "MPI_Remove_error_class removes it", code);
+	if (attached >= 0)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "errorclass %d still has error code %d "
+			       "(remove its codes first)", code, attached);
+	return shl_err(NULL, MPI_ERR_ARG, fn, "errorclass %d is an error code of class %d, "
+		       "not a class", code, u->cls);
+}
+
+int PMPI_Remove_error_class(int errorclass)
+{
+	return remove_error("MPI_Remove_error_class", errorclass, CLASS);
+}
+SHL_WEAK_ALIAS(Remove_error_class);
+
+int PMPI_Remove_error_code(int errorcode)
+{
+	return remove_error("MPI_Remove_error_code", errorcode, CODE);
+}
+SHL_WEAK_ALIAS(Remove_error_code);
+
+int PMPI_Remove_error_string(int errorcode)
+{
+	return remove_error("MPI_Remove_error_string", errorcode, STRING);
+}
+SHL_WEAK_ALIAS(Remove_error_string);
 
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
 				MPI_Errhandler *errhandler)

@@ -1,8 +1,29 @@
-/* The handle arena: the memory of every object the library hands out as a handle, and the
- * ranges the handle checks of core/handle.h look in. One process-wide struct (`arena`)
- * under its own mutex; entered by any thread that creates or frees a handle's object. The
- * arena is reserved once and never unmapped or made inaccessible, so a check may read any
- * slot start at any time. */
+/* The handle arena: the memory of every object the library hands out as a handle, the
+ * ranges the handle checks of core/handle.h look in, and the integers that name handles.
+ * One process-wide struct (`arena`) under its own mutex; entered by any thread that
+ * creates or frees a handle's object, or converts a handle. The arena is reserved once and
+ * never unmapped or made inaccessible, so a check may read any slot start at any time.
+ *
+ * Handles as integers (MPI_Fint, 32 bits: MPI_Comm_c2f and its kin, and the Fortran
+ * bindings to come). Every object a handle points to lies in one of three places, each
+ * with a part of the int range:
+ *   0                      the null handle of every kind (MPI_COMM_NULL, ...);
+ *   1 .. 2^31-1            a slot of the arena: (size class + 1) << 26 | slot index in
+ *                          its class's region (a region of 1 GiB holds at most 2^25
+ *                          slots of the smallest class, so the index fits 26 bits);
+ *   -1 .. -2^30            an object of the predefined section: -1 - its byte offset in
+ *                          `shl_predef` (MPI_COMM_WORLD, MPI_INT, MPI_SUM, ...);
+ *   -2^30-1 .. -2^31+1     the program's copy of a predefined object (a program linked
+ *                          without -fPIC): -1 - 2^30 - its offset in the program's
+ *                          writable data;
+ *   -2^31                  SHL_HANDLE_INT_SPECIAL, which a kind may use (a request: the
+ *                          calling rank's shared request for sends done at once).
+ * An object keeps its integer for as long as it lives, and a handle converts back to the
+ * very pointer it came from: MPI_COMM_WORLD and MPI_COMM_SELF, sentinels that each rank
+ * maps to its own object, come back as the sentinels. Converting back checks the place
+ * (a slot start of the kind's size class, a mapped byte of the section or the program's
+ * data) and then the kind's magic, so an integer that names no live object of the kind
+ * (a freed one, another kind's, a made-up number) gives the null handle. */
 #include <link.h>
 #include <pthread.h>
 #include <string.h>
@@ -196,4 +217,66 @@ void shl_handle_free(void *obj)
 	arena.cls[c].tail = &s->next;
 	arena.cls[c].waiting++;
 	pthread_mutex_unlock(&arena.lock);
+}
+
+/* The part of the negative integers that names the predefined section. */
+#define PREDEF_SPAN ((uintptr_t)1 << 30)
+/* Bits of a slot index in a handle's integer. */
+#define INDEX_BITS 26
+
+int32_t shl_handle_to_int(const void *h)
+{
+	uintptr_t p = (uintptr_t)h;
+
+	if (h == NULL)
+		return 0;
+	if (p - (uintptr_t)__start_shl_predef < (uintptr_t)(__stop_shl_predef - __start_shl_predef))
+		return (int32_t)(-1 - (intptr_t)(p - (uintptr_t)__start_shl_predef));
+	for (unsigned c = 0; c < SHL_HANDLE_CLASSES; c++) {
+		unsigned shift = c + SHL_HANDLE_MIN_SHIFT;
+		if (!shl_handle_in_arena(h, (size_t)1 << shift))
+			continue;
+		uintptr_t base = atomic_load_explicit(&shl_handle_ranges.region[c],
+						      memory_order_relaxed);
+		return (int32_t)(((uintptr_t)(c + 1) << INDEX_BITS) | ((p - base) >> shift));
+	}
+	uintptr_t off = p - shl_handle_ranges.prog_lo;
+	if (shl_handle_ranges.prog_hi != 0 &&
+	    off < shl_handle_ranges.prog_hi - shl_handle_ranges.prog_lo && off < PREDEF_SPAN - 1)
+		return (int32_t)(-1 - (intptr_t)PREDEF_SPAN - (intptr_t)off);
+	return 0;
+}
+
+void *shl_handle_from_int(int32_t f, size_t size, uint32_t magic)
+{
+	uintptr_t p;
+	uint32_t m;
+
+	if (f == 0 || f == SHL_HANDLE_INT_SPECIAL)
+		return NULL;
+	if (f > 0) {
+		unsigned c = ((uint32_t)f >> INDEX_BITS) - 1;
+		if (c >= SHL_HANDLE_CLASSES)
+			return NULL;
+		uintptr_t index = (uintptr_t)f & (((uintptr_t)1 << INDEX_BITS) - 1);
+		p = atomic_load_explicit(&shl_handle_ranges.region[c], memory_order_relaxed) +
+		    (index << (c + SHL_HANDLE_MIN_SHIFT));
+		if (!shl_handle_in_arena((void *)p, size))
+			return NULL;
+	} else {
+		uintptr_t off = (uintptr_t)(-1 - (intptr_t)f);
+		if (off < PREDEF_SPAN) {
+			p = (uintptr_t)__start_shl_predef + off;
+			if (off + size > (uintptr_t)(__stop_shl_predef - __start_shl_predef))
+				return NULL;
+		} else {
+			off -= PREDEF_SPAN;
+			if (shl_handle_ranges.prog_hi == 0 ||
+			    off + size > shl_handle_ranges.prog_hi - shl_handle_ranges.prog_lo)
+				return NULL;
+			p = shl_handle_ranges.prog_lo + off;
+		}
+	}
+	memcpy(&m, (const void *)p, sizeof(m));
+	return m == magic ? (void *)p : NULL;
 }

@@ -103,4 +103,16 @@ void *shl_handle_alloc(size_t size);
  * reused only after many other frees of its size. Any thread. */
 void shl_handle_free(void *obj);
 
+/* Handles as 32-bit integers, for MPI_*_c2f and MPI_*_f2c (core/handle.c's opening says
+ * how they are encoded): 0 is the null handle, and every object of the predefined section,
+ * the program's copies of them and the arena has a value of its own, the same for as long
+ * as the object lives. SHL_HANDLE_INT_SPECIAL is none of them: a kind may give it a
+ * meaning of its own. */
+#define SHL_HANDLE_INT_SPECIAL INT32_MIN
+/* The integer of handle `h`; 0 for NULL and for a pointer that is no handle's object. */
+int32_t shl_handle_to_int(const void *h);
+/* The object of `size` bytes whose first field is `magic` that integer `f` names, or NULL
+ * (f is 0, names no mapped object, or its object is not of that kind or is freed). */
+void *shl_handle_from_int(int32_t f, size_t size, uint32_t magic);
+
 #endif

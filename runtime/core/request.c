@@ -1,4 +1,5 @@
-/* Requests: the per-rank pool, and the Wait/Test family, Start, Cancel, Request_free.
+/* Requests: the per-rank pool, and the Wait/Test family, MPI_Request_get_status and its
+ * _all/_any/_some forms, Start, Cancel, Request_free.
  * Entered by rank threads; the rank is locked around every use of its lists. A request is
  * completed by whoever finishes its operation (shl_req_complete, any thread) but is only
  * ever released by its owning rank. */
@@ -135,6 +136,14 @@ static int op_error(const char *fn, struct shl_comm *c, enum shl_req_kind kind,
 	return shl_err(c, st->MPI_ERROR, fn, "%s", text);
 }
 
+/* A null or inactive request's result (MPI 4.1, 3.7.3): the empty status, whole, its
+ * MPI_ERROR too (MPI_SUCCESS), unless `status` is MPI_STATUS_IGNORE. */
+static void empty_out(MPI_Status *status)
+{
+	if (status != MPI_STATUS_IGNORE)
+		shl_status_empty(status, MPI_ANY_SOURCE);
+}
+
 /* Whether a request being waited for is done; a large send helps its receiver copy. */
 static bool wait_done(void *arg)
 {
@@ -163,7 +172,7 @@ static int one(const char *fn, MPI_Request *request, int *flag, MPI_Status *stat
 		*flag = 1;
 	shl_status_empty(&st, MPI_ANY_SOURCE);
 	if (inactive(*request)) {
-		shl_status_out(status, &st);
+		empty_out(status);
 		return MPI_SUCCESS;
 	}
 	c = (*request)->comm;
@@ -274,6 +283,11 @@ static int any(const char *fn, int count, MPI_Request reqs[], int *index, int *f
 	shl_rank_unlock(r);
 	if (flag != NULL && !*flag) {
 		shl_poll_missed();
+		return MPI_SUCCESS;
+	}
+	if (*index == MPI_UNDEFINED) {
+		/* No active request: the empty status (MPI 4.1, 3.7.5). */
+		empty_out(status);
 		return MPI_SUCCESS;
 	}
 	shl_status_out(status, &st);
@@ -463,13 +477,137 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 		shl_poll_missed();
 		return MPI_SUCCESS;
 	}
+	if (inactive(request)) {
+		empty_out(status);
+		return MPI_SUCCESS;
+	}
 	shl_status_out(status, &st);
 	/* The operation's error, as MPI_Test would return it; the request stays. */
-	if (st.MPI_ERROR != MPI_SUCCESS && !inactive(request))
+	if (st.MPI_ERROR != MPI_SUCCESS)
 		return op_error("MPI_Request_get_status", request->comm, request->kind, &st);
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Request_get_status);
+
+/* ---- MPI_Request_get_status_all, _any, _some (MPI 4.1, 3.7.5): MPI_Testall, MPI_Testany
+ * and MPI_Testsome that neither free nor deactivate a request. ---- */
+
+int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
+				MPI_Status array_of_statuses[])
+{
+	const char *fn = "MPI_Request_get_status_all";
+	struct shl_rank *r = shl_rank_or_die(fn);
+	MPI_Request *reqs = (MPI_Request *)array_of_requests;
+	struct failure failed = { .index = -1 };
+	int err = check_array(fn, r, count, reqs);
+
+	if (err == MPI_SUCCESS && flag == NULL)
+		err = shl_err(NULL, MPI_ERR_ARG, fn, "flag is NULL");
+	if (err != MPI_SUCCESS)
+		return err;
+	shl_rank_lock(r);
+	shl_progress(r);
+	*flag = 1;
+	for (int i = 0; i < count && *flag; i++)
+		*flag = inactive(reqs[i]) || wait_done(reqs[i]);
+	for (int i = 0; i < count && *flag; i++) {
+		struct shl_req *q = reqs[i];
+		MPI_Status *out = array_of_statuses != MPI_STATUSES_IGNORE ? &array_of_statuses[i]
+									   : NULL;
+		if (inactive(q)) {
+			empty_out(out);
+			continue;
+		}
+		if (out != NULL)
+			*out = q->status;
+		if (q->status.MPI_ERROR != MPI_SUCCESS && failed.index < 0)
+			failed = (struct failure){ i, q->kind, q->comm, q->status };
+	}
+	shl_rank_unlock(r);
+	if (!*flag)
+		shl_poll_missed();
+	return failed.index < 0 ? MPI_SUCCESS : in_status_error(fn, &failed);
+}
+SHL_WEAK_ALIAS(Request_get_status_all);
+
+int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *index,
+				int *flag, MPI_Status *status)
+{
+	const char *fn = "MPI_Request_get_status_any";
+	struct shl_rank *r = shl_rank_or_die(fn);
+	MPI_Request *reqs = (MPI_Request *)array_of_requests;
+	int err = check_array(fn, r, count, reqs), active = 0;
+	MPI_Status st;
+
+	if (err == MPI_SUCCESS && (index == NULL || flag == NULL))
+		err = shl_err(NULL, MPI_ERR_ARG, fn, "%s is NULL", index == NULL ? "index" : "flag");
+	if (err != MPI_SUCCESS)
+		return err;
+	*index = MPI_UNDEFINED;
+	shl_rank_lock(r);
+	shl_progress(r);
+	for (int i = 0; i < count && *index == MPI_UNDEFINED; i++) {
+		if (inactive(reqs[i]))
+			continue;
+		active++;
+		if (wait_done(reqs[i])) {
+			*index = i;
+			st = reqs[i]->status;
+		}
+	}
+	shl_rank_unlock(r);
+	*flag = *index != MPI_UNDEFINED || active == 0;
+	if (!*flag) {
+		shl_poll_missed();
+		return MPI_SUCCESS;
+	}
+	if (*index == MPI_UNDEFINED) {
+		empty_out(status);
+		return MPI_SUCCESS;
+	}
+	shl_status_out(status, &st);
+	if (st.MPI_ERROR != MPI_SUCCESS)
+		return op_error(fn, reqs[*index]->comm, reqs[*index]->kind, &st);
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Request_get_status_any);
+
+int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[],
+				 int *outcount, int array_of_indices[],
+				 MPI_Status array_of_statuses[])
+{
+	const char *fn = "MPI_Request_get_status_some";
+	struct shl_rank *r = shl_rank_or_die(fn);
+	MPI_Request *reqs = (MPI_Request *)array_of_requests;
+	struct failure failed = { .index = -1 };
+	int err = check_array(fn, r, incount, reqs), active = 0, n = 0;
+
+	if (err == MPI_SUCCESS && (outcount == NULL || (incount > 0 && array_of_indices == NULL)))
+		err = shl_err(NULL, MPI_ERR_ARG, fn, "outcount or array_of_indices is NULL");
+	if (err != MPI_SUCCESS)
+		return err;
+	shl_rank_lock(r);
+	shl_progress(r);
+	for (int i = 0; i < incount; i++) {
+		struct shl_req *q = reqs[i];
+		if (inactive(q))
+			continue;
+		active++;
+		if (!wait_done(q))
+			continue;
+		if (array_of_statuses != MPI_STATUSES_IGNORE)
+			array_of_statuses[n] = q->status;
+		if (q->status.MPI_ERROR != MPI_SUCCESS && failed.index < 0)
+			failed = (struct failure){ i, q->kind, q->comm, q->status };
+		array_of_indices[n++] = i;
+	}
+	shl_rank_unlock(r);
+	*outcount = active == 0 ? MPI_UNDEFINED : n;
+	if (active > 0 && n == 0)
+		shl_poll_missed();
+	return failed.index < 0 ? MPI_SUCCESS : in_status_error(fn, &failed);
+}
+SHL_WEAK_ALIAS(Request_get_status_some);
 
 int PMPI_Request_free(MPI_Request *request)
 {

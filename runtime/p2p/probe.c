@@ -4,7 +4,11 @@
  * list of matched messages (`matched`: the valid MPI_Message handles), from which a
  * matched receive delivers it. Entered by rank threads, which take the rank lock around
  * every use of the rank's lists. Never blocks except in shl_wait; must not match a message
- * that a receive posted before could take. */
+ * that a receive posted before could take. Also a message handle as a Fortran integer
+ * (MPI_Message_c2f/f2c, through one process-wide table under its own lock). */
+#include <pthread.h>
+#include <stdlib.h>
+
 #include "runtime/core/rt.h"
 #include "runtime/core/check.h"
 #include "runtime/p2p/check.h"
@@ -58,12 +62,15 @@ static int probe(const char *fn, int source, int tag, MPI_Comm comm, int *flag,
 	if (err != MPI_SUCCESS)
 		return err;
 	if (source == MPI_PROC_NULL) {
+		/* Source MPI_PROC_NULL, tag MPI_ANY_TAG, count 0; MPI_ERROR is left as it
+		 * was, as a probe that finds a message leaves it (MPI 4.1, 3.8 and 3.11). */
+		MPI_Status st;
 		if (flag != NULL)
 			*flag = 1;
 		if (message != NULL)
 			*message = MPI_MESSAGE_NO_PROC;
-		if (status != MPI_STATUS_IGNORE)
-			shl_status_empty(status, MPI_PROC_NULL);
+		shl_status_empty(&st, MPI_PROC_NULL);
+		shl_status_out(status, &st);
 		return MPI_SUCCESS;
 	}
 	shl_rank_lock(r);
@@ -142,6 +149,73 @@ static struct shl_envelope **matched_link(struct shl_rank *r, const struct shl_e
 		link = &(*link)->next;
 	return *link != NULL ? link : NULL;
 }
+
+/* ---- MPI_Message_c2f and MPI_Message_f2c ----
+ * A message's envelope lives in a rank's pool, not in the handle arena, so its integer is
+ * its place in this process-wide table (plus 1): 0 is MPI_MESSAGE_NULL, -1
+ * MPI_MESSAGE_NO_PROC. An envelope keeps its place for the life of the process (a pool's
+ * envelopes are reused, so the table holds at most one entry per envelope ever converted).
+ * MPI_Message_f2c gives back a message only while it is one of the calling rank's matched
+ * messages; otherwise MPI_MESSAGE_NULL. */
+static struct {
+	pthread_mutex_t lock;         /* guards every field */
+	const struct shl_envelope **env;
+	int n, cap;
+} messages = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+#define NO_PROC_INT (-1)
+
+MPI_Fint PMPI_Message_c2f(MPI_Message message)
+{
+	int i;
+
+	if (message == MPI_MESSAGE_NULL)
+		return 0;
+	if (message == MPI_MESSAGE_NO_PROC)
+		return NO_PROC_INT;
+	pthread_mutex_lock(&messages.lock);
+	for (i = 0; i < messages.n && messages.env[i] != message; i++)
+		;
+	if (i == messages.n) {
+		if (messages.n == messages.cap) {
+			int cap = messages.cap ? 2 * messages.cap : 64;
+			const struct shl_envelope **grown =
+				realloc(messages.env, (size_t)cap * sizeof(*grown));
+			if (grown == NULL) {
+				pthread_mutex_unlock(&messages.lock);
+				return 0;
+			}
+			messages.env = grown;
+			messages.cap = cap;
+		}
+		messages.env[messages.n++] = message;
+	}
+	pthread_mutex_unlock(&messages.lock);
+	return i + 1;
+}
+SHL_WEAK_ALIAS(Message_c2f);
+
+MPI_Message PMPI_Message_f2c(MPI_Fint message)
+{
+	struct shl_rank *r = shl_self;
+	const struct shl_envelope *env = NULL;
+
+	if (message == NO_PROC_INT)
+		return MPI_MESSAGE_NO_PROC;
+	if (message <= 0 || r == NULL)
+		return MPI_MESSAGE_NULL;
+	pthread_mutex_lock(&messages.lock);
+	if (message <= messages.n)
+		env = messages.env[message - 1];
+	pthread_mutex_unlock(&messages.lock);
+	if (env == NULL)
+		return MPI_MESSAGE_NULL;
+	shl_rank_lock(r);
+	bool mine = matched_link(r, env) != NULL;
+	shl_rank_unlock(r);
+	return mine ? (MPI_Message)env : MPI_MESSAGE_NULL;
+}
+SHL_WEAK_ALIAS(Message_f2c);
 
 static int not_matched(const char *fn)
 {
