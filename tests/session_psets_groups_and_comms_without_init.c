@@ -1,6 +1,7 @@
 /* session_psets_groups_and_comms_without_init: a program that never calls MPI_Init opens a
  * session (MPI_Initialized stays false), lists its process sets (mpi://WORLD, mpi://SELF,
- * shoal://node/0 on one node; lengths asked with pset_len 0), gets their sizes from
+ * shoal://node/0 on one node, shoal://node/0..H-1 on H hosts (argument H; the node sets
+ * part the ranks); lengths asked with pset_len 0), gets their sizes from
  * MPI_Session_get_pset_info and their groups from MPI_Group_from_session_pset (members in
  * world order; SELF is the caller); makes a communicator of mpi://WORLD with
  * MPI_Comm_create_from_group on which a ring of messages, Allreduce, Bcast and a 1 MiB
@@ -11,7 +12,7 @@
 /* ranks: 1 2 4 16 64 */
 #include "check.h"
 
-int main(void)
+int main(int argc, char **argv)
 {
 	MPI_Session s;
 	MPI_Group world, self, node, half, evens, odds;
@@ -25,15 +26,18 @@ int main(void)
 	CHECK_INT(flag, 0);
 
 	/* Process sets. */
+	int hosts = argc > 1 ? atoi(argv[1]) : 1;
 	CHECK_MPI(MPI_Session_get_num_psets(s, MPI_INFO_NULL, &n));
-	CHECK_INT(n, 3);
-	const char *want[] = { "mpi://WORLD", "mpi://SELF", "shoal://node/0" };
+	CHECK_INT(n, 2 + hosts);
 	for (int i = 0; i < n; i++) {
+		char want[64];
+		snprintf(want, sizeof(want), i == 0 ? "mpi://WORLD" : i == 1 ? "mpi://SELF"
+				: "shoal://node/%d", i - 2);
 		len = 0;
 		CHECK_MPI(MPI_Session_get_nth_pset(s, MPI_INFO_NULL, i, &len, NULL));
-		CHECK_INT(len, (int)strlen(want[i]) + 1);
+		CHECK_INT(len, (int)strlen(want) + 1);
 		CHECK_MPI(MPI_Session_get_nth_pset(s, MPI_INFO_NULL, i, &len, name));
-		CHECK_STR(name, want[i]);
+		CHECK_STR(name, want);
 	}
 	CHECK_MPI(MPI_Session_get_pset_info(s, "mpi://WORLD", &info));
 	CHECK_MPI(MPI_Info_get_string(info, "mpi_size", (len = sizeof(value), &len), value, &flag));
@@ -47,7 +51,6 @@ int main(void)
 
 	CHECK_MPI(MPI_Group_from_session_pset(s, "mpi://WORLD", &world));
 	CHECK_MPI(MPI_Group_from_session_pset(s, "mpi://SELF", &self));
-	CHECK_MPI(MPI_Group_from_session_pset(s, "shoal://node/0", &node));
 	CHECK_MPI(MPI_Group_size(world, &n));
 	CHECK_INT(n, size);
 	CHECK_MPI(MPI_Group_rank(world, &rank));
@@ -57,8 +60,26 @@ int main(void)
 	int zero = 0, mine = -1;
 	CHECK_MPI(MPI_Group_translate_ranks(self, 1, &zero, world, &mine));
 	CHECK_INT(mine, rank);
-	CHECK_MPI(MPI_Group_compare(world, node, &flag));
-	CHECK_INT(flag, MPI_IDENT);
+	/* The node sets part the world; the caller is in one. */
+	int total = 0, homes = 0;
+	for (int i = 0; i < hosts; i++) {
+		char pset[64];
+		int gs, at;
+		snprintf(pset, sizeof(pset), "shoal://node/%d", i);
+		CHECK_MPI(MPI_Group_from_session_pset(s, pset, &node));
+		CHECK_MPI(MPI_Group_size(node, &gs));
+		CHECK_CMP(gs, >, 0);
+		total += gs;
+		CHECK_MPI(MPI_Group_rank(node, &at));
+		homes += at != MPI_UNDEFINED;
+		if (hosts == 1) {
+			CHECK_MPI(MPI_Group_compare(world, node, &flag));
+			CHECK_INT(flag, MPI_IDENT);
+		}
+		CHECK_MPI(MPI_Group_free(&node));
+	}
+	CHECK_INT(total, size);
+	CHECK_INT(homes, 1);
 
 	/* A communicator of mpi://WORLD: its ranks are the world's. */
 	CHECK_MPI(MPI_Comm_create_from_group(world, "org.shoal.test.world", MPI_INFO_NULL,
@@ -144,7 +165,6 @@ int main(void)
 	MPI_Group_free(&odds);
 	MPI_Group_free(&world);
 	MPI_Group_free(&self);
-	MPI_Group_free(&node);
 	CHECK_MPI(MPI_Session_finalize(&s));
 	CHECK(s == MPI_SESSION_NULL);
 	CHECK_MPI(MPI_Initialized(&flag));
