@@ -1,3 +1,4 @@
+/* ranks: 2 4 16 64 */
 /* buffer_comm_and_session_buffers_used_and_flushed: a buffered send on a communicator with
  * a buffer of its own (MPI_Comm_attach_buffer) takes its room there: with the process's
  * buffer too small for the message (MPI_Bsend on MPI_COMM_WORLD fails MPI_ERR_BUFFER), the
@@ -8,7 +9,6 @@
  * communicators made from its process sets, not MPI_COMM_WORLD. MPI_BUFFER_AUTOMATIC
  * takes what the messages need (three 1 MiB sends with no buffer of the user's) and is
  * handed back by the detach with size 0. Pairs of ranks (2k, 2k+1). */
-/* ranks: 2 4 16 64 */
 #include "check.h"
 
 #define BIG (64 * 1024)

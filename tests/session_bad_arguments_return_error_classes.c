@@ -1,3 +1,4 @@
+/* ranks: 1 2 4 16 64 */
 /* session_bad_arguments_return_error_classes: under MPI_ERRORS_RETURN each bad argument of
  * the session calls gets its class: a process set that does not exist (MPI_ERR_ARG, from
  * MPI_Group_from_session_pset and MPI_Session_get_pset_info), a process set index out of
@@ -8,7 +9,6 @@
  * leader out of range for MPI_Intercomm_create_from_groups (MPI_ERR_GROUP, MPI_ERR_RANK),
  * detaching a session buffer never attached (MPI_ERR_BUFFER). After them the session still
  * works. */
-/* ranks: 1 2 4 16 64 */
 #include "check.h"
 
 static void comm_handler(MPI_Comm *c, int *code, ...)

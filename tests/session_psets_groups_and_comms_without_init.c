@@ -1,3 +1,4 @@
+/* ranks: 1 2 4 16 64 */
 /* session_psets_groups_and_comms_without_init: a program that never calls MPI_Init opens a
  * session (MPI_Initialized stays false), lists its process sets (mpi://WORLD, mpi://SELF,
  * shoal://node/0 on one node, shoal://node/0..H-1 on H hosts (argument H; the node sets
@@ -9,7 +10,6 @@
  * at once (same tag, disjoint groups); an intercommunicator of the evens and the odds with
  * MPI_Intercomm_create_from_groups (leaders exchange, remote size right); reads the
  * session's info (thread_level); finalizes, after which MPI_Initialized is still false. */
-/* ranks: 1 2 4 16 64 */
 #include "check.h"
 
 int main(int argc, char **argv)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "runtime/core/rt.h"
+#include "runtime/p2p/bsend.h"
 #include "runtime/p2p/internal.h"
 
 /* A block's header sits in its buffer just before its data; its size is part of

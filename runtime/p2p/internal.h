@@ -100,21 +100,6 @@ int shl_bsend_send(struct shl_rank *r, struct shl_comm *c, struct shl_rank *to, 
  * for MPI_BUFFER_AUTOMATIC). Returns what shl_err returns. */
 int shl_bsend_no_room(const char *fn, struct shl_comm *c, size_t bytes);
 
-/* Owner thread, rank unlocked: the work of the calls on a buffer holder `b` (the rank's,
- * a communicator's, a session's: runtime/session/ calls them for a session's). Attach
- * `size` bytes at `buffer` (MPI_BUFFER_AUTOMATIC: blocks allocated as needed): MPI_SUCCESS,
- * or MPI_ERR_BUFFER if one is attached. Flush: wait until every message buffered in `b`
- * has been received. Iflush: a request that completes then (MPI_SUCCESS or
- * MPI_ERR_NO_MEM). Detach: flush, then store the buffer's address and size (an int, or an
- * MPI_Count if `large`) and leave `b` empty; MPI_ERR_VALUE_TOO_LARGE (nothing done) when
- * the int cannot hold the size. */
-int shl_bsend_attach(struct shl_rank *r, struct shl_bsend_buffer *b, void *buffer,
-		     MPI_Count size);
-void shl_bsend_flush(struct shl_rank *r, struct shl_bsend_buffer *b);
-int shl_bsend_iflush(struct shl_rank *r, struct shl_bsend_buffer *b, MPI_Request *request);
-int shl_bsend_detach(struct shl_rank *r, struct shl_bsend_buffer *b, bool large,
-		     void *buffer_addr, void *size);
-
 /* ---- matching (p2p/match.c; the inline half is match.h) ---- */
 
 /* Receive `q` matched `env`, a message from another node of which `n` bytes fit: its

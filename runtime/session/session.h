@@ -8,7 +8,7 @@
 
 #include "runtime/core/rt.h"
 #include "runtime/comm/hooks.h"
-#include "runtime/p2p/internal.h"
+#include "runtime/p2p/bsend.h"
 
 #define SHL_SESSION_MAGIC 0x73657373u
 
