@@ -1083,7 +1083,8 @@ SHL_DECLARE(int, Session_iflush_buffer, (MPI_Session session, MPI_Request *reque
 /* ---- sessions (MPI 4.1, 11.3) ---- */
 /* Process sets: "mpi://WORLD", "mpi://SELF", and one per node of the job,
  * "shoal://node/<i>" for node index i (0 on a one-node job), its ranks in world order
- * (docs/sessions.md). A session's info holds "thread_level"; a process set's, "mpi_size". */
+ * (docs/sessions.md). A session's info holds the thread level as "thread_level" and
+ * "mpi_thread_support_level"; a process set's, "mpi_size". */
 typedef struct shl_session *MPI_Session;
 #define MPI_SESSION_NULL ((MPI_Session)0)
 #define MPI_MAX_PSET_NAME_LEN 256

@@ -49,6 +49,10 @@ int main(void)
 	CHECK_MPI(MPI_Info_get_string(used, "thread_level", &len, value, &flag));
 	CHECK_INT(flag, 1);
 	CHECK_STR(value, "MPI_THREAD_MULTIPLE");
+	len = sizeof(value);
+	CHECK_MPI(MPI_Info_get_string(used, "mpi_thread_support_level", &len, value, &flag));
+	CHECK_INT(flag, 1);
+	CHECK_STR(value, "MPI_THREAD_MULTIPLE");
 	CHECK_MPI(MPI_Info_free(&used));
 	CHECK_MPI(MPI_Group_from_session_pset(s, "mpi://WORLD", &world));
 	CHECK_MPI(MPI_Group_rank(world, &rank));

@@ -114,7 +114,8 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
 	if (s == NULL || b == NULL ||
 	    (info != MPI_INFO_NULL && info != MPI_INFO_ENV ? PMPI_Info_dup(info, &hints)
 							    : PMPI_Info_create(&hints)) ||
-	    PMPI_Info_set(hints, "thread_level", level_names[r->thread_level])) {
+	    PMPI_Info_set(hints, "thread_level", level_names[r->thread_level]) ||
+	    PMPI_Info_set(hints, "mpi_thread_support_level", level_names[r->thread_level])) {
 		if (hints != MPI_INFO_NULL)
 			PMPI_Info_free(&hints);
 		shl_handle_free(s);

@@ -16,8 +16,9 @@ struct shl_session {
 	uint32_t magic;
 	struct shl_rank *owner;
 	struct shl_errhandler *errh;  /* held; the errhandler of MPI_Session_init, or set */
-	MPI_Info info;                /* MPI_Session_get_info's: the hints given and
-				       * "thread_level" */
+	MPI_Info info;                /* MPI_Session_get_info's: the hints given, and the
+				       * rank's level as "thread_level" and
+				       * "mpi_thread_support_level" */
 	/* The buffer of MPI_Session_attach_buffer (empty: none). A communicator made from the
 	 * session's groups points at it (struct shl_comm bsend_session) and may outlive the
 	 * session (MPI 4.1, 11.3.1: finalizing frees no object), so it is never freed: an
