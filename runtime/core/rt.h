@@ -202,9 +202,9 @@ struct shl_rank {
 				       * Wait, Test and Request_free never release it */
 	struct shl_bsend_buffer bsend;
 	/* The two ways into MPI (core/init.c), under its lock: the world model (enum
-	 * shl_model) and the sessions open. `phase` is SHL_PHASE_IN_MPI while either is;
-	 * `ended` once the last of them ended after the world model did (the node's end
-	 * barrier is behind the rank: core/init.c shl_rank_end). */
+	 * shl_model) and the sessions open (`ever_session`: one was). `phase` is
+	 * SHL_PHASE_IN_MPI while either is; `ended`: the rank has joined the end barrier with
+	 * the other nodes (core/init.c rank_end, shl_job_rank_exit). */
 	int world_model;
 	int sessions;
 	bool ever_session;
