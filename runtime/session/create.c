@@ -10,10 +10,11 @@
  * different tags never share a rendezvous; the last arriver checks every member brought the
  * same tag and group and agrees the context id. Across nodes the creation is
  * MPI_Comm_create_group of MPI_COMM_WORLD (coll/net_create.c) with a 27-bit hash of the tag
- * as its tag: concurrent creations of one group whose tags differ must hash apart
- * (docs/sessions.md). The new communicator has the handler the call names, and buffered
+ * as its tag: concurrent creations of one group whose tags differ must hash apart; a
+ * node that sees two such tags at once refuses the second (docs/sessions.md). The new communicator has the handler the call names, and buffered
  * sends on it use its session's buffer (struct shl_comm bsend_session) when one is
  * attached. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,70 @@ static uint32_t tag_id(const char *tag)
 		id = e->id;
 	pthread_mutex_unlock(&tags_lock);
 	return id;
+}
+
+/* ---- creations across nodes in progress on this node ---- */
+
+/* One tag's creation of one group across nodes, while some local member is in it: two
+ * different tags whose 27-bit hashes agree, creating the same group at once, would be
+ * taken for one creation by coll/net_create.c; the second to start on this node is
+ * refused instead. */
+struct net_active {
+	uint32_t hash;
+	int first, size;
+	char *tag;
+	int users;
+	struct net_active *next;
+};
+
+static struct net_active *net_active;
+
+/* Join the creation of `g` tagged `tag` (hash `h`): 0, -EEXIST (another tag with that
+ * hash is creating `g` here; *other names it, valid until the caller's net_leave) or
+ * -ENOMEM. */
+static int net_enter(uint32_t h, const struct shl_group *g, const char *tag,
+		     struct net_active **slot, const char **other)
+{
+	struct net_active *a;
+	int err = 0;
+
+	pthread_mutex_lock(&tags_lock);
+	for (a = net_active; a != NULL; a = a->next)
+		if (a->hash == h && a->first == g->world[0] && a->size == g->size)
+			break;
+	if (a != NULL && strcmp(a->tag, tag) != 0) {
+		*other = a->tag;
+		err = -EEXIST;   /* the caller's net_leave keeps *other alive until then */
+	} else if (a == NULL) {
+		char *copy = strdup(tag);
+		a = copy != NULL ? malloc(sizeof(*a)) : NULL;
+		if (a == NULL) {
+			free(copy);
+			pthread_mutex_unlock(&tags_lock);
+			return -ENOMEM;
+		}
+		*a = (struct net_active){ h, g->world[0], g->size, copy, 0, net_active };
+		net_active = a;
+	}
+	a->users++;
+	*slot = a;
+	pthread_mutex_unlock(&tags_lock);
+	return err;
+}
+
+static void net_leave(struct net_active *a)
+{
+	struct net_active **link;
+
+	pthread_mutex_lock(&tags_lock);
+	if (--a->users == 0) {
+		for (link = &net_active; *link != a; link = &(*link)->next)
+			;
+		*link = a->next;
+		free(a->tag);
+		free(a);
+	}
+	pthread_mutex_unlock(&tags_lock);
 }
 
 /* ---- MPI_Comm_create_from_group ---- */
@@ -151,8 +216,21 @@ static int from_group(const char *fn, struct shl_rank *r, struct shl_group *g, i
 
 	if (r->world.sh->offnode) {
 		struct shl_net_made nm = { 0 };
-		err = shl_comm_net_create_group(r, &r->world, g, (int)(hash_of(tag) & 0x7ffffff),
-						at, &nm);
+		struct net_active *a;
+		const char *other = NULL;
+		uint32_t h = (uint32_t)(hash_of(tag) & 0x7ffffff);
+		int e = net_enter(h, g, tag, &a, &other);
+		if (e == -ENOMEM)
+			return create_err(errh, MPI_ERR_NO_MEM, fn, "out of memory");
+		if (e == -EEXIST) {
+			err = create_err(errh, MPI_ERR_OTHER, fn, "stringtag \"%s\" and \"%s\", "
+					 "creating the same group at once across nodes, hash alike "
+					 "(27 bits): use another tag", tag, other);
+			net_leave(a);
+			return err;
+		}
+		err = shl_comm_net_create_group(r, &r->world, g, (int)h, at, &nm);
+		net_leave(a);
 		md = (struct shl_comm_made){ nm.sh, nm.member };
 	} else {
 		uint32_t id = tag_id(tag);
