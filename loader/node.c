@@ -294,6 +294,7 @@ static void *run_rank(void *arg)
 
 	if (c->ending == SHL_END_RETURN)
 		run_atexit(c);
+	shl_job_rank_exit(c->rank);
 	shl_copy_stage_set(c, SHL_STAGE_UNLOADING);
 	shl_loader_rank_ended(c);
 	/* _exit and quick_exit leave the copies mapped: their destructors must not run. What

@@ -11,9 +11,9 @@
 
 /* Where a rank is in its MPI life; read by the loader when the rank's main ends. */
 enum shl_phase {
-	SHL_PHASE_BEFORE_INIT = 0, /* MPI_Init not called yet (or never) */
-	SHL_PHASE_IN_MPI,          /* between MPI_Init and MPI_Finalize */
-	SHL_PHASE_FINALIZED,       /* MPI_Finalize returned */
+	SHL_PHASE_BEFORE_INIT = 0, /* MPI_Init not called yet (or never), no session open */
+	SHL_PHASE_IN_MPI,          /* between MPI_Init and MPI_Finalize, or a session open */
+	SHL_PHASE_FINALIZED,       /* MPI_Finalize returned, no session open */
 };
 
 /* Node process, main thread, once, before any rank thread starts: create the table of
@@ -53,6 +53,11 @@ void shl_job_rank_home(void);
 /* Any thread: the phase of rank `rank` (acquire load; pairs with the release store in
  * MPI_Init / MPI_Finalize). */
 enum shl_phase shl_job_phase(int rank);
+
+/* The rank's thread, after its main returned: a rank that used MPI only through sessions
+ * and never the world model takes its part in the end barrier with the other nodes here
+ * (core/init.c). */
+void shl_job_rank_exit(int rank);
 
 /* Any thread: the rank the calling thread is bound to, or -1. */
 int shl_job_my_rank(void);

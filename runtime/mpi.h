@@ -1153,12 +1153,68 @@ SHL_DECLARE(int, Status_f2f08, (const MPI_Fint *f_status, MPI_F08_status *f08_st
 SHL_DECLARE(int, Status_f082f, (const MPI_F08_status *f08_status, MPI_Fint *f_status));
 
 /* ---- buffers attached to a communicator or session, flushing them (MPI 4.1, 3.6) ---- */
+/* A buffered send on a communicator takes its room from the buffer attached to that
+ * communicator, else from the one attached to the session it derives from, else from the
+ * process's (MPI_Buffer_attach). MPI_BUFFER_AUTOMATIC, attached in place of a buffer, lets
+ * the library take room as the messages need it (the size is ignored); detaching it gives
+ * back MPI_BUFFER_AUTOMATIC and size 0. Flushing waits until every message buffered there
+ * has been received; the iflush forms return a request that completes then. */
+#define MPI_BUFFER_AUTOMATIC ((void *)-2)
+typedef struct shl_session *MPI_Session;
+SHL_DECLARE(int, Buffer_flush, (void));
+SHL_DECLARE(int, Buffer_iflush, (MPI_Request *request));
+SHL_DECLARE(int, Comm_attach_buffer, (MPI_Comm comm, void *buffer, int size));
+SHL_DECLARE(int, Comm_attach_buffer_c, (MPI_Comm comm, void *buffer, MPI_Count size));
+SHL_DECLARE(int, Comm_detach_buffer, (MPI_Comm comm, void *buffer_addr, int *size));
+SHL_DECLARE(int, Comm_detach_buffer_c, (MPI_Comm comm, void *buffer_addr, MPI_Count *size));
+SHL_DECLARE(int, Comm_flush_buffer, (MPI_Comm comm));
+SHL_DECLARE(int, Comm_iflush_buffer, (MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Session_attach_buffer, (MPI_Session session, void *buffer, int size));
+SHL_DECLARE(int, Session_attach_buffer_c, (MPI_Session session, void *buffer, MPI_Count size));
+SHL_DECLARE(int, Session_detach_buffer, (MPI_Session session, void *buffer_addr, int *size));
+SHL_DECLARE(int, Session_detach_buffer_c, (MPI_Session session, void *buffer_addr,
+					   MPI_Count *size));
+SHL_DECLARE(int, Session_flush_buffer, (MPI_Session session));
+SHL_DECLARE(int, Session_iflush_buffer, (MPI_Session session, MPI_Request *request));
 
 /* ---- process topologies (MPI 4.1, chapter 8) ---- */
 
 /* ---- neighborhood collectives (MPI 4.1, 8.6-8.9) ---- */
 
 /* ---- sessions (MPI 4.1, 11.3) ---- */
+/* Process sets: "mpi://WORLD", "mpi://SELF", and one per node of the job,
+ * "shoal://node/<i>" for node index i (0 on a one-node job), its ranks in world order
+ * (docs/sessions.md). A session's info holds the thread level as "thread_level" and
+ * "mpi_thread_support_level"; a process set's, "mpi_size". */
+typedef struct shl_session *MPI_Session;
+#define MPI_SESSION_NULL ((MPI_Session)0)
+#define MPI_MAX_PSET_NAME_LEN 256
+#define MPI_MAX_STRINGTAG_LEN 256
+typedef void MPI_Session_errhandler_function(MPI_Session *session, int *errorcode, ...);
+SHL_DECLARE(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler,
+				MPI_Session *session));
+SHL_DECLARE(int, Session_finalize, (MPI_Session *session));
+SHL_DECLARE(int, Session_get_num_psets, (MPI_Session session, MPI_Info info, int *npset_names));
+SHL_DECLARE(int, Session_get_nth_pset, (MPI_Session session, MPI_Info info, int n,
+					int *pset_len, char *pset_name));
+SHL_DECLARE(int, Session_get_pset_info, (MPI_Session session, const char *pset_name,
+					 MPI_Info *info));
+SHL_DECLARE(int, Session_get_info, (MPI_Session session, MPI_Info *info_used));
+SHL_DECLARE(int, Group_from_session_pset, (MPI_Session session, const char *pset_name,
+					   MPI_Group *newgroup));
+SHL_DECLARE(int, Comm_create_from_group, (MPI_Group group, const char *stringtag,
+					  MPI_Info info, MPI_Errhandler errhandler,
+					  MPI_Comm *newcomm));
+SHL_DECLARE(int, Intercomm_create_from_groups, (MPI_Group local_group, int local_leader,
+						MPI_Group remote_group, int remote_leader,
+						const char *stringtag, MPI_Info info,
+						MPI_Errhandler errhandler,
+						MPI_Comm *newintercomm));
+SHL_DECLARE(int, Session_create_errhandler,
+	    (MPI_Session_errhandler_function *session_errhandler_fn, MPI_Errhandler *errhandler));
+SHL_DECLARE(int, Session_set_errhandler, (MPI_Session session, MPI_Errhandler errhandler));
+SHL_DECLARE(int, Session_get_errhandler, (MPI_Session session, MPI_Errhandler *errhandler));
+SHL_DECLARE(int, Session_call_errhandler, (MPI_Session session, int errorcode));
 
 /* ---- one-sided communication (MPI 4.1, chapter 12) ---- */
 typedef struct shl_win *MPI_Win;

@@ -43,7 +43,7 @@ enum shl_errh_kind { SHL_ERRH_FATAL, SHL_ERRH_RETURN, SHL_ERRH_ABORT, SHL_ERRH_U
 
 /* The objects a handler may be set on: a user handler fits the kind it was created for
  * (MPI 4.1, 9.3), a predefined one any. */
-enum shl_errh_obj { SHL_ERRH_ANY, SHL_ERRH_COMM, SHL_ERRH_WIN };
+enum shl_errh_obj { SHL_ERRH_ANY, SHL_ERRH_COMM, SHL_ERRH_WIN, SHL_ERRH_SESSION };
 
 /* Predefined handlers are immutable; a user handler is created by one rank and lives while
  * `refs` (its handle plus each communicator or window using it) is above zero. */
@@ -54,6 +54,7 @@ struct shl_errhandler {
 	union {                            /* SHL_ERRH_USER, by `obj` */
 		MPI_Comm_errhandler_function *comm;
 		MPI_Win_errhandler_function *win;
+		MPI_Session_errhandler_function *session;
 	} fn;
 	_Atomic int refs;                  /* SHL_ERRH_USER only */
 	_Atomic int handles;               /* SHL_ERRH_USER: handles the user holds (from
@@ -94,6 +95,9 @@ struct shl_group {
 	int size;
 	int *world;                   /* world rank of each member (its own allocation: the
 				       * object is a slot of the handle arena, core/handle.h) */
+	/* A process set's group (MPI_Group_from_session_pset): its session's buffer holder,
+	 * which communicators made from it use (MPI_Comm_create_from_group); else NULL. */
+	struct shl_bsend_buffer *bsend_session;
 };
 
 /* A new group of `size` members (world[] to be filled by the caller), or NULL. */

@@ -159,6 +159,8 @@ int shl_err_raise(struct shl_errhandler *eh, void *handle, const char *objname, 
 		int code = errclass;
 		if (eh->obj == SHL_ERRH_WIN)
 			eh->fn.win(handle, &code);
+		else if (eh->obj == SHL_ERRH_SESSION)
+			eh->fn.session(handle, &code);
 		else
 			eh->fn.comm(handle, &code);
 		return errclass;
@@ -448,10 +450,17 @@ int shl_errh_fit(const struct shl_errhandler *e, enum shl_errh_obj obj, const ch
 		return MPI_ERR_ERRHANDLER;
 	}
 	if (e->obj != SHL_ERRH_ANY && e->obj != obj) {
-		*why = obj == SHL_ERRH_WIN ? "errhandler was made for communicators "
-					     "(MPI_Comm_create_errhandler), not windows"
-					   : "errhandler was made for windows "
-					     "(MPI_Win_create_errhandler), not communicators";
+		static const char *const made_for[] = {
+			[SHL_ERRH_COMM] = "communicators (MPI_Comm_create_errhandler)",
+			[SHL_ERRH_WIN] = "windows (MPI_Win_create_errhandler)",
+			[SHL_ERRH_SESSION] = "sessions (MPI_Session_create_errhandler)" };
+		static const char *const kind[] = { [SHL_ERRH_COMM] = "communicators",
+						    [SHL_ERRH_WIN] = "windows",
+						    [SHL_ERRH_SESSION] = "sessions" };
+		static __thread char text[128];
+		snprintf(text, sizeof(text), "errhandler was made for %s, not %s",
+			 made_for[e->obj], kind[obj]);
+		*why = text;
 		return MPI_ERR_ARG;
 	}
 	return MPI_SUCCESS;

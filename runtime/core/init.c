@@ -1,6 +1,8 @@
-/* The job table (runtime/job.h), MPI_Init/Finalize and the environment queries. Entered by
- * the node process's main thread (shl_job_create) and by rank threads. Must not know how
- * ranks are started; the only process-wide state is `shl_job`, written before ranks run. */
+/* The job table (runtime/job.h), MPI_Init/Finalize, a rank's start and end shared with the
+ * sessions (runtime/session/), and the environment queries. Entered by the node process's
+ * main thread (shl_job_create) and by rank threads. Must not know how ranks are started;
+ * the process-wide state is `shl_job`, written before ranks run (or by the singleton's
+ * first MPI_Init or MPI_Session_init), and the lock of the ranks' ways into MPI. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -216,33 +218,62 @@ static void refuse_under_process_rank(const char *fn)
 		      program_invocation_name);
 }
 
-static int init(const char *fn, int required, int *provided)
+/* The world model and the sessions are independent ways into MPI (MPI 4.1, 11.2-11.3): a
+ * rank is in MPI (`phase`) while either is, and leaves when the last of them ends. This
+ * lock guards every rank's world_model, sessions and ended (rare calls). */
+static pthread_mutex_t models_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The calling rank, bound first when mpiexec did not start the process: a singleton,
+ * MPI_COMM_WORLD of size 1. The part of bringing a rank up that MPI_Init and
+ * MPI_Session_init share; everything else a rank needs was made with the job. */
+static struct shl_rank *rank_bound(const char *fn)
 {
 	struct shl_rank *r = shl_self;
 
-	if (r == NULL) {
-		/* Not started by mpiexec: a singleton, MPI_COMM_WORLD of size 1. */
-		if (shl_job.size == 0) {
-			refuse_under_process_rank(fn);
-			if (shl_job_create(1) < 0)
-				shl_panic(fn, ENOMEM, "cannot create the job");
-		}
-		shl_job_bind_rank(0);
-		r = shl_self;
+	if (likely(r != NULL))
+		return r;
+	pthread_mutex_lock(&models_lock);
+	if (shl_job.size == 0) {
+		refuse_under_process_rank(fn);
+		if (shl_job_create(1) < 0)
+			shl_panic(fn, ENOMEM, "cannot create the job");
 	}
-	if (atomic_load(&r->phase) != SHL_PHASE_BEFORE_INIT)
-		return shl_err(&r->world, MPI_ERR_OTHER, fn, "MPI is already %s",
-			       atomic_load(&r->phase) == SHL_PHASE_IN_MPI ? "initialized"
-									  : "finalized");
+	pthread_mutex_unlock(&models_lock);
+	shl_job_bind_rank(0);
+	return shl_self;
+}
+
+/* Under models_lock: the rank's thread level becomes at least `level`. */
+static void raise_level(struct shl_rank *r, int level)
+{
+	if (atomic_load(&r->phase) == SHL_PHASE_IN_MPI && r->thread_level > level)
+		level = r->thread_level;
+	r->thread_level = level;
+	r->mt = level == MPI_THREAD_MULTIPLE;
+}
+
+static int init(const char *fn, int required, int *provided)
+{
+	struct shl_rank *r = rank_bound(fn);
+
 	if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
 		required = MPI_THREAD_MULTIPLE;
-	r->thread_level = required;
-	r->mt = required == MPI_THREAD_MULTIPLE;
+	pthread_mutex_lock(&models_lock);
+	if (r->world_model != SHL_MODEL_NEVER) {
+		bool in = r->world_model == SHL_MODEL_IN;
+		pthread_mutex_unlock(&models_lock);
+		return shl_err(&r->world, MPI_ERR_OTHER, fn, "MPI is already %s%s",
+			       in ? "initialized" : "finalized",
+			       in ? "" : " (MPI 4.1, 11.2: the world model starts once)");
+	}
+	r->world_model = SHL_MODEL_IN;
+	raise_level(r, required);
 	r->main_thread = pthread_self();
 	if (provided != NULL)
-		*provided = required;
+		*provided = r->thread_level;
 	/* Pairs with the acquire load in shl_job_phase (the loader reads it at rank exit). */
 	atomic_store_explicit(&r->phase, SHL_PHASE_IN_MPI, memory_order_release);
+	pthread_mutex_unlock(&models_lock);
 	return MPI_SUCCESS;
 }
 
@@ -267,21 +298,91 @@ static bool nothing_detached(void *arg)
 	return r->detached == NULL;
 }
 
+/* The end of one way into MPI (`last`: the last one open). Buffered sends and freed
+ * requests still in flight complete first (MPI 4.1, 11.2.2). The end barrier with the
+ * other nodes is a collective of MPI_COMM_WORLD that each rank joins once: when it leaves
+ * MPI after its world model ended, or at its exit if it only ever had sessions
+ * (shl_job_rank_exit); a session opened after it goes without. */
+static void rank_end(struct shl_rank *r, bool last)
+{
+	shl_rank_lock(r);
+	shl_wait(r, nothing_detached, r);
+	shl_rank_unlock(r);
+	if (!last)
+		return;
+	pthread_mutex_lock(&models_lock);
+	bool world_ended = r->world_model == SHL_MODEL_ENDED, barrier = world_ended && !r->ended;
+	r->ended = r->ended || world_ended;
+	pthread_mutex_unlock(&models_lock);
+	if (barrier)
+		shl_coll_net_finalize(r);
+	pthread_mutex_lock(&models_lock);
+	/* A session opened meanwhile (another thread) keeps the rank in MPI. */
+	if (r->sessions == 0 && r->world_model != SHL_MODEL_IN)
+		atomic_store_explicit(&r->phase, world_ended ? SHL_PHASE_FINALIZED
+							     : SHL_PHASE_BEFORE_INIT,
+				      memory_order_release);
+	pthread_mutex_unlock(&models_lock);
+	if (world_ended)
+		shl_fiber_go_home();
+}
+
 int PMPI_Finalize(void)
 {
 	struct shl_rank *r = shl_rank_or_die("MPI_Finalize");
 
+	pthread_mutex_lock(&models_lock);
+	if (r->world_model != SHL_MODEL_IN) {
+		pthread_mutex_unlock(&models_lock);
+		return shl_err(&r->world, MPI_ERR_OTHER, "MPI_Finalize", "%s",
+			       r->world_model == SHL_MODEL_NEVER
+				       ? "MPI_Init was not called (only sessions are open)"
+				       : "MPI is already finalized");
+	}
+	pthread_mutex_unlock(&models_lock);
 	shl_comm_finalize(r);
-	shl_rank_lock(r);
-	/* Buffered sends and freed requests still in flight complete first (MPI 4.1, 11.2.2). */
-	shl_wait(r, nothing_detached, r);
-	shl_rank_unlock(r);
-	shl_coll_net_finalize(r);
-	atomic_store_explicit(&r->phase, SHL_PHASE_FINALIZED, memory_order_release);
-	shl_fiber_go_home();
+	pthread_mutex_lock(&models_lock);
+	r->world_model = SHL_MODEL_ENDED;
+	bool last = r->sessions == 0;
+	pthread_mutex_unlock(&models_lock);
+	rank_end(r, last);
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Finalize);
+
+struct shl_rank *shl_rank_session_start(const char *fn, int level)
+{
+	struct shl_rank *r = rank_bound(fn);
+
+	pthread_mutex_lock(&models_lock);
+	raise_level(r, level);
+	r->sessions++;
+	r->ever_session = true;
+	atomic_store_explicit(&r->phase, SHL_PHASE_IN_MPI, memory_order_release);
+	pthread_mutex_unlock(&models_lock);
+	return r;
+}
+
+void shl_rank_session_end(struct shl_rank *r)
+{
+	pthread_mutex_lock(&models_lock);
+	bool last = --r->sessions == 0 && r->world_model != SHL_MODEL_IN;
+	pthread_mutex_unlock(&models_lock);
+	rank_end(r, last);
+}
+
+void shl_job_rank_exit(int rank)
+{
+	struct shl_rank *r = shl_job.ranks[rank];
+
+	pthread_mutex_lock(&models_lock);
+	bool barrier = r->ever_session && !r->ended && r->world_model == SHL_MODEL_NEVER &&
+		       r->sessions == 0;
+	r->ended = r->ended || barrier;
+	pthread_mutex_unlock(&models_lock);
+	if (barrier)
+		shl_coll_net_finalize(r);
+}
 
 int PMPI_Initialized(int *flag)
 {
@@ -289,7 +390,10 @@ int PMPI_Initialized(int *flag)
 
 	if (flag == NULL)
 		return shl_err(NULL, MPI_ERR_ARG, "MPI_Initialized", "flag is NULL");
-	*flag = r != NULL && atomic_load(&r->phase) != SHL_PHASE_BEFORE_INIT;
+	/* The world model's state only (MPI 4.1, 11.2.1): sessions do not count. */
+	pthread_mutex_lock(&models_lock);
+	*flag = r != NULL && r->world_model != SHL_MODEL_NEVER;
+	pthread_mutex_unlock(&models_lock);
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Initialized);
@@ -300,7 +404,9 @@ int PMPI_Finalized(int *flag)
 
 	if (flag == NULL)
 		return shl_err(NULL, MPI_ERR_ARG, "MPI_Finalized", "flag is NULL");
-	*flag = r != NULL && atomic_load(&r->phase) == SHL_PHASE_FINALIZED;
+	pthread_mutex_lock(&models_lock);
+	*flag = r != NULL && r->world_model == SHL_MODEL_ENDED;
+	pthread_mutex_unlock(&models_lock);
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Finalized);

@@ -160,10 +160,14 @@ struct shl_match_bin {
 };
 
 /* ---- ranks ---- */
+struct shl_bsend_flush;
 struct shl_bsend_buffer {
 	char *base;                   /* user's attached buffer, or NULL */
 	size_t size;
-	struct shl_bsend_block *blocks;  /* blocks in use, by address */
+	struct shl_bsend_block *blocks;  /* blocks in use, by address (automatic: any order) */
+	bool automatic;               /* MPI_BUFFER_AUTOMATIC: each block its own allocation */
+	struct shl_bsend_flush *flushes;  /* MPI_*_iflush requests waiting for `blocks` to
+					   * empty (p2p/bsend.c) */
 };
 
 /* Everything one rank owns. Fields up to `wake_seq` are touched only by the rank's own
@@ -197,6 +201,14 @@ struct shl_rank {
 				       * the call that started it: no allocation per message;
 				       * Wait, Test and Request_free never release it */
 	struct shl_bsend_buffer bsend;
+	/* The two ways into MPI (core/init.c), under its lock: the world model (enum
+	 * shl_model) and the sessions open (`ever_session`: one was). `phase` is
+	 * SHL_PHASE_IN_MPI while either is; `ended`: the rank has joined the end barrier with
+	 * the other nodes (core/init.c rank_end, shl_job_rank_exit). */
+	int world_model;
+	int sessions;
+	bool ever_session;
+	bool ended;
 	struct shl_rank_objs *objs;   /* keyvals, user error codes, MPI_INFO_ENV (comm/comm.h) */
 	struct shl_fbox **fbox_out;   /* by world rank: our fastbox to it, a mark that it took
 				       * none from us, or NULL (not tried yet); p2p/fastbox.c */
@@ -485,6 +497,19 @@ static inline void shl_req_release(struct shl_rank *r, struct shl_req *q)
 	q->next = r->free_reqs;
 	r->free_reqs = q;
 }
+
+/* ---- the ways into MPI (core/init.c) ---- */
+enum shl_model { SHL_MODEL_NEVER, SHL_MODEL_IN, SHL_MODEL_ENDED };
+
+/* A rank's thread, at MPI_Session_init (`fn`): the calling rank (the singleton's job made
+ * first when mpiexec did not start the process), with one more session open at thread
+ * level at least `level` (the rank's level is the highest asked for while it is in MPI):
+ * MPI's calls work from here. Returns NULL only if `fn` cannot bring the rank up. */
+struct shl_rank *shl_rank_session_start(const char *fn, int level);
+/* The rank's thread, at MPI_Session_finalize: one session fewer. Messages the rank
+ * buffered or freed in flight complete first; when nothing holds the rank in MPI any more
+ * it leaves (the end barrier with the other nodes, if the world model ended too). */
+void shl_rank_session_end(struct shl_rank *r);
 
 /* ---- errors (core/errors.c) ---- */
 /* Report error `errclass` raised in MPI function `fn` on communicator `comm` (NULL:

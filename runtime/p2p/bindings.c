@@ -38,13 +38,8 @@ static SHL_HOT_INLINE int check_request_out(const char *fn, struct shl_comm *c,
 
 int shl_p2p_start_error(const char *fn, struct shl_comm *c, int rc, size_t bytes)
 {
-	if (rc == -ENOBUFS && shl_self->bsend.base == NULL)
-		return shl_err(c, MPI_ERR_BUFFER, fn, "no buffer is attached (MPI_Buffer_attach) "
-			       "for a buffered send of %zu bytes", bytes);
 	if (rc == -ENOBUFS)
-		return shl_err(c, MPI_ERR_BUFFER, fn,
-			       "no room for %zu bytes (+%d overhead) in the buffer attached with "
-			       "MPI_Buffer_attach", bytes, MPI_BSEND_OVERHEAD);
+		return shl_bsend_no_room(fn, c, bytes);
 	return shl_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
 }
 

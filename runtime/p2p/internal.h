@@ -95,6 +95,11 @@ int shl_bsend_send(struct shl_rank *r, struct shl_comm *c, struct shl_rank *to, 
 		   MPI_Count count, struct shl_datatype *type, int dest, int tag,
 		   struct shl_req *req);
 
+/* Owner thread: the report of a buffered send of `bytes` on `c` that found no room in the
+ * buffer `c`'s buffered sends use (MPI_ERR_BUFFER: none attached, or full; MPI_ERR_NO_MEM
+ * for MPI_BUFFER_AUTOMATIC). Returns what shl_err returns. */
+int shl_bsend_no_room(const char *fn, struct shl_comm *c, size_t bytes);
+
 /* ---- matching (p2p/match.c; the inline half is match.h) ---- */
 
 /* Receive `q` matched `env`, a message from another node of which `n` bytes fit: its
