@@ -1200,6 +1200,8 @@ SHL_DECLARE(int, Session_get_nth_pset, (MPI_Session session, MPI_Info info, int 
 SHL_DECLARE(int, Session_get_pset_info, (MPI_Session session, const char *pset_name,
 					 MPI_Info *info));
 SHL_DECLARE(int, Session_get_info, (MPI_Session session, MPI_Info *info_used));
+SHL_DECLARE(MPI_Fint, Session_c2f, (MPI_Session session));
+SHL_DECLARE(MPI_Session, Session_f2c, (MPI_Fint session));
 SHL_DECLARE(int, Group_from_session_pset, (MPI_Session session, const char *pset_name,
 					   MPI_Group *newgroup));
 SHL_DECLARE(int, Comm_create_from_group, (MPI_Group group, const char *stringtag,

@@ -1,5 +1,6 @@
 /* handle_conversions_round_trip: MPI_<kind>_c2f and _f2c for communicators, datatypes,
- * groups, requests, operations, info objects, error handlers, windows and messages: the
+ * groups, requests, operations, info objects, error handlers, windows, messages and
+ * sessions: the
  * null handle is 0 and back; predefined handles (MPI_COMM_WORLD and MPI_COMM_SELF, which
  * each rank maps to its own object, too) and created ones come back as the same handle,
  * and the handle works; a freed object's integer, another kind's and made-up integers give
@@ -122,6 +123,19 @@ int main(int argc, char **argv)
 	CHECK(MPI_Win_f2c(fwin) == win);
 	CHECK_MPI(MPI_Win_fence(0, MPI_Win_f2c(fwin)));
 	CHECK_MPI(MPI_Win_fence(0, win));
+
+	MPI_Session session;
+	CHECK_MPI(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session));
+	MPI_Fint fsession = MPI_Session_c2f(session);
+	CHECK(MPI_Session_f2c(fsession) == session);
+	CHECK_INT(MPI_Session_c2f(MPI_SESSION_NULL), 0);
+	CHECK(MPI_Session_f2c(0) == MPI_SESSION_NULL);
+	CHECK(MPI_Session_f2c(fwin) == MPI_SESSION_NULL);
+	int npsets = 0;
+	CHECK_MPI(MPI_Session_get_num_psets(MPI_Session_f2c(fsession), MPI_INFO_NULL, &npsets));
+	CHECK(npsets >= 2);
+	CHECK_MPI(MPI_Session_finalize(&session));
+	CHECK(MPI_Session_f2c(fsession) == MPI_SESSION_NULL);
 
 	/* Requests: a receive in flight, and a send (completed at once or not). */
 	int in = -1, out = rank;
