@@ -1,8 +1,9 @@
 /* comm_dup_copy_failing_on_some_ranks_returns_everywhere: an attribute copy callback that
- * fails on the odd ranks only fails MPI_Comm_dup and MPI_Comm_dup_with_info there (the
- * error, MPI_COMM_NULL) while the even ranks get their communicator: no rank is left
- * waiting, and the parent's collectives after it still line up (an MPI_Allreduce on it,
- * then a duplicate of it that every rank gets once the attribute is gone). */
+ * fails on the odd ranks only fails MPI_Comm_dup, _dup_with_info, _idup and
+ * _idup_with_info there (the error, MPI_COMM_NULL) while the even ranks get their
+ * communicator (the nonblocking forms' requests complete): no rank is left waiting, and
+ * the parent's collectives after it still line up (an MPI_Allreduce on it, then a
+ * duplicate of it that every rank gets once the attribute is gone). */
 /* ranks: 2 4 16 64 */
 #include "check.h"
 
@@ -30,16 +31,25 @@ int main(int argc, char **argv)
 	CHECK_MPI(MPI_Comm_set_errhandler(base, MPI_ERRORS_RETURN));
 	CHECK_MPI(MPI_Comm_create_keyval(copy_fails_on_odd, MPI_COMM_NULL_DELETE_FN, &kv, NULL));
 	CHECK_MPI(MPI_Comm_set_attr(base, kv, &value));
-	for (int form = 0; form < 2; form++) {
+	for (int form = 0; form < 4; form++) {
+		MPI_Request req = MPI_REQUEST_NULL;
+
 		dup = MPI_COMM_WORLD;
-		rc = form == 0 ? MPI_Comm_dup(base, &dup)
-			       : MPI_Comm_dup_with_info(base, MPI_INFO_NULL, &dup);
+		rc = form == 0	 ? MPI_Comm_dup(base, &dup)
+		     : form == 1 ? MPI_Comm_dup_with_info(base, MPI_INFO_NULL, &dup)
+		     : form == 2 ? MPI_Comm_idup(base, &dup, &req)
+				 : MPI_Comm_idup_with_info(base, MPI_INFO_NULL, &dup, &req);
 		if (rank % 2) {
 			CHECK_CLASS(rc, MPI_ERR_OTHER);
 			CHECK(dup == MPI_COMM_NULL);
+			CHECK(req == MPI_REQUEST_NULL);
 		} else {
 			CHECK_MPI(rc);
+			CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
 			CHECK(dup != MPI_COMM_NULL && dup != MPI_COMM_WORLD);
+			int dsize;
+			CHECK_MPI(MPI_Comm_size(dup, &dsize));
+			CHECK_INT(dsize, size);
 			CHECK_MPI(MPI_Comm_free(&dup));
 		}
 		sum = 0;

@@ -100,11 +100,13 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 		return MPI_SUCCESS;
 	}
 	/* Nonblocking: the attributes at the call (the new communicator is the caller's
-	 * only once the request completes); a failing copy callback fails the call on this
-	 * rank before it joins the members. */
-	err = shl_attr_copy(r, p, c);
-	if (err != MPI_SUCCESS)
-		return copy_failed(fn, r, p, c, err);
+	 * only once the request completes). A failing copy callback fails the call on this
+	 * rank, which still joins the members, so that none of the others waits for it: its
+	 * request is detached, holding the new object (released, and freed when the request
+	 * is) instead of the parent. */
+	int copy_err = shl_attr_copy(r, p, c);
+	if (copy_err != MPI_SUCCESS)
+		shl_attr_delete_all(r, c);
 	/* Nonblocking: the arrival outlives this call; the meeting frees it. */
 	struct shl_arrival *a = calloc(1, sizeof(*a));
 	struct shl_req *q = NULL;
@@ -114,7 +116,7 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 		shl_rank_unlock(r);
 	}
 	if (q != NULL) {
-		q->comm = shl_comm_hold(p);
+		q->comm = shl_comm_hold(copy_err == MPI_SUCCESS ? p : c);
 		q->holds_comm = true;
 		*a = (struct shl_arrival){ .req = q, .out = c, .heap = true };
 		struct shl_net_made nm = { .view = c, .gsize0 = g0 };
@@ -123,6 +125,14 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 						   p->sh->nmembers, p->member, dup_run, a) == 0) {
 			if (p->sh->offnode)
 				free(a);
+			if (copy_err != MPI_SUCCESS) {
+				shl_rank_lock(r);
+				q->freed = true;
+				q->next = r->detached;
+				r->detached = q;
+				shl_rank_unlock(r);
+				return copy_failed(fn, r, p, c, copy_err);
+			}
 			*newcomm = c;
 			*request = q;
 			return MPI_SUCCESS;
