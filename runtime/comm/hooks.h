@@ -76,6 +76,13 @@ int shl_comm_net_split(struct shl_rank *r, struct shl_comm *p, int color, int ke
 int shl_comm_net_create_group(struct shl_rank *r, struct shl_comm *p, const struct shl_group *g,
 			      int tag, int at, struct shl_net_made *md);
 
+/* ---- MPI_Comm_free (comm/object.c) ---- */
+
+/* Owner thread, rank unlocked, when the user frees `c`: detach the buffer attached to it
+ * (MPI_Comm_attach_buffer), if any, once every message buffered in it has been received,
+ * as MPI_Comm_detach_buffer would. (p2p/bsend.c) */
+void shl_p2p_comm_buffer_end(struct shl_rank *r, struct shl_comm *c);
+
 /* ---- arrivals from other nodes (comm/route.c) ---- */
 
 struct shl_route_rma;

@@ -239,6 +239,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
 	err = shl_attr_delete_all(r, c);
 	if (err != MPI_SUCCESS)
 		return shl_err(c, err, "MPI_Comm_free", "an attribute delete callback failed");
+	shl_p2p_comm_buffer_end(r, c);
 	shl_comm_release(c);
 	*comm = MPI_COMM_NULL;
 	return MPI_SUCCESS;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "runtime/comm/hooks.h"
 #include "runtime/core/rt.h"
 #include "runtime/p2p/bsend.h"
 #include "runtime/p2p/internal.h"
@@ -407,6 +408,21 @@ static int comm_detach(const char *fn, MPI_Comm comm, void *buffer_addr, void *s
 	shl_rank_unlock(r);
 	free(b);
 	return MPI_SUCCESS;
+}
+
+void shl_p2p_comm_buffer_end(struct shl_rank *r, struct shl_comm *c)
+{
+	struct shl_bsend_buffer *b = c->bsend_own;
+	void *addr;
+	MPI_Count size;
+
+	if (b == NULL)
+		return;
+	shl_bsend_detach(r, b, true, &addr, &size);
+	shl_rank_lock(r);
+	c->bsend_own = NULL;
+	shl_rank_unlock(r);
+	free(b);
 }
 
 int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
