@@ -20,6 +20,9 @@
 #include "runtime/comm/internal.h"
 #include "runtime/comm/hooks.h"
 
+/* The weight sentinels of mpi.h: only their addresses mean anything. */
+SHL_API int shl_mpi_unweighted[1], shl_mpi_weights_empty[1];
+
 struct shl_topo *shl_topo_hold(struct shl_topo *t)
 {
 	if (t != NULL)
