@@ -196,6 +196,17 @@ static long offnode_edges(const struct shl_topo *t, const int *owner, const int 
 	return cut;
 }
 
+/* Members by node (`node` gives each one's), then by rank. */
+static int by_node_cmp(const void *x, const void *y, void *node)
+{
+	const int *of = node;
+	int a = *(const int *)x, b = *(const int *)y;
+
+	if (of[a] != of[b])
+		return of[a] < of[b] ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
 /* The reorder policy for a grid of `n` points (n <= c->size): the grid rank of each of
  * c's members 0..n-1, in rank[] (the others take no part). Identity unless the members
  * span several nodes and giving each node a compact block cuts fewer grid edges between
@@ -224,18 +235,10 @@ static int cart_layout(struct shl_comm *c, int ndims, const int *dims, const int
 	for (int d = 0; d < ndims; d++)
 		period[d] = periods[d] != 0;
 	t.periods = period;
-	/* Members by node (nodes in the order their first member comes), in rank order. */
-	int k = 0;
-	for (int i = 0; i < n; i++) {
-		bool seen = false;
-		for (int j = 0; j < i && !seen; j++)
-			seen = node[j] == node[i];
-		if (seen)
-			continue;
-		for (int j = i; j < n; j++)
-			if (node[j] == node[i])
-				by_node[k++] = j;
-	}
+	/* Members by node, in rank order within a node. */
+	for (int i = 0; i < n; i++)
+		by_node[i] = i;
+	qsort_r(by_node, (size_t)n, sizeof(int), by_node_cmp, node);
 	int *lo = coords, *hi = coords + ndims, *out = cells;
 	for (int d = 0; d < ndims; d++) {
 		lo[d] = 0;
