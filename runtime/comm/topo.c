@@ -10,7 +10,8 @@
  * then the member attaches its own copy of the topology to its new object. The topology
  * is built before the split from the arguments alone, except for MPI_Dist_graph_create,
  * whose members first learn their edges from each other through MPI_Alltoall and
- * MPI_Alltoallv on the old communicator (PMPI calls: they work across nodes too).
+ * MPI_Alltoallv on the old communicator (their PMPI names, upcalls listed in
+ * comm/hooks.h: they work across nodes too).
  * Reorder (docs/topologies.md): a Cartesian grid spanning several nodes is laid out so
  * each node holds a compact block of it; otherwise ranks keep their order. */
 #include <errno.h>
@@ -400,9 +401,9 @@ static int graph_args(const char *fn, struct shl_comm *c, int nnodes, const int 
 		return shl_err(c, MPI_ERR_ARG, fn, "index is NULL");
 	for (int i = 0; i < nnodes; i++)
 		if (index[i] < (i ? index[i - 1] : 0))
-			return shl_err(c, MPI_ERR_ARG, fn,
-				       "index[%d] is %d, below index[%d] (degrees are not negative)",
-				       i, index[i], i - 1);
+			return shl_err(c, MPI_ERR_ARG, fn, "index[%d] is %d, below %s %d (a degree "
+				       "is negative)", i, index[i], i ? "index[i - 1]" : "0",
+				       i ? index[i - 1] : 0);
 	int nedges = nnodes ? index[nnodes - 1] : 0;
 	if (nedges > 0 && edges == NULL)
 		return shl_err(c, MPI_ERR_ARG, fn, "edges is NULL");
