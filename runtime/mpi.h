@@ -1178,6 +1178,54 @@ SHL_DECLARE(int, Session_flush_buffer, (MPI_Session session));
 SHL_DECLARE(int, Session_iflush_buffer, (MPI_Session session, MPI_Request *request));
 
 /* ---- process topologies (MPI 4.1, chapter 8) ---- */
+/* MPI_Topo_test's answers (MPI_UNDEFINED: no topology). MPI_UNWEIGHTED and
+ * MPI_WEIGHTS_EMPTY are addresses of library objects no user array shares, told apart
+ * from NULL (a rank with no edges may pass MPI_WEIGHTS_EMPTY as its weights); objects
+ * rather than small constant addresses, which compilers warn of reading through. */
+#define MPI_GRAPH 1
+#define MPI_CART 2
+#define MPI_DIST_GRAPH 3
+extern SHL_MPI_OBJECT int shl_mpi_unweighted[1], shl_mpi_weights_empty[1];
+#define MPI_UNWEIGHTED (shl_mpi_unweighted)
+#define MPI_WEIGHTS_EMPTY (shl_mpi_weights_empty)
+SHL_DECLARE(int, Dims_create, (int nnodes, int ndims, int dims[]));
+SHL_DECLARE(int, Cart_create, (MPI_Comm comm_old, int ndims, const int dims[],
+			       const int periods[], int reorder, MPI_Comm *comm_cart));
+SHL_DECLARE(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]));
+SHL_DECLARE(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank));
+SHL_DECLARE(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int *rank_source,
+			      int *rank_dest));
+SHL_DECLARE(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm));
+SHL_DECLARE(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[], int periods[],
+			    int coords[]));
+SHL_DECLARE(int, Cartdim_get, (MPI_Comm comm, int *ndims));
+SHL_DECLARE(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[], const int periods[],
+			    int *newrank));
+SHL_DECLARE(int, Graph_create, (MPI_Comm comm_old, int nnodes, const int index[],
+				const int edges[], int reorder, MPI_Comm *comm_graph));
+SHL_DECLARE(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges, int index[],
+			     int edges[]));
+SHL_DECLARE(int, Graphdims_get, (MPI_Comm comm, int *nnodes, int *nedges));
+SHL_DECLARE(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors,
+				   int neighbors[]));
+SHL_DECLARE(int, Graph_neighbors_count, (MPI_Comm comm, int rank, int *nneighbors));
+SHL_DECLARE(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[], const int edges[],
+			     int *newrank));
+SHL_DECLARE(int, Dist_graph_create, (MPI_Comm comm_old, int n, const int sources[],
+				     const int degrees[], const int destinations[],
+				     const int weights[], MPI_Info info, int reorder,
+				     MPI_Comm *comm_dist_graph));
+SHL_DECLARE(int, Dist_graph_create_adjacent, (MPI_Comm comm_old, int indegree,
+					      const int sources[], const int sourceweights[],
+					      int outdegree, const int destinations[],
+					      const int destweights[], MPI_Info info, int reorder,
+					      MPI_Comm *comm_dist_graph));
+SHL_DECLARE(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[],
+					int sourceweights[], int maxoutdegree, int destinations[],
+					int destweights[]));
+SHL_DECLARE(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegree,
+					      int *weighted));
+SHL_DECLARE(int, Topo_test, (MPI_Comm comm, int *status));
 
 /* ---- neighborhood collectives (MPI 4.1, 8.6-8.9) ---- */
 

@@ -83,6 +83,17 @@ int shl_comm_net_create_group(struct shl_rank *r, struct shl_comm *p, const stru
  * as MPI_Comm_detach_buffer would. (p2p/bsend.c) */
 void shl_p2p_comm_buffer_end(struct shl_rank *r, struct shl_comm *c);
 
+/* ---- process topologies (comm/topo.c) ---- */
+
+/* Owner thread, rank unlocked: MPI_Dist_graph_create's exchange, on the old communicator,
+ * of the edges each rank declared: the MPI calls themselves (coll/move_bindings.c), which
+ * run on one node and across nodes alike and report their errors on `comm`. */
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+		  int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+		   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+		   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+
 /* ---- arrivals from other nodes (comm/route.c) ---- */
 
 struct shl_route_rma;
