@@ -26,12 +26,30 @@ int shl_req_prefill(struct shl_rank *r, int n)
 	return 0;
 }
 
+void shl_req_drop_ext(struct shl_rank *r, struct shl_req *q)
+{
+	if (q->kind == SHL_REQ_GREQ)
+		shl_greq_drop(q);
+	else
+		shl_p2p_ext_free(r, q);
+	q->ext = NULL;
+}
+
+/* Whether `q` (of rank `r`, rank locked) is complete: a request of p2p's kinds after
+ * SHL_REQ_DONE is advanced first (shl_p2p_ext_poll sets its `done`). */
+static inline bool settled(struct shl_rank *r, struct shl_req *q)
+{
+	if (unlikely(q->kind >= SHL_REQ_PAIR) && !shl_req_done(q))
+		shl_p2p_ext_poll(r, q);
+	return shl_req_done(q);
+}
+
 void shl_req_reap(struct shl_rank *r)
 {
 	struct shl_req **link = &r->detached, *q;
 
 	while ((q = *link) != NULL) {
-		if (!shl_req_done(q)) {
+		if (!settled(r, q)) {
 			link = &q->next;
 			continue;
 		}
@@ -95,9 +113,13 @@ static int check_array(const char *fn, struct shl_rank *r, int count, MPI_Reques
 static int finish(struct shl_rank *r, MPI_Request *handle, MPI_Status *out)
 {
 	struct shl_req *q = *handle;
+	int err;
+
+	if (unlikely(q->kind == SHL_REQ_GREQ))
+		shl_greq_finish(r, q);  /* its callbacks' status and error */
 	/* From the request, not from *out: reading back part of the status just copied
 	 * stalled store forwarding (perf on bench/msgrate: a fifth of finish_many). */
-	int err = q->status.MPI_ERROR;
+	err = q->status.MPI_ERROR;
 
 	if (out != NULL)
 		*out = q->status;
@@ -115,9 +137,12 @@ static int finish(struct shl_rank *r, MPI_Request *handle, MPI_Status *out)
 static void describe(char *text, size_t size, struct shl_comm *c, enum shl_req_kind kind,
 		     const MPI_Status *st)
 {
-	if (kind == SHL_REQ_SEND)
+	if (kind == SHL_REQ_SEND || kind == SHL_REQ_PSEND)
 		snprintf(text, size, "the send failed");
-	else if (kind != SHL_REQ_RECV)
+	else if (kind == SHL_REQ_GREQ)
+		snprintf(text, size, "a callback of the generalized request (query_fn or free_fn) "
+			 "returned this error");
+	else if (kind != SHL_REQ_RECV && kind != SHL_REQ_PAIR && kind != SHL_REQ_PRECV)
 		shl_coll_why(c, st->MPI_ERROR, text, size);
 	else
 		snprintf(text, size, "message from rank %d with tag %d (%lld bytes) did not fit "
@@ -142,7 +167,7 @@ static bool wait_done(void *arg)
 
 	if (q->kind == SHL_REQ_SEND && q->env != NULL)
 		shl_p2p_help(q);
-	return shl_req_done(q);
+	return settled(q->owner, q);
 }
 
 /* Wait for (flag NULL) or test one request. */
@@ -412,7 +437,7 @@ static int some(const char *fn, int incount, MPI_Request reqs[], int *outcount, 
 		return MPI_SUCCESS;
 	}
 	for (int i = 0; i < incount; i++)
-		if (!inactive(reqs[i]) && shl_req_done(reqs[i]))
+		if (!inactive(reqs[i]) && wait_done(reqs[i]))
 			indices[n++] = i;
 	err = finish_many(r, n, reqs, indices, statuses, &failed);
 	shl_rank_unlock(r);
@@ -455,8 +480,10 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 	if (!inactive(request)) {
 		shl_rank_lock(r);
 		shl_progress(r);
-		*flag = shl_req_done(request);
+		*flag = settled(r, request);
 		st = request->status;
+		if (*flag && request->kind == SHL_REQ_GREQ)
+			st.MPI_ERROR = shl_greq_query(r, request, &st);
 		shl_rank_unlock(r);
 	}
 	if (!*flag) {
@@ -485,7 +512,14 @@ int PMPI_Request_free(MPI_Request *request)
 		return err;
 	q = *request;
 	shl_rank_lock(r);
-	if (inactive(q) || shl_req_done(q)) {
+	if (q->kind == SHL_REQ_GREQ) {
+		err = shl_greq_free(r, q);
+		shl_rank_unlock(r);
+		*request = MPI_REQUEST_NULL;
+		return err == MPI_SUCCESS ? MPI_SUCCESS : op_error("MPI_Request_free", NULL,
+			SHL_REQ_GREQ, &(MPI_Status){ .MPI_ERROR = err });
+	}
+	if (inactive(q) || settled(r, q)) {
 		shl_req_release(r, q);
 	} else {
 		/* Still in flight: a posted receive is released when it matches; anything
@@ -521,8 +555,19 @@ int PMPI_Cancel(MPI_Request *request)
 			       "request is a collective operation's, which cannot be cancelled "
 			       "(MPI 4.1, 6.12)");
 	shl_rank_lock(r);
-	shl_p2p_cancel(r, *request);
+	if ((*request)->kind == SHL_REQ_GREQ)
+		err = shl_greq_cancel(r, *request);
+	else if ((*request)->kind >= SHL_REQ_PAIR)
+		err = shl_p2p_ext_cancel(r, *request);
+	else
+		shl_p2p_cancel(r, *request);
 	shl_rank_unlock(r);
+	if (err == MPI_ERR_REQUEST)
+		return shl_err((*request)->comm, MPI_ERR_REQUEST, "MPI_Cancel", "request is a "
+			       "partitioned communication's, which cannot be cancelled");
+	if (err != MPI_SUCCESS)
+		return shl_err(NULL, err, "MPI_Cancel", "cancel_fn of the generalized request "
+			       "returned this error");
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Cancel);
@@ -558,8 +603,13 @@ static int start(const char *fn, struct shl_rank *r, MPI_Request *request, int i
 		return rc ? shl_err(q->comm, rc, fn, "out of memory") : MPI_SUCCESS;
 	}
 	shl_rank_lock(r);
-	rc = shl_p2p_start(r, q);
+	rc = q->kind >= SHL_REQ_PSEND ? shl_p2p_ext_start(r, q) : shl_p2p_start(r, q);
 	shl_rank_unlock(r);
+	if (rc == -EINVAL)
+		return shl_err(q->comm, MPI_ERR_REQUEST, fn, "request is a partitioned receive "
+			       "whose partitions or bytes disagree with its send's");
+	if (rc != 0 && q->kind >= SHL_REQ_PSEND)
+		return shl_err(q->comm, MPI_ERR_NO_MEM, fn, "out of memory");
 	if (rc != 0)
 		return shl_p2p_start_error(fn, q->comm, rc, (size_t)q->count * q->type->size);
 	return MPI_SUCCESS;
