@@ -117,6 +117,9 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
 	q = shl_req_new(r, SHL_REQ_GREQ);
 	if (q != NULL) {
 		q->ext = g;
+		/* Marked persistent and active until released: finish (core/request.c) then
+		 * finds it off its common path. Never inactive, so MPI_Start refuses it. */
+		q->persistent = true;
 		q->active = true;
 	}
 	shl_rank_unlock(r);

@@ -140,10 +140,12 @@ struct shl_req {
 	struct shl_envelope *env;     /* send with a cookie: the envelope in flight */
 	void *bsend_block;            /* buffered send: block of the attached buffer */
 	shl_meet_fn *run;             /* persistent collective: the operation (coll/move.c, ...) */
-	struct shl_cargs *cargs;      /* persistent collective: its arguments, held */
+	union {
+		struct shl_cargs *cargs;  /* persistent collective: its arguments, held */
+		void *ext;                /* kinds after SHL_REQ_DONE: their own state */
+	};                            /* NULL: neither (shl_req_release asks once) */
 	struct shl_req *next;         /* posted list, detached list or free list */
 	uint64_t seq;                 /* posted receive: its number among its rank's */
-	void *ext;                    /* kinds after SHL_REQ_DONE: their own state, or NULL */
 };
 
 /* ---- matching ----
@@ -448,11 +450,10 @@ static inline void shl_req_init(struct shl_req *q, struct shl_rank *r, enum shl_
 	q->cargs = NULL;
 	q->next = NULL;
 	q->seq = 0;
-	q->ext = NULL;
 }
 
 /* A reminder for whoever adds a field to struct shl_req: shl_req_init must set it. */
-_Static_assert(sizeof(struct shl_req) == 160, "struct shl_req changed: update shl_req_init");
+_Static_assert(sizeof(struct shl_req) == 152, "struct shl_req changed: update shl_req_init");
 
 /* shl_req_new's slow path: a request from malloc, when the rank's free list is empty. */
 struct shl_req *shl_req_alloc(void);
@@ -476,8 +477,8 @@ static inline struct shl_req *shl_req_new(struct shl_rank *r, enum shl_req_kind 
 /* Owner, rank locked: release detached requests that have completed. */
 void shl_req_reap(struct shl_rank *r);
 
-/* Owner, rank locked: drop the `ext` state of a request of a kind after SHL_REQ_DONE
- * (shl_req_release's rare case; core/request.c). */
+/* Owner, rank locked: drop what `cargs` (a persistent collective's arguments) or `ext` (the
+ * state of a kind after SHL_REQ_DONE) holds: shl_req_release's rare case (core/request.c). */
 void shl_req_drop_ext(struct shl_rank *r, struct shl_req *q);
 
 /* Owner, rank locked: give request `q` back to the rank's free list, dropping what it
@@ -488,10 +489,8 @@ static inline void shl_req_release(struct shl_rank *r, struct shl_req *q)
 	if (q == &r->sent)
 		return;  /* shared by every send that completed at once */
 	q->magic = 0;  /* a stale handle now fails validation */
-	if (unlikely(q->ext != NULL))
+	if (q->cargs != NULL)  /* or ext */
 		shl_req_drop_ext(r, q);
-	if (q->cargs != NULL)
-		shl_coll_persist_free(q);
 	if (q->holds_comm)
 		shl_comm_drop(q->comm);  /* may free a communicator MPI_Comm_free let go of */
 	q->holds_comm = false;
