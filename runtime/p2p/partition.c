@@ -1,8 +1,8 @@
-/* Partitioned communication (MPI 4.1, chapter 4) between ranks of this node: MPI_Psend_init,
- * MPI_Precv_init, MPI_Pready, MPI_Pready_range, MPI_Pready_list, MPI_Parrived, and the
- * start, poll and release of their requests (kinds SHL_REQ_PSEND and SHL_REQ_PRECV).
+/* Partitioned communication (MPI 4.1, chapter 4): MPI_Psend_init, MPI_Precv_init,
+ * MPI_Pready, MPI_Pready_range, MPI_Pready_list, MPI_Parrived, and the start, poll and
+ * release of their requests (kinds SHL_REQ_PSEND and SHL_REQ_PRECV).
  *
- * A send and a receive that match share a channel. Matching is done at initialization, in
+ * On a node, a send and a receive that match share a channel. Matching is done at initialization, in
  * the order of the initialization calls per (communicator, sender, receiver, tag), as the
  * standard says: the process-wide table `chans` keeps the channels that one side has
  * initialized and the other not yet, oldest first; the k-th Psend_init finds the k-th
