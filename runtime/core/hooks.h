@@ -73,7 +73,7 @@ bool shl_p2p_is_posted(struct shl_rank *r, const struct shl_req *q);
  * MPI_Isendrecv's pair (p2p/sendrecv.c), partitioned sends and receives (p2p/partition.c).
  * shl_p2p_ext_poll advances `q` (the waits and tests, each poll, and shl_req_reap) and sets
  * its `done` once it has completed; shl_p2p_ext_start starts inactive persistent `q`
- * (MPI_Start; 0, -ENOMEM or -EINVAL); shl_p2p_ext_cancel cancels it (MPI_Cancel: an MPI
+ * (MPI_Start; 0 or -ENOMEM); shl_p2p_ext_cancel cancels it (MPI_Cancel: an MPI
  * error class, MPI_SUCCESS when it did what it could); shl_p2p_ext_free drops its `ext`
  * (shl_req_release). */
 void shl_p2p_ext_poll(struct shl_rank *r, struct shl_req *q);

@@ -624,9 +624,6 @@ static int start(const char *fn, struct shl_rank *r, MPI_Request *request, int i
 	shl_rank_lock(r);
 	rc = q->kind >= SHL_REQ_PSEND ? shl_p2p_ext_start(r, q) : shl_p2p_start(r, q);
 	shl_rank_unlock(r);
-	if (rc == -EINVAL)
-		return shl_err(q->comm, MPI_ERR_REQUEST, fn, "request is a partitioned receive "
-			       "whose partitions or bytes disagree with its send's");
 	if (rc != 0 && q->kind >= SHL_REQ_PSEND)
 		return shl_err(q->comm, MPI_ERR_NO_MEM, fn, "out of memory");
 	if (rc != 0)

@@ -509,7 +509,8 @@ static inline void shl_req_release(struct shl_rank *r, struct shl_req *q)
  * shl_greq_query: query_fn into `*st` for MPI_Request_get_status; returns its error.
  * shl_greq_free: MPI_Request_free of `q`: free_fn now and `q` released if complete, else
  * at MPI_Grequest_complete; returns free_fn's error. shl_greq_cancel: cancel_fn with
- * whether MPI_Grequest_complete was called; returns its error. */
+ * whether MPI_Grequest_complete was called; returns its error. shl_greq_drop: free what
+ * `ext` holds, when `q` is released (shl_req_drop_ext). */
 int shl_greq_finish(struct shl_rank *r, struct shl_req *q);
 int shl_greq_query(struct shl_rank *r, struct shl_req *q, MPI_Status *st);
 int shl_greq_free(struct shl_rank *r, struct shl_req *q);

@@ -764,14 +764,6 @@ static int init(const char *fn, bool send, const void *buf, int partitions, MPI_
 	if (p == NULL)
 		return shl_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
 	*p = (struct part){ NULL, NULL, send, partitions, (size_t)count * datatype->size, 0 };
-	if (world >= 0 && shl_job.ranks[world] == NULL) {
-		rc = far_make(r, c, send, world, tag, buf, datatype, partitions, p->pbytes, &p->far);
-		world = -1;  /* no channel on the node */
-		if (rc != 0) {
-			free(p);
-			return shl_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
-		}
-	}
 	shl_rank_lock(r);
 	q = shl_req_new(r, send ? SHL_REQ_PSEND : SHL_REQ_PRECV);
 	shl_rank_unlock(r);
@@ -787,7 +779,10 @@ static int init(const char *fn, bool send, const void *buf, int partitions, MPI_
 					  .shl_bytes = total * (MPI_Count)datatype->size };
 	if (peer == MPI_PROC_NULL)
 		shl_status_empty(&q->status, MPI_PROC_NULL);
-	if (world >= 0) {
+	if (world >= 0 && shl_job.ranks[world] == NULL) {
+		/* A rank of another node: last, as it announces the channel. */
+		rc = far_make(r, c, send, world, tag, buf, datatype, partitions, p->pbytes, &p->far);
+	} else if (world >= 0) {
 		struct side s = { buf, datatype, partitions, p->pbytes, q };
 		int me = r->world_rank;
 		rc = attach(&p->ch, send, c->context, send ? me : world, send ? world : me, tag, &s,
