@@ -1,5 +1,5 @@
 #!/bin/bash
-# partitioned_errors_name_function_rank_and_partition: bad partitioned calls get their error class (a partition readied twice in an epoch MPI_ERR_OTHER, out of range MPI_ERR_ARG, Pready on an inactive request or Parrived on a send MPI_ERR_REQUEST, MPI_ANY_SOURCE/MPI_ANY_TAG in Precv_init, totals that disagree MPI_ERR_TRUNCATE, MPI_Cancel MPI_ERR_REQUEST) and the job still moves the data after them; fatal by default, the message names the function, the rank, the partition and the class.
+# partitioned_errors_name_function_rank_and_partition: bad partitioned calls get their error class (a partition readied twice in an epoch MPI_ERR_OTHER, out of range MPI_ERR_ARG, Pready on an inactive request or Parrived on a send MPI_ERR_REQUEST, MPI_ANY_SOURCE/MPI_ANY_TAG in Precv_init, totals that disagree MPI_ERR_TRUNCATE, an info that is none MPI_ERR_INFO, MPI_Cancel MPI_ERR_REQUEST) and the job still moves the data after them; fatal by default, the message names the function, the rank, the partition and the class.
 . "$SHOAL_TESTS/lib/common.bash"
 
 build perr <<'SRC'
@@ -48,6 +48,8 @@ int main(int argc, char **argv)
 				     MPI_INFO_NULL, &q)), MPI_ERR_TAG);
 	CHECK_INT(cls(MPI_Psend_init(s, -1, 1, MPI_INT, rank, 3, MPI_COMM_WORLD, MPI_INFO_NULL,
 				     &q)), MPI_ERR_ARG);
+	CHECK_INT(cls(MPI_Psend_init(s, 4, 1, MPI_INT, rank, 3, MPI_COMM_WORLD, (MPI_Info)s,
+				     &q)), MPI_ERR_INFO);
 	CHECK_MPI(MPI_Psend_init(s, 4, 1, MPI_INT, rank, 8, MPI_COMM_WORLD, MPI_INFO_NULL, &q));
 	MPI_Request q2;
 	CHECK_INT(cls(MPI_Precv_init(r, 1, 3, MPI_INT, rank, 8, MPI_COMM_WORLD, MPI_INFO_NULL,

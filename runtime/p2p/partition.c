@@ -733,9 +733,11 @@ static int init(const char *fn, bool send, const void *buf, int partitions, MPI_
 	size_t other = 0;
 	int err = shl_check_comm(fn, r, comm, &c), rc = 0;
 
-	(void)info;  /* no hints are understood; any info, MPI_INFO_NULL included, is fine */
 	if (err != MPI_SUCCESS)
 		return err;
+	/* No hints are understood; any info object, or MPI_INFO_NULL, is fine. */
+	if (info != MPI_INFO_NULL && shl_info_get(r, info) == NULL)
+		return shl_err(c, MPI_ERR_INFO, fn, "info is not a valid info object");
 	if (partitions < 0)
 		return shl_err(c, MPI_ERR_ARG, fn, "partitions %d is negative", partitions);
 	if (count < 0)
