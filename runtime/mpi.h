@@ -1047,6 +1047,39 @@ SHL_DECLARE(int, Pack_external_size_c, (const char datarep[], MPI_Count incount,
 
 /* ---- point-to-point of MPI 4.0 and 4.1: Isendrecv, partitioned communication (chapter 4),
  * generalized requests (13.2) ---- */
+SHL_DECLARE(int, Isendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			     int dest, int sendtag, void *recvbuf, int recvcount,
+			     MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+			     MPI_Request *request));
+SHL_DECLARE(int, Isendrecv_c, (const void *sendbuf, MPI_Count sendcount,
+			       MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+			       MPI_Count recvcount, MPI_Datatype recvtype, int source,
+			       int recvtag, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Isendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest,
+				     int sendtag, int source, int recvtag, MPI_Comm comm,
+				     MPI_Request *request));
+SHL_DECLARE(int, Isendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+				       int dest, int sendtag, int source, int recvtag,
+				       MPI_Comm comm, MPI_Request *request));
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+SHL_DECLARE(int, Grequest_start, (MPI_Grequest_query_function *query_fn,
+				  MPI_Grequest_free_function *free_fn,
+				  MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+				  MPI_Request *request));
+SHL_DECLARE(int, Grequest_complete, (MPI_Request request));
+SHL_DECLARE(int, Psend_init, (const void *buf, int partitions, MPI_Count count,
+			      MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+			      MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Precv_init, (void *buf, int partitions, MPI_Count count,
+			      MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+			      MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Pready, (int partition, MPI_Request request));
+SHL_DECLARE(int, Pready_range, (int partition_low, int partition_high, MPI_Request request));
+SHL_DECLARE(int, Pready_list, (int length, const int array_of_partitions[],
+			       MPI_Request request));
+SHL_DECLARE(int, Parrived, (MPI_Request request, int partition, int *flag));
 
 /* ---- statuses, request queries, handle conversions, predefined callbacks, error classes
  * removed, hardware resources, MPI-1 names ---- */

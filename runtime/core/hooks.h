@@ -69,6 +69,18 @@ void shl_p2p_cancel(struct shl_rank *r, struct shl_req *req);
  * receives (not matched yet). p2p/cancel.c. */
 bool shl_p2p_is_posted(struct shl_rank *r, const struct shl_req *q);
 
+/* Owner, rank locked: the request kinds of p2p after SHL_REQ_DONE (core/rt.h): an
+ * MPI_Isendrecv's pair (p2p/sendrecv.c), partitioned sends and receives (p2p/partition.c).
+ * shl_p2p_ext_poll advances `q` (the waits and tests, each poll, and shl_req_reap) and sets
+ * its `done` once it has completed; shl_p2p_ext_start starts inactive persistent `q`
+ * (MPI_Start; 0 or -ENOMEM); shl_p2p_ext_cancel cancels it (MPI_Cancel: an MPI
+ * error class, MPI_SUCCESS when it did what it could); shl_p2p_ext_free drops its `ext`
+ * (shl_req_release). */
+void shl_p2p_ext_poll(struct shl_rank *r, struct shl_req *q);
+int shl_p2p_ext_start(struct shl_rank *r, struct shl_req *q);
+int shl_p2p_ext_cancel(struct shl_rank *r, struct shl_req *q);
+void shl_p2p_ext_free(struct shl_rank *r, struct shl_req *q);
+
 /* Owner, rank locked (shl_req_reap): give back block `block` of the attached buffer, taken
  * by a buffered send whose receiver has copied it out. p2p/bsend.c. */
 void shl_bsend_free(struct shl_rank *r, void *block);

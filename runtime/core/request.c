@@ -27,12 +27,32 @@ int shl_req_prefill(struct shl_rank *r, int n)
 	return 0;
 }
 
+void shl_req_drop_ext(struct shl_rank *r, struct shl_req *q)
+{
+	if (q->kind == SHL_REQ_DONE)
+		shl_coll_persist_free(q);
+	else if (q->kind == SHL_REQ_GREQ)
+		shl_greq_drop(q);
+	else
+		shl_p2p_ext_free(r, q);
+	q->ext = NULL;
+}
+
+/* Whether `q` (of rank `r`, rank locked) is complete: a request of p2p's kinds after
+ * SHL_REQ_DONE is advanced first (shl_p2p_ext_poll sets its `done`). */
+static inline bool settled(struct shl_rank *r, struct shl_req *q)
+{
+	if (unlikely(q->kind >= SHL_REQ_PAIR) && !shl_req_done(q))
+		shl_p2p_ext_poll(r, q);
+	return shl_req_done(q);
+}
+
 void shl_req_reap(struct shl_rank *r)
 {
 	struct shl_req **link = &r->detached, *q;
 
 	while ((q = *link) != NULL) {
-		if (!shl_req_done(q)) {
+		if (!settled(r, q)) {
 			link = &q->next;
 			continue;
 		}
@@ -93,7 +113,9 @@ static int check_array(const char *fn, struct shl_rank *r, int count, MPI_Reques
 /* Hand a completed request's result to the user: `*out` (unless NULL) gets its whole
  * status; the handle is freed (or a persistent request goes inactive). Returns the
  * operation's error. */
-static int finish(struct shl_rank *r, MPI_Request *handle, MPI_Status *out)
+static int finish_greq(struct shl_rank *r, MPI_Request *handle, MPI_Status *out);
+
+static SHL_HOT_INLINE int finish(struct shl_rank *r, MPI_Request *handle, MPI_Status *out)
 {
 	struct shl_req *q = *handle;
 	/* From the request, not from *out: reading back part of the status just copied
@@ -103,6 +125,10 @@ static int finish(struct shl_rank *r, MPI_Request *handle, MPI_Status *out)
 	if (out != NULL)
 		*out = q->status;
 	if (q->persistent) {
+		/* A generalized request is marked persistent (core/grequest.c), so that the
+		 * common path here asks nothing more. */
+		if (unlikely(q->kind == SHL_REQ_GREQ))
+			return finish_greq(r, handle, out);
 		q->active = false;
 	} else {
 		shl_req_release(r, q);
@@ -111,14 +137,31 @@ static int finish(struct shl_rank *r, MPI_Request *handle, MPI_Status *out)
 	return err;
 }
 
+/* finish for a generalized request: its callbacks make the status and the error. Out of
+ * line: finish is inlined into every wait. */
+static __attribute__((noinline)) int finish_greq(struct shl_rank *r, MPI_Request *handle,
+						 MPI_Status *out)
+{
+	int err = shl_greq_finish(r, *handle);
+
+	if (out != NULL)
+		*out = (*handle)->status;
+	shl_req_release(r, *handle);
+	*handle = MPI_REQUEST_NULL;
+	return err;
+}
+
 /* What went wrong in a completed operation of `kind` on `c` that reported an error in
  * `st`. */
 static void describe(char *text, size_t size, struct shl_comm *c, enum shl_req_kind kind,
 		     const MPI_Status *st)
 {
-	if (kind == SHL_REQ_SEND)
+	if (kind == SHL_REQ_SEND || kind == SHL_REQ_PSEND)
 		snprintf(text, size, "the send failed");
-	else if (kind != SHL_REQ_RECV)
+	else if (kind == SHL_REQ_GREQ)
+		snprintf(text, size, "a callback of the generalized request (query_fn or free_fn) "
+			 "returned this error");
+	else if (kind != SHL_REQ_RECV && kind != SHL_REQ_PAIR && kind != SHL_REQ_PRECV)
 		shl_coll_why(c, st->MPI_ERROR, text, size);
 	else
 		snprintf(text, size, "message from rank %d with tag %d (%lld bytes) did not fit "
@@ -144,14 +187,15 @@ static void empty_out(MPI_Status *status)
 		shl_status_empty(status, MPI_ANY_SOURCE);
 }
 
-/* Whether a request being waited for is done; a large send helps its receiver copy. */
-static bool wait_done(void *arg)
+/* Whether a request being waited for is done; a large send helps its receiver copy.
+ * Inlined where the array waits call it: only shl_wait calls it through its address. */
+static SHL_HOT_INLINE bool wait_done(void *arg)
 {
 	struct shl_req *q = arg;
 
 	if (q->kind == SHL_REQ_SEND && q->env != NULL)
 		shl_p2p_help(q);
-	return shl_req_done(q);
+	return settled(q->owner, q);
 }
 
 /* Wait for (flag NULL) or test one request. */
@@ -426,7 +470,7 @@ static int some(const char *fn, int incount, MPI_Request reqs[], int *outcount, 
 		return MPI_SUCCESS;
 	}
 	for (int i = 0; i < incount; i++)
-		if (!inactive(reqs[i]) && shl_req_done(reqs[i]))
+		if (!inactive(reqs[i]) && wait_done(reqs[i]))
 			indices[n++] = i;
 	err = finish_many(r, n, reqs, indices, statuses, &failed);
 	shl_rank_unlock(r);
@@ -454,6 +498,18 @@ int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
 }
 SHL_WEAK_ALIAS(Testsome);
 
+/* Rank locked: the status of complete request `q` as the MPI_Request_get_status family
+ * reports it without finishing `q`: a generalized request's from its query_fn (its error
+ * in MPI_ERROR). */
+static MPI_Status peek_status(struct shl_rank *r, struct shl_req *q)
+{
+	MPI_Status st = q->status;
+
+	if (q->kind == SHL_REQ_GREQ)
+		st.MPI_ERROR = shl_greq_query(r, q, &st);
+	return st;
+}
+
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
 	struct shl_rank *r = shl_rank_or_die("MPI_Request_get_status");
@@ -469,8 +525,9 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 	if (!inactive(request)) {
 		shl_rank_lock(r);
 		shl_progress(r);
-		*flag = shl_req_done(request);
-		st = request->status;
+		*flag = settled(r, request);
+		if (*flag)
+			st = peek_status(r, request);
 		shl_rank_unlock(r);
 	}
 	if (!*flag) {
@@ -518,10 +575,11 @@ int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[]
 			empty_out(out);
 			continue;
 		}
+		MPI_Status st = peek_status(r, q);
 		if (out != NULL)
-			*out = q->status;
-		if (q->status.MPI_ERROR != MPI_SUCCESS && failed.index < 0)
-			failed = (struct failure){ i, q->kind, q->comm, q->status };
+			*out = st;
+		if (st.MPI_ERROR != MPI_SUCCESS && failed.index < 0)
+			failed = (struct failure){ i, q->kind, q->comm, st };
 	}
 	shl_rank_unlock(r);
 	if (!*flag)
@@ -552,7 +610,7 @@ int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[]
 		active++;
 		if (wait_done(reqs[i])) {
 			*index = i;
-			st = reqs[i]->status;
+			st = peek_status(r, reqs[i]);
 		}
 	}
 	shl_rank_unlock(r);
@@ -595,10 +653,11 @@ int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_request
 		active++;
 		if (!wait_done(q))
 			continue;
+		MPI_Status st = peek_status(r, q);
 		if (array_of_statuses != MPI_STATUSES_IGNORE)
-			array_of_statuses[n] = q->status;
-		if (q->status.MPI_ERROR != MPI_SUCCESS && failed.index < 0)
-			failed = (struct failure){ i, q->kind, q->comm, q->status };
+			array_of_statuses[n] = st;
+		if (st.MPI_ERROR != MPI_SUCCESS && failed.index < 0)
+			failed = (struct failure){ i, q->kind, q->comm, st };
 		array_of_indices[n++] = i;
 	}
 	shl_rank_unlock(r);
@@ -623,7 +682,14 @@ int PMPI_Request_free(MPI_Request *request)
 		return err;
 	q = *request;
 	shl_rank_lock(r);
-	if (inactive(q) || shl_req_done(q)) {
+	if (q->kind == SHL_REQ_GREQ) {
+		err = shl_greq_free(r, q);
+		shl_rank_unlock(r);
+		*request = MPI_REQUEST_NULL;
+		return err == MPI_SUCCESS ? MPI_SUCCESS : op_error("MPI_Request_free", NULL,
+			SHL_REQ_GREQ, &(MPI_Status){ .MPI_ERROR = err });
+	}
+	if (inactive(q) || settled(r, q)) {
 		shl_req_release(r, q);
 	} else {
 		/* Still in flight: a posted receive is released when it matches; anything
@@ -659,8 +725,19 @@ int PMPI_Cancel(MPI_Request *request)
 			       "request is a collective operation's, which cannot be cancelled "
 			       "(MPI 4.1, 6.12)");
 	shl_rank_lock(r);
-	shl_p2p_cancel(r, *request);
+	if ((*request)->kind == SHL_REQ_GREQ)
+		err = shl_greq_cancel(r, *request);
+	else if ((*request)->kind >= SHL_REQ_PAIR)
+		err = shl_p2p_ext_cancel(r, *request);
+	else
+		shl_p2p_cancel(r, *request);
 	shl_rank_unlock(r);
+	if (err == MPI_ERR_REQUEST)
+		return shl_err((*request)->comm, MPI_ERR_REQUEST, "MPI_Cancel", "request is a "
+			       "partitioned communication's, which cannot be cancelled");
+	if (err != MPI_SUCCESS)
+		return shl_err(NULL, err, "MPI_Cancel", "cancel_fn of the generalized request "
+			       "returned this error");
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Cancel);
@@ -690,14 +767,16 @@ static int start(const char *fn, struct shl_rank *r, MPI_Request *request, int i
 	if (!q->persistent || q->active)
 		return shl_err(q->comm, MPI_ERR_REQUEST, fn, "request is %s",
 			       q->persistent ? "already active" : "not a persistent request");
-	if (q->cargs != NULL) {
+	if (q->kind == SHL_REQ_DONE && q->cargs != NULL) {
 		/* A collective: its meeting may run user functions; no rank lock held. */
 		rc = shl_coll_restart(r, q);
 		return rc ? shl_err(q->comm, rc, fn, "out of memory") : MPI_SUCCESS;
 	}
 	shl_rank_lock(r);
-	rc = shl_p2p_start(r, q);
+	rc = q->kind >= SHL_REQ_PSEND ? shl_p2p_ext_start(r, q) : shl_p2p_start(r, q);
 	shl_rank_unlock(r);
+	if (rc != 0 && q->kind >= SHL_REQ_PSEND)
+		return shl_err(q->comm, MPI_ERR_NO_MEM, fn, "out of memory");
 	if (rc != 0)
 		return shl_p2p_start_error(fn, q->comm, rc, (size_t)q->count * q->type->size);
 	return MPI_SUCCESS;

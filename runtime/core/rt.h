@@ -102,8 +102,15 @@
 #define SHL_COLL_SPIN_US 20
 
 
-/* ---- requests ---- */
-enum shl_req_kind { SHL_REQ_SEND, SHL_REQ_RECV, SHL_REQ_DONE };
+/* ---- requests ----
+ * SEND and RECV are point-to-point operations; DONE is anything a caller completes by
+ * itself (collectives, one-sided requests). The kinds after DONE carry more in `ext` and
+ * go through their owner's functions at the few places a request is polled, finished,
+ * cancelled or released (core/request.c): GREQ a generalized request (core/grequest.c),
+ * PAIR an MPI_Isendrecv's two halves (p2p/sendrecv.c), PSEND and PRECV partitioned
+ * communication (p2p/partition.c). */
+enum shl_req_kind { SHL_REQ_SEND, SHL_REQ_RECV, SHL_REQ_DONE, SHL_REQ_GREQ, SHL_REQ_PAIR,
+		    SHL_REQ_PSEND, SHL_REQ_PRECV };
 enum shl_send_mode { SHL_MODE_STANDARD, SHL_MODE_SYNC, SHL_MODE_BUFFERED, SHL_MODE_READY };
 
 struct shl_rank;
@@ -133,7 +140,10 @@ struct shl_req {
 	struct shl_envelope *env;     /* send with a cookie: the envelope in flight */
 	void *bsend_block;            /* buffered send: block of the attached buffer */
 	shl_meet_fn *run;             /* persistent collective: the operation (coll/move.c, ...) */
-	struct shl_cargs *cargs;      /* persistent collective: its arguments, held */
+	union {
+		struct shl_cargs *cargs;  /* persistent collective: its arguments, held */
+		void *ext;                /* kinds after SHL_REQ_DONE: their own state */
+	};                            /* NULL: neither (shl_req_release asks once) */
 	struct shl_req *next;         /* posted list, detached list or free list */
 	uint64_t seq;                 /* posted receive: its number among its rank's */
 };
@@ -479,6 +489,10 @@ static inline struct shl_req *shl_req_new(struct shl_rank *r, enum shl_req_kind 
 /* Owner, rank locked: release detached requests that have completed. */
 void shl_req_reap(struct shl_rank *r);
 
+/* Owner, rank locked: drop what `cargs` (a persistent collective's arguments) or `ext` (the
+ * state of a kind after SHL_REQ_DONE) holds: shl_req_release's rare case (core/request.c). */
+void shl_req_drop_ext(struct shl_rank *r, struct shl_req *q);
+
 /* Owner, rank locked: give request `q` back to the rank's free list, dropping what it
  * holds (a no-op on the shared `sent` request). Inline: every Wait of a receive and of a
  * send releases one (callgrind on bench/msgrate: the call was 13 instructions). */
@@ -487,8 +501,8 @@ static inline void shl_req_release(struct shl_rank *r, struct shl_req *q)
 	if (q == &r->sent)
 		return;  /* shared by every send that completed at once */
 	q->magic = 0;  /* a stale handle now fails validation */
-	if (q->cargs != NULL)
-		shl_coll_persist_free(q);
+	if (q->cargs != NULL)  /* or ext */
+		shl_req_drop_ext(r, q);
 	if (q->holds_comm)
 		shl_comm_drop(q->comm);  /* may free a communicator MPI_Comm_free let go of */
 	q->holds_comm = false;
@@ -510,6 +524,23 @@ struct shl_rank *shl_rank_session_start(const char *fn, int level);
  * buffered or freed in flight complete first; when nothing holds the rank in MPI any more
  * it leaves (the end barrier with the other nodes, if the world model ended too). */
 void shl_rank_session_end(struct shl_rank *r);
+
+/* ---- generalized requests (core/grequest.c) ----
+ * Owner, rank locked (it is dropped around the user's callbacks and taken again): the
+ * parts of the Wait/Test family, MPI_Request_get_status, MPI_Request_free and MPI_Cancel
+ * that call a generalized request's callbacks (MPI 4.1, 13.2). shl_greq_finish: `q` is
+ * complete; query_fn fills its status, then free_fn runs; returns the error of the last
+ * callback that failed, also left in q->status.MPI_ERROR (the caller releases `q`).
+ * shl_greq_query: query_fn into `*st` for MPI_Request_get_status; returns its error.
+ * shl_greq_free: MPI_Request_free of `q`: free_fn now and `q` released if complete, else
+ * at MPI_Grequest_complete; returns free_fn's error. shl_greq_cancel: cancel_fn with
+ * whether MPI_Grequest_complete was called; returns its error. shl_greq_drop: free what
+ * `ext` holds, when `q` is released (shl_req_drop_ext). */
+int shl_greq_finish(struct shl_rank *r, struct shl_req *q);
+int shl_greq_query(struct shl_rank *r, struct shl_req *q, MPI_Status *st);
+int shl_greq_free(struct shl_rank *r, struct shl_req *q);
+int shl_greq_cancel(struct shl_rank *r, struct shl_req *q);
+void shl_greq_drop(struct shl_req *q);
 
 /* ---- errors (core/errors.c) ---- */
 /* Report error `errclass` raised in MPI function `fn` on communicator `comm` (NULL:
