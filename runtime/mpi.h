@@ -1054,6 +1054,52 @@ SHL_DECLARE(int, Pack_external_size_c, (const char datarep[], MPI_Count incount,
 /* ---- buffers attached to a communicator or session, flushing them (MPI 4.1, 3.6) ---- */
 
 /* ---- process topologies (MPI 4.1, chapter 8) ---- */
+/* MPI_Topo_test's answers (MPI_UNDEFINED: no topology). MPI_UNWEIGHTED and
+ * MPI_WEIGHTS_EMPTY are sentinel addresses no array has (the first page is never mapped),
+ * told apart from NULL: a rank with no edges may pass MPI_WEIGHTS_EMPTY as its weights. */
+#define MPI_GRAPH 1
+#define MPI_CART 2
+#define MPI_DIST_GRAPH 3
+#define MPI_UNWEIGHTED ((int *)16)
+#define MPI_WEIGHTS_EMPTY ((int *)32)
+SHL_DECLARE(int, Dims_create, (int nnodes, int ndims, int dims[]));
+SHL_DECLARE(int, Cart_create, (MPI_Comm comm_old, int ndims, const int dims[],
+			       const int periods[], int reorder, MPI_Comm *comm_cart));
+SHL_DECLARE(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]));
+SHL_DECLARE(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank));
+SHL_DECLARE(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int *rank_source,
+			      int *rank_dest));
+SHL_DECLARE(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm));
+SHL_DECLARE(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[], int periods[],
+			    int coords[]));
+SHL_DECLARE(int, Cartdim_get, (MPI_Comm comm, int *ndims));
+SHL_DECLARE(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[], const int periods[],
+			    int *newrank));
+SHL_DECLARE(int, Graph_create, (MPI_Comm comm_old, int nnodes, const int index[],
+				const int edges[], int reorder, MPI_Comm *comm_graph));
+SHL_DECLARE(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges, int index[],
+			     int edges[]));
+SHL_DECLARE(int, Graphdims_get, (MPI_Comm comm, int *nnodes, int *nedges));
+SHL_DECLARE(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors,
+				   int neighbors[]));
+SHL_DECLARE(int, Graph_neighbors_count, (MPI_Comm comm, int rank, int *nneighbors));
+SHL_DECLARE(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[], const int edges[],
+			     int *newrank));
+SHL_DECLARE(int, Dist_graph_create, (MPI_Comm comm_old, int n, const int sources[],
+				     const int degrees[], const int destinations[],
+				     const int weights[], MPI_Info info, int reorder,
+				     MPI_Comm *comm_dist_graph));
+SHL_DECLARE(int, Dist_graph_create_adjacent, (MPI_Comm comm_old, int indegree,
+					      const int sources[], const int sourceweights[],
+					      int outdegree, const int destinations[],
+					      const int destweights[], MPI_Info info, int reorder,
+					      MPI_Comm *comm_dist_graph));
+SHL_DECLARE(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[],
+					int sourceweights[], int maxoutdegree, int destinations[],
+					int destweights[]));
+SHL_DECLARE(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegree,
+					      int *weighted));
+SHL_DECLARE(int, Topo_test, (MPI_Comm comm, int *status));
 
 /* ---- neighborhood collectives (MPI 4.1, 8.6-8.9) ---- */
 /* Blocking, nonblocking (MPI_Ineighbor_…) and persistent (…_init); then the large-count

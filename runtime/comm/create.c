@@ -57,6 +57,7 @@ static int dup(const char *fn, MPI_Comm comm, MPI_Info info, bool with_info, MPI
 	c = shl_comm_alloc(p);
 	if (c == NULL)
 		return shl_err(p, MPI_ERR_NO_MEM, fn, "out of memory");
+	c->topo = shl_topo_hold(p->topo);  /* MPI 4.1, 7.4.2: a dup keeps the topology */
 	if (with_info ? hints != NULL : p->info != NULL) {
 		c->info = shl_info_dup(with_info ? hints : p->info);
 		if (c->info == NULL) {
@@ -263,6 +264,12 @@ static int split(const char *fn, struct shl_rank *r, struct shl_comm *p, int col
 	if (err != MPI_SUCCESS)
 		return shl_err(p, err, fn, "the members could not create the communicators");
 	return shl_comm_adopt(p, &md, newcomm, fn);
+}
+
+int shl_comm_split_as(const char *fn, struct shl_rank *r, struct shl_comm *p, int color,
+		      int key, MPI_Comm *newcomm)
+{
+	return split(fn, r, p, color, key, -1, newcomm);
 }
 
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)

@@ -20,6 +20,19 @@ void shl_comm_release(struct shl_comm *c);
  * context id. */
 void shl_comm_shared_drop(struct shl_comm_shared *sh);
 
+/* Owner thread, rank unlocked: MPI_Comm_split of `p` (usable, checked by the caller) on
+ * behalf of MPI call `fn`, the name its reports and the collective history give; the
+ * topology constructors' (comm/topo.c). MPI_SUCCESS or the class reported on p.
+ * (comm/create.c) */
+int shl_comm_split_as(const char *fn, struct shl_rank *r, struct shl_comm *p, int color,
+		      int key, MPI_Comm *newcomm);
+
+/* Any rank thread, on Cartesian topology `t` (comm/topo.c): the coordinates of grid rank
+ * `rank` (row-major, the last dimension fastest); the grid rank `disp` steps from `coords`
+ * along dimension d (wrapped where periodic, else MPI_PROC_NULL off the edge). */
+void shl_cart_coords(const struct shl_topo *t, int rank, int *coords);
+int shl_cart_step(const struct shl_topo *t, const int *coords, int d, long disp);
+
 /* Node process main thread, before ranks run (shl_comm_job_init): mark the ids of
  * MPI_COMM_WORLD and MPI_COMM_SELF in use. (comm/context.c) */
 void shl_ctx_init(void);
