@@ -40,10 +40,6 @@
 #include "runtime/coll/internal.h"
 #include "runtime/p2p/internal.h"
 
-#ifndef MPI_CART /* TEMP until the topo branch is merged */
-#define MPI_CART 1
-#endif
-
 /* Flags in shl_cargs.root: a Neighbor_allgather(v)'s one send block goes to every
  * destination; a Neighbor_alltoallw's int counts were widened into a copy the call frees
  * (its byte displacements are MPI_Aint in both forms, so `wide` holds for it). */
