@@ -1,13 +1,9 @@
-/* neighbor_collectives_give_values: each neighborhood collective (Neighbor_allgather(v),
- * Neighbor_alltoall(v/w); blocking, MPI_Ineighbor_* and persistent MPI_Neighbor_*_init
- * started twice with new data; int and _c forms) delivers the blocks MPI 4.1, 8.6 pairs:
- * on Cartesian grids periodic and not (MPI_PROC_NULL blocks left untouched), with
- * periodic dimensions of size 1 and 2 (a rank its own neighbour, or the same neighbour
- * twice: the block sent towards +1 arrives in the receiver's block for -1), a graph with
- * repeated edges (the n-th edge pairs with the n-th occurrence), adjacent distributed
- * graphs (weighted, ranks with no sources or no destinations) and one built by
- * MPI_Dist_graph_create; derived send and receive types on both sides.
- * Every block carries (sender, its send block, the destination it named, call number). */
+/* neighbor_collectives_give_values: each neighborhood collective (allgather(v), alltoall(v/w);
+ * blocking, MPI_Ineighbor_*, persistent started twice; int and _c) delivers the blocks MPI
+ * 4.1, 8.6 pairs: Cartesian grids periodic and not (MPI_PROC_NULL blocks untouched), periodic
+ * dims of size 1 and 2 (the block sent towards +1 lands in the block for -1), a graph with
+ * repeated edges (n-th edge to n-th occurrence), distributed graphs (weighted, no sources or
+ * no destinations, Dist_graph_create), derived types on both sides. */
 /* ranks: 1 2 4 16 64 */
 /* timeout: 180 */
 #include <stdbool.h>
