@@ -413,6 +413,10 @@ static void all_calls(struct nb *t)
 		CHECK_MPI(MPI_Ineighbor_alltoall(s[k], HDR + 1, MPI_INT, r[k], HDR + 1, MPI_INT,
 						 t->comm, &rq[k]));
 	}
+	/* another collective of the communicator while they are outstanding */
+	int one = 1, sum = 0;
+	CHECK_MPI(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, t->comm));
+	CHECK_INT(sum, nranks);
 	for (int k = 2; k >= 0; k--)
 		CHECK_MPI(MPI_Wait(&rq[k], MPI_STATUS_IGNORE));
 	for (int k = 0; k < 3; k++)
