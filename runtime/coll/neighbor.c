@@ -672,9 +672,9 @@ static int check_side(struct shl_comm *c, const char *fn, const char *what, int 
 	int err;
 
 	snprintf(name, sizeof(name), "%sbuf", what);
-	if (vec == SHL_VEC_NONE)
+	if (vec == SHL_VEC_NONE)  /* the buffer is read only where there are blocks */
 		return (err = shl_check_count(c, fn, what, count, type)) ? err
-		       : shl_coll_check_buf(c, fn, name, buf, count, type);
+		       : shl_coll_check_buf(c, fn, name, buf, n > 0 ? count : 0, type);
 	if (vec == SHL_VEC_W && n > 0 && types == NULL)
 		return shl_err(c, MPI_ERR_ARG, fn, "%stypes is NULL", what);
 	if ((err = shl_coll_check_vec(c, fn, what, n, x, counts, displs,
