@@ -1055,13 +1055,15 @@ SHL_DECLARE(int, Pack_external_size_c, (const char datarep[], MPI_Count incount,
 
 /* ---- process topologies (MPI 4.1, chapter 8) ---- */
 /* MPI_Topo_test's answers (MPI_UNDEFINED: no topology). MPI_UNWEIGHTED and
- * MPI_WEIGHTS_EMPTY are sentinel addresses no array has (the first page is never mapped),
- * told apart from NULL: a rank with no edges may pass MPI_WEIGHTS_EMPTY as its weights. */
+ * MPI_WEIGHTS_EMPTY are addresses of library objects no user array shares, told apart
+ * from NULL (a rank with no edges may pass MPI_WEIGHTS_EMPTY as its weights); objects
+ * rather than small constant addresses, which compilers warn of reading through. */
 #define MPI_GRAPH 1
 #define MPI_CART 2
 #define MPI_DIST_GRAPH 3
-#define MPI_UNWEIGHTED ((int *)16)
-#define MPI_WEIGHTS_EMPTY ((int *)32)
+extern SHL_MPI_OBJECT int shl_mpi_unweighted[1], shl_mpi_weights_empty[1];
+#define MPI_UNWEIGHTED (shl_mpi_unweighted)
+#define MPI_WEIGHTS_EMPTY (shl_mpi_weights_empty)
 SHL_DECLARE(int, Dims_create, (int nnodes, int ndims, int dims[]));
 SHL_DECLARE(int, Cart_create, (MPI_Comm comm_old, int ndims, const int dims[],
 			       const int periods[], int reorder, MPI_Comm *comm_cart));

@@ -1,9 +1,9 @@
 /* Process topologies (MPI 4.1, chapter 8): the Cartesian, graph and distributed-graph
  * structures communicators carry, their constructors (MPI_Cart_create, MPI_Cart_sub,
  * MPI_Graph_create, MPI_Dist_graph_create and _adjacent), the map functions and the
- * reorder policy they share, MPI_Dims_create, and the neighbourhood each rank's topology
- * gives the neighborhood collectives. The queries are in comm/topo_bindings.c. Entered by
- * rank threads, each on its own communicators' topologies.
+ * reorder policy they share, and the neighbourhood each rank's topology gives the
+ * neighborhood collectives. The queries and MPI_Dims_create are in comm/topo_bindings.c.
+ * Entered by rank threads, each on its own communicators' topologies.
  *
  * A constructor is a split of the old communicator (shl_comm_split_as: on one node a
  * meeting, across nodes coll/net_create.c) keyed by each member's rank in the new one,
@@ -19,6 +19,9 @@
 
 #include "runtime/comm/internal.h"
 #include "runtime/comm/hooks.h"
+
+/* The weight sentinels of mpi.h: only their addresses mean anything. */
+SHL_API int shl_mpi_unweighted[1], shl_mpi_weights_empty[1];
 
 struct shl_topo *shl_topo_hold(struct shl_topo *t)
 {
@@ -193,6 +196,17 @@ static long offnode_edges(const struct shl_topo *t, const int *owner, const int 
 	return cut;
 }
 
+/* Members by node (`node` gives each one's), then by rank. */
+static int by_node_cmp(const void *x, const void *y, void *node)
+{
+	const int *of = node;
+	int a = *(const int *)x, b = *(const int *)y;
+
+	if (of[a] != of[b])
+		return of[a] < of[b] ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
 /* The reorder policy for a grid of `n` points (n <= c->size): the grid rank of each of
  * c's members 0..n-1, in rank[] (the others take no part). Identity unless the members
  * span several nodes and giving each node a compact block cuts fewer grid edges between
@@ -221,18 +235,10 @@ static int cart_layout(struct shl_comm *c, int ndims, const int *dims, const int
 	for (int d = 0; d < ndims; d++)
 		period[d] = periods[d] != 0;
 	t.periods = period;
-	/* Members by node (nodes in the order their first member comes), in rank order. */
-	int k = 0;
-	for (int i = 0; i < n; i++) {
-		bool seen = false;
-		for (int j = 0; j < i && !seen; j++)
-			seen = node[j] == node[i];
-		if (seen)
-			continue;
-		for (int j = i; j < n; j++)
-			if (node[j] == node[i])
-				by_node[k++] = j;
-	}
+	/* Members by node, in rank order within a node. */
+	for (int i = 0; i < n; i++)
+		by_node[i] = i;
+	qsort_r(by_node, (size_t)n, sizeof(int), by_node_cmp, node);
 	int *lo = coords, *hi = coords + ndims, *out = cells;
 	for (int d = 0; d < ndims; d++) {
 		lo[d] = 0;
@@ -745,85 +751,3 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
 	return attach_split(fn, r, p, 0, p->rank, t, comm_dist_graph);
 }
 SHL_WEAK_ALIAS(Dist_graph_create);
-
-/* ---- MPI_Dims_create ---- */
-
-/* The most balanced way to write n as k factors each at most `most`, in non-increasing
- * order, into f[]: the smallest first factor possible, then the smallest second, and so
- * on (which makes them as close to each other as they can be). Whether there is one. */
-static bool balanced(int n, int k, int most, int *f)
-{
-	if (k == 0)
-		return n == 1;
-	if (k == 1) {
-		f[0] = n;
-		return n <= most;
-	}
-	/* Divisors of n from the k-th root of n up: the first that leaves a way for the
-	 * rest is the smallest first factor. */
-	for (int i = 1; (long)i * i <= n; i++) {
-		if (n % i != 0)
-			continue;
-		long p = 1;
-		for (int j = 0; j < k && p < n; j++)
-			p *= i;
-		if (p >= n && i <= most && balanced(n / i, k - 1, i, f + 1)) {
-			f[0] = i;
-			return true;
-		}
-	}
-	int root = 1;
-	while ((long)(root + 1) * (root + 1) <= n)
-		root++;
-	for (int i = root; i >= 1; i--) {
-		int d = n / i;
-		if (n % i != 0 || (long)i * i == n || d > most)
-			continue;
-		if (balanced(n / d, k - 1, d, f + 1)) {
-			f[0] = d;
-			return true;
-		}
-	}
-	return false;
-}
-
-int PMPI_Dims_create(int nnodes, int ndims, int dims[])
-{
-	const char *fn = "MPI_Dims_create";
-	long fixed = 1;
-	int free_dims = 0;
-
-	shl_rank_or_die(fn);
-	if (ndims < 0)
-		return shl_err(NULL, MPI_ERR_DIMS, fn, "ndims %d is negative", ndims);
-	if (nnodes <= 0)
-		return shl_err(NULL, MPI_ERR_ARG, fn, "nnodes %d is not above 0", nnodes);
-	if (ndims > 0 && dims == NULL)
-		return shl_err(NULL, MPI_ERR_ARG, fn, "dims is NULL");
-	for (int d = 0; d < ndims; d++) {
-		if (dims[d] < 0)
-			return shl_err(NULL, MPI_ERR_DIMS, fn, "dims[%d] is %d (negative)", d,
-				       dims[d]);
-		if (dims[d] == 0)
-			free_dims++;
-		else if ((fixed *= dims[d]) > nnodes || nnodes % fixed != 0)
-			return shl_err(NULL, MPI_ERR_DIMS, fn,
-				       "nnodes %d is not a multiple of the product of the dims given "
-				       "(up to dims[%d], %ld)", nnodes, d, fixed);
-	}
-	int rest = (int)(nnodes / fixed), *f = ints((long)free_dims);
-	if (f == NULL)
-		return shl_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
-	if (!balanced(rest, free_dims, rest, f)) {
-		free(f);
-		return shl_err(NULL, MPI_ERR_DIMS, fn,
-			       "nnodes %d is not the product of the dims given and the free ones",
-			       nnodes);
-	}
-	for (int d = 0, i = 0; d < ndims; d++)
-		if (dims[d] == 0)
-			dims[d] = f[i++];
-	free(f);
-	return MPI_SUCCESS;
-}
-SHL_WEAK_ALIAS(Dims_create);

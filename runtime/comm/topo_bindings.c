@@ -2,8 +2,10 @@
  * (MPI_Cartdim_get, MPI_Cart_get, MPI_Cart_rank, MPI_Cart_coords, MPI_Cart_shift), the
  * graph ones (MPI_Graphdims_get, MPI_Graph_get, MPI_Graph_neighbors_count,
  * MPI_Graph_neighbors) and the distributed-graph ones (MPI_Dist_graph_neighbors_count,
- * MPI_Dist_graph_neighbors). Entered by rank threads; each reads only the caller's own
- * communicator object and its immutable topology (comm/topo.c builds them). */
+ * MPI_Dist_graph_neighbors); and MPI_Dims_create, which needs no communicator. Entered by
+ * rank threads; each reads only the caller's own communicator object and its immutable
+ * topology (comm/topo.c builds them). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime/comm/internal.h"
@@ -306,3 +308,85 @@ int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Dist_graph_neighbors);
+
+/* ---- MPI_Dims_create ---- */
+
+/* The most balanced way to write n as k factors each at most `most`, in non-increasing
+ * order, into f[]: the smallest first factor possible, then the smallest second, and so
+ * on (which makes them as close to each other as they can be). Whether there is one. */
+static bool balanced(int n, int k, int most, int *f)
+{
+	if (k == 0)
+		return n == 1;
+	if (k == 1) {
+		f[0] = n;
+		return n <= most;
+	}
+	/* Divisors of n from the k-th root of n up: the first that leaves a way for the
+	 * rest is the smallest first factor. */
+	for (int i = 1; (long)i * i <= n; i++) {
+		if (n % i != 0)
+			continue;
+		long p = 1;
+		for (int j = 0; j < k && p < n; j++)
+			p *= i;
+		if (p >= n && i <= most && balanced(n / i, k - 1, i, f + 1)) {
+			f[0] = i;
+			return true;
+		}
+	}
+	int root = 1;
+	while ((long)(root + 1) * (root + 1) <= n)
+		root++;
+	for (int i = root; i >= 1; i--) {
+		int d = n / i;
+		if (n % i != 0 || (long)i * i == n || d > most)
+			continue;
+		if (balanced(n / d, k - 1, d, f + 1)) {
+			f[0] = d;
+			return true;
+		}
+	}
+	return false;
+}
+
+int PMPI_Dims_create(int nnodes, int ndims, int dims[])
+{
+	const char *fn = "MPI_Dims_create";
+	long fixed = 1;
+	int free_dims = 0;
+
+	shl_rank_or_die(fn);
+	if (ndims < 0)
+		return shl_err(NULL, MPI_ERR_DIMS, fn, "ndims %d is negative", ndims);
+	if (nnodes <= 0)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "nnodes %d is not above 0", nnodes);
+	if (ndims > 0 && dims == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, fn, "dims is NULL");
+	for (int d = 0; d < ndims; d++) {
+		if (dims[d] < 0)
+			return shl_err(NULL, MPI_ERR_DIMS, fn, "dims[%d] is %d (negative)", d,
+				       dims[d]);
+		if (dims[d] == 0)
+			free_dims++;
+		else if ((fixed *= dims[d]) > nnodes || nnodes % fixed != 0)
+			return shl_err(NULL, MPI_ERR_DIMS, fn,
+				       "nnodes %d is not a multiple of the product of the dims given "
+				       "(up to dims[%d], %ld)", nnodes, d, fixed);
+	}
+	int rest = (int)(nnodes / fixed), *f = malloc((size_t)(free_dims ? free_dims : 1) * sizeof(int));
+	if (f == NULL)
+		return shl_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+	if (!balanced(rest, free_dims, rest, f)) {
+		free(f);
+		return shl_err(NULL, MPI_ERR_DIMS, fn,
+			       "nnodes %d is not the product of the dims given and the free ones",
+			       nnodes);
+	}
+	for (int d = 0, i = 0; d < ndims; d++)
+		if (dims[d] == 0)
+			dims[d] = f[i++];
+	free(f);
+	return MPI_SUCCESS;
+}
+SHL_WEAK_ALIAS(Dims_create);
