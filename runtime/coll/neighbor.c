@@ -380,8 +380,9 @@ struct offop {
 	struct shl_req *sub[];        /* then, held, the arrays of its own (arrays_copy) */
 };
 
-/* By world rank: the rank's unfinished off-node calls. */
-static struct offop **offq;
+/* By world rank: the rank's unfinished off-node calls (each entry the rank's own, under
+ * its rank lock); the table is made by the first call (release, read with acquire). */
+static struct offop **_Atomic offq;
 static pthread_mutex_t offq_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The rank's view of `c` on the internal context. */
@@ -442,11 +443,11 @@ static void off_finish(struct shl_rank *r, struct offop *o)
 
 void shl_coll_neigh_progress(struct shl_rank *r)
 {
-	struct offop **l, *o;
+	struct offop **q = atomic_load_explicit(&offq, memory_order_acquire), **l, *o;
 
-	if (offq == NULL || offq[r->world_rank] == NULL)
+	if (q == NULL || q[r->world_rank] == NULL)
 		return;
-	for (l = &offq[r->world_rank]; (o = *l) != NULL;) {
+	for (l = &q[r->world_rank]; (o = *l) != NULL;) {
 		if (off_done(o)) {
 			*l = o->next;
 			off_finish(r, o);
@@ -484,12 +485,15 @@ static int off_start(struct shl_rank *r, struct shl_comm *c, struct shl_coll_nei
 		free(o);
 		return MPI_ERR_NO_MEM;
 	}
-	if (offq == NULL) {
+	struct offop **tab = atomic_load_explicit(&offq, memory_order_acquire);
+	if (tab == NULL) {
 		pthread_mutex_lock(&offq_lock);
-		if (offq == NULL)
-			offq = calloc((size_t)shl_job.size, sizeof(*offq));
+		if ((tab = atomic_load_explicit(&offq, memory_order_relaxed)) == NULL) {
+			tab = calloc((size_t)shl_job.size, sizeof(*tab));
+			atomic_store_explicit(&offq, tab, memory_order_release);
+		}
 		pthread_mutex_unlock(&offq_lock);
-		if (offq == NULL) {
+		if (tab == NULL) {
 			free(o);
 			return MPI_ERR_NO_MEM;
 		}
@@ -513,8 +517,8 @@ static int off_start(struct shl_rank *r, struct shl_comm *c, struct shl_coll_nei
 		if (t->destinations[i] != MPI_PROC_NULL)
 			o->sub[o->n++] = off_post(r, ic, x->fn, SHL_REQ_SEND, send_block(&o->x, i),
 						  t->destinations[i], off_tag(k, t, i));
-	o->next = offq[r->world_rank];
-	offq[r->world_rank] = o;
+	o->next = tab[r->world_rank];
+	tab[r->world_rank] = o;
 	shl_progress(r);
 	shl_rank_unlock(r);
 	return 0;
