@@ -1261,6 +1261,104 @@ SHL_DECLARE(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int 
 SHL_DECLARE(int, Topo_test, (MPI_Comm comm, int *status));
 
 /* ---- neighborhood collectives (MPI 4.1, 8.6-8.9) ---- */
+/* Blocking, nonblocking (MPI_Ineighbor_…) and persistent (…_init); then the large-count
+ * (…_c) forms. */
+SHL_DECLARE(int, Neighbor_allgather, (const void *sendbuf, int sendcount,
+		MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+SHL_DECLARE(int, Ineighbor_allgather, (const void *sendbuf, int sendcount,
+		MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+		MPI_Request *request));
+SHL_DECLARE(int, Neighbor_allgather_init, (const void *sendbuf, int sendcount,
+		MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+		MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Neighbor_allgatherv, (const void *sendbuf, int sendcount,
+		MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[],
+		MPI_Datatype recvtype, MPI_Comm comm));
+SHL_DECLARE(int, Ineighbor_allgatherv, (const void *sendbuf, int sendcount,
+		MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[],
+		MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Neighbor_allgatherv_init, (const void *sendbuf, int sendcount,
+		MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[],
+		MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Neighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+SHL_DECLARE(int, Ineighbor_alltoall, (const void *sendbuf, int sendcount,
+		MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+		MPI_Request *request));
+SHL_DECLARE(int, Neighbor_alltoall_init, (const void *sendbuf, int sendcount,
+		MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+		MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Neighbor_alltoallv, (const void *sendbuf, const int sendcounts[],
+		const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+		const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm));
+SHL_DECLARE(int, Ineighbor_alltoallv, (const void *sendbuf, const int sendcounts[],
+		const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+		const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Neighbor_alltoallv_init, (const void *sendbuf, const int sendcounts[],
+		const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+		const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+		MPI_Request *request));
+SHL_DECLARE(int, Neighbor_alltoallw, (const void *sendbuf, const int sendcounts[],
+		const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+		const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+		MPI_Comm comm));
+SHL_DECLARE(int, Ineighbor_alltoallw, (const void *sendbuf, const int sendcounts[],
+		const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+		const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+		MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Neighbor_alltoallw_init, (const void *sendbuf, const int sendcounts[],
+		const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+		const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+		MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Neighbor_allgather_c, (const void *sendbuf, MPI_Count sendcount,
+		MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		MPI_Comm comm));
+SHL_DECLARE(int, Ineighbor_allgather_c, (const void *sendbuf, MPI_Count sendcount,
+		MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Neighbor_allgather_init_c, (const void *sendbuf, MPI_Count sendcount,
+		MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Neighbor_allgatherv_c, (const void *sendbuf, MPI_Count sendcount,
+		MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+		MPI_Datatype recvtype, MPI_Comm comm));
+SHL_DECLARE(int, Ineighbor_allgatherv_c, (const void *sendbuf, MPI_Count sendcount,
+		MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+		MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Neighbor_allgatherv_init_c, (const void *sendbuf, MPI_Count sendcount,
+		MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+		MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Neighbor_alltoall_c, (const void *sendbuf, MPI_Count sendcount,
+		MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		MPI_Comm comm));
+SHL_DECLARE(int, Ineighbor_alltoall_c, (const void *sendbuf, MPI_Count sendcount,
+		MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Neighbor_alltoall_init_c, (const void *sendbuf, MPI_Count sendcount,
+		MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHL_DECLARE(int, Neighbor_alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+		const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+		const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm));
+SHL_DECLARE(int, Ineighbor_alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+		const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+		const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Neighbor_alltoallv_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+		const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+		const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+		MPI_Request *request));
+SHL_DECLARE(int, Neighbor_alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+		const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+		const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+		MPI_Comm comm));
+SHL_DECLARE(int, Ineighbor_alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+		const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+		const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+		MPI_Comm comm, MPI_Request *request));
+SHL_DECLARE(int, Neighbor_alltoallw_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+		const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+		const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+		MPI_Comm comm, MPI_Info info, MPI_Request *request));
 
 /* ---- sessions (MPI 4.1, 11.3) ---- */
 /* Process sets: "mpi://WORLD", "mpi://SELF", and one per node of the job,

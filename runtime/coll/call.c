@@ -167,6 +167,8 @@ int shl_coll_restart(struct shl_rank *r, struct shl_req *q)
 {
 	int err;
 
+	if (q->run == shl_coll_neigh_run)
+		return shl_coll_neigh_restart(r, q);
 	atomic_store_explicit(&q->done, 0, memory_order_relaxed);
 	shl_status_empty(&q->status, MPI_ANY_SOURCE);
 	q->active = true;
@@ -266,4 +268,5 @@ void shl_coll_shared_free(struct shl_comm_shared *sh)
 	for (int k = 0; k < SHL_RING_KINDS; k++)
 		shl_coll_ring_free(sh->ring[k]);
 	shl_coll_net_free(sh);
+	shl_coll_neigh_free(sh);
 }

@@ -217,6 +217,32 @@ int shl_coll_net_join(struct shl_comm *c, shl_meet_fn *run, const struct shl_car
  * forget its context for arriving frames. */
 void shl_coll_net_free(struct shl_comm_shared *sh);
 
+/* ---- neighborhood collectives (coll/neighbor.c) ---- */
+
+/* Owner thread, rank unlocked: Neighbor_allgather(v) (`allgather`: one send block for
+ * every destination) or Neighbor_alltoall(v/w) (`vec`) of MPI call `fn` in `mode`, on
+ * the process topology of `comm`; arguments as shl_coll_alltoall's, with one entry per
+ * destination (send) and per source (receive). Returns MPI_SUCCESS or the error class,
+ * reported through the communicator's handler. */
+int shl_coll_neighbor(const char *fn, bool allgather, enum shl_coll_vec vec, bool wide,
+		      const void *sbuf, MPI_Count scount, const void *scounts,
+		      const void *sdispls, MPI_Datatype stype, const MPI_Datatype *stypes,
+		      void *rbuf, MPI_Count rcount, const void *rcounts, const void *rdispls,
+		      MPI_Datatype rtype, const MPI_Datatype *rtypes, MPI_Comm comm,
+		      MPI_Request *request, enum shl_coll_mode mode);
+/* The `run` of a persistent neighbourhood request (never called as a meeting's run):
+ * shl_coll_restart hands such a request to shl_coll_neigh_restart. */
+void shl_coll_neigh_run(struct shl_meeting *m);
+/* Owner thread, rank unlocked (MPI_Start): start persistent neighbourhood request `q`.
+ * Returns 0 or MPI_ERR_NO_MEM (left inactive). */
+int shl_coll_neigh_restart(struct shl_rank *r, struct shl_req *q);
+/* Owner, rank locked, from shl_coll_net_progress: complete the rank's neighbourhood
+ * calls on communicators spanning nodes whose sends and receives are all done. */
+void shl_coll_neigh_progress(struct shl_rank *r);
+/* Any rank thread, when `sh` is freed (shl_coll_shared_free): free its neighbourhood
+ * state. */
+void shl_coll_neigh_free(struct shl_comm_shared *sh);
+
 /* ---- the ring paths of small blocking collectives (coll/ring.c) ---- */
 
 /* Any rank thread, when the shared object goes (shl_coll_shared_free): free ring `g`

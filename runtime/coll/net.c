@@ -423,6 +423,7 @@ void shl_coll_net_progress(struct shl_rank *r)
 	struct duty *d = &net.duty[r->world_rank];
 	struct shl_netop **link, *op;
 
+	shl_coll_neigh_progress(r);
 	if (d->busy || (d->active == NULL && atomic_load_explicit(&d->queued,
 								memory_order_relaxed) == 0))
 		return;

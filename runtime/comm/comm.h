@@ -37,6 +37,7 @@ struct shl_rank;
 struct shl_bsend_buffer;
 struct shl_req;
 struct shl_coll_net;
+struct shl_coll_neigh;
 
 /* ---- error handlers ---- */
 enum shl_errh_kind { SHL_ERRH_FATAL, SHL_ERRH_RETURN, SHL_ERRH_ABORT, SHL_ERRH_USER };
@@ -242,6 +243,7 @@ struct shl_comm_shared {
 	_Atomic uint64_t *hist;
 	_Atomic bool broken;
 	struct shl_coll_net *_Atomic net;  /* offnode: coll/net.c's state, made on first use */
+	struct shl_coll_neigh *_Atomic neigh;  /* coll/neighbor.c's state, made on first use */
 	_Atomic int refs;             /* per-rank objects still referring to this one */
 	pthread_mutex_t lock;         /* guards `meetings` and each meeting's bookkeeping */
 	struct shl_meeting *meetings; /* meetings not everyone has joined yet */
