@@ -2,8 +2,8 @@
 # mpi_c_interface_count_only_grows: runtime/mpi.h declares at least FLOOR of the MPI 4.1 C functions listed in mpi41_functions.txt under tests/lib (the standard's C functions without the `_c` twins and the tools interface), and every one it declares links as MPI_x and as PMPI_x (a program taking the address of each, built with the tree's mpicc). Prints the count and the names still missing, so a reader sees what remains.
 . "$SHOAL_TESTS/lib/common.bash"
 
-# The count the tree reaches (this branch: 305); raise it as functions arrive, never lower it.
-FLOOR_MPI41_C_FUNCTIONS=305
+# The count the tree reaches: raise it as functions arrive, never lower it.
+FLOOR_MPI41_C_FUNCTIONS=375
 
 list=$SHOAL_TESTS/lib/mpi41_functions.txt
 header=$SHOAL_BUILD/include/mpi.h
