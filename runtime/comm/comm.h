@@ -344,6 +344,13 @@ struct shl_comm_made {
 	int member;
 };
 
+/* Last arriver of a meeting of a group's members (MPI_Comm_create_group,
+ * MPI_Comm_create_from_group) that found their arguments agree (err MPI_SUCCESS) or not
+ * (err, e.g. MPI_ERR_NOT_SAME): hand each member its place in one new shared object of
+ * group `g`'s ranks with a fresh context id, or `err`. Each arrival's `out` is a struct
+ * shl_comm_made. (comm/create.c) */
+void shl_comm_made_of_group(struct shl_meeting *m, const struct shl_group *g, int err);
+
 /* ---- communicators ---- */
 struct shl_comm;
 

@@ -530,18 +530,10 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 }
 SHL_WEAK_ALIAS(Comm_create);
 
-/* MPI_Comm_create_group: only the group's members meet; everyone's group must match. */
-static void create_group_run(struct shl_meeting *m)
+void shl_comm_made_of_group(struct shl_meeting *m, const struct shl_group *g, int err)
 {
-	const struct shl_group *g = m->arrival[0]->in;
-	int err = MPI_SUCCESS;
 	struct shl_comm_shared *sh;
 
-	for (int i = 1; i < m->n; i++) {
-		const struct shl_group *h = m->arrival[i]->in;
-		if (memcmp(h->world, g->world, (size_t)g->size * sizeof(int)) != 0)
-			err = MPI_ERR_NOT_SAME;
-	}
 	sh = err == MPI_SUCCESS ? shl_comm_shared_make(g->size, 0, false, &err) : NULL;
 	if (sh != NULL)
 		memcpy(sh->world, g->world, (size_t)g->size * sizeof(int));
@@ -549,6 +541,20 @@ static void create_group_run(struct shl_meeting *m)
 		m->arrival[i]->err = err;
 		*(struct shl_comm_made *)m->arrival[i]->out = (struct shl_comm_made){ sh, i };
 	}
+}
+
+/* MPI_Comm_create_group: only the group's members meet; everyone's group must match. */
+static void create_group_run(struct shl_meeting *m)
+{
+	const struct shl_group *g = m->arrival[0]->in;
+	int err = MPI_SUCCESS;
+
+	for (int i = 1; i < m->n; i++) {
+		const struct shl_group *h = m->arrival[i]->in;
+		if (memcmp(h->world, g->world, (size_t)g->size * sizeof(int)) != 0)
+			err = MPI_ERR_NOT_SAME;
+	}
+	shl_comm_made_of_group(m, g, err);
 }
 
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)

@@ -167,7 +167,6 @@ static void from_group_run(struct shl_meeting *m)
 	const struct from_in *f = m->arrival[0]->in;
 	const struct shl_group *g = f->g;
 	int err = MPI_SUCCESS;
-	struct shl_comm_shared *sh;
 
 	for (int i = 1; i < m->n; i++) {
 		const struct from_in *h = m->arrival[i]->in;
@@ -175,13 +174,7 @@ static void from_group_run(struct shl_meeting *m)
 		    memcmp(h->g->world, g->world, (size_t)g->size * sizeof(int)) != 0)
 			err = MPI_ERR_NOT_SAME;
 	}
-	sh = err == MPI_SUCCESS ? shl_comm_shared_make(g->size, 0, false, &err) : NULL;
-	if (sh != NULL)
-		memcpy(sh->world, g->world, (size_t)g->size * sizeof(int));
-	for (int i = 0; i < m->n; i++) {
-		m->arrival[i]->err = err;
-		*(struct shl_comm_made *)m->arrival[i]->out = (struct shl_comm_made){ sh, i };
-	}
+	shl_comm_made_of_group(m, g, err);
 }
 
 /* The checks the two calls share: a valid errhandler for a communicator (reported the
