@@ -1,5 +1,5 @@
 #!/bin/bash
-# partitioned_across_hosts_moves_partitions: on 2 hosts (network namespaces, ranks alternating, so each rank's neighbours are on the other host), partitioned sends of 8 partitions received as 4 (16 B and 800 KiB in all, pieces above the 64 KiB chunk), 6 epochs with the receive started before or after the readies, readied in reverse, by range, by list and by 4 threads at once (MPI_THREAD_MULTIPLE); MPI_Parrived turns true per partition, two channels with one tag match in init order; values checked.
+# partitioned_across_hosts_moves_partitions: on 2 hosts (network namespaces, ranks alternating, so each rank's neighbours are on the other host), partitioned sends of 8 partitions received as 4 (16 B and 800 KiB in all, pieces above the 64 KiB chunk), 6 epochs with the receive started before or after the readies, readied in reverse, by range, by list and by 4 threads at once (MPI_THREAD_MULTIPLE); MPI_Parrived turns true per partition, two channels with one tag match in init order; values checked; a receive whose sender's partitions add up to fewer bytes ends in MPI_ERR_TRUNCATE.
 # timeout: 180
 . "$SHOAL_TESTS/lib/common.bash"
 . "$SHOAL_TESTS/lib/netns.bash"
@@ -128,6 +128,29 @@ int main(int argc, char **argv)
 		}
 		for (int k = 0; k < 4; k++)
 			CHECK_MPI(MPI_Request_free(&q[k]));
+	}
+	/* Totals that differ (32 sent, 64 expected): the receive ends in MPI_ERR_TRUNCATE
+	 * instead of waiting for bytes that never come; the send completes. */
+	{
+		int32_t s32[32] = { 0 }, r64[64];
+		MPI_Comm ret;
+		MPI_Request q[2];
+		MPI_Status st;
+		int cls;
+		CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &ret));
+		CHECK_MPI(MPI_Comm_set_errhandler(ret, MPI_ERRORS_RETURN));
+		CHECK_MPI(MPI_Psend_init(s32, 2, 16, MPI_INT32_T, right, 11, ret, MPI_INFO_NULL,
+					 &q[0]));
+		CHECK_MPI(MPI_Precv_init(r64, 2, 32, MPI_INT32_T, left, 11, ret, MPI_INFO_NULL,
+					 &q[1]));
+		CHECK_MPI(MPI_Startall(2, q));
+		CHECK_MPI(MPI_Pready_range(0, 1, q[0]));
+		CHECK_MPI(MPI_Wait(&q[0], MPI_STATUS_IGNORE));
+		MPI_Error_class(MPI_Wait(&q[1], &st), &cls);
+		CHECK_INT(cls, MPI_ERR_TRUNCATE);
+		for (int k = 0; k < 2; k++)
+			CHECK_MPI(MPI_Request_free(&q[k]));
+		/* `ret` stays: the refused send's data is still on its way to it. */
 	}
 	MPI_Barrier(MPI_COMM_WORLD);
 	printf("rank %d of %d: ok\n", rank, size);

@@ -95,6 +95,7 @@ static struct {
 struct setup {
 	int32_t tag, sid;
 	uint64_t k;
+	uint64_t total;               /* the sender's bytes an epoch */
 };
 
 struct piece {
@@ -116,6 +117,7 @@ struct far {
 	int tag;
 	uint64_t k;
 	int sid;                      /* receiver: -1 until its SETUP is seen */
+	size_t sent_total;            /* receiver: the sender's bytes an epoch, from its SETUP */
 	const char *buf;
 	struct shl_datatype *type;
 	int parts;
@@ -290,6 +292,7 @@ static bool far_take_setup(struct far *f, int self)
 		if (n->self == self && n->peer == f->peer && n->context == f->icomm.context &&
 		    n->s.tag == f->tag && n->s.k == f->k) {
 			f->sid = n->s.sid;
+			f->sent_total = n->s.total;
 			*link = n->link;
 			free(n);
 			found = true;
@@ -361,6 +364,15 @@ static void far_recv_poll(struct shl_rank *r, struct shl_req *q, struct part *p)
 		far_learn(r, f);
 		if (f->sid < 0)
 			return;
+	}
+	if (f->sent_total != f->total) {
+		/* The send's partitions add up to another size (on a node the second init
+		 * finds it): every epoch ends in MPI_ERR_TRUNCATE instead of waiting. */
+		if (q->active && !shl_req_done(q)) {
+			q->status.MPI_ERROR = MPI_ERR_TRUNCATE;
+			shl_req_complete(q);
+		}
+		return;
 	}
 	while (shl_req_done(f->data_rq)) {
 		struct piece pc;
@@ -511,7 +523,7 @@ static int far_make(struct shl_rank *r, struct shl_comm *c, bool send, int world
 		f->sid = farx.sids++;
 		pthread_mutex_unlock(&farx.lock);
 		/* Announce the channel: a small message, copied and complete at once. */
-		struct setup s = { tag, f->sid, f->k };
+		struct setup s = { tag, f->sid, f->k, f->total };
 		shl_rank_lock(r);
 		int rc = shl_p2p_send(r, &f->icomm, &s, sizeof(s), MPI_BYTE, world,
 				      SHL_PART_TAG_SETUP, SHL_MODE_STANDARD, &r->sent);
