@@ -222,6 +222,20 @@ const char *shl_coll_why(struct shl_comm *c, int err, char *buf, size_t len)
 	return buf;
 }
 
+const char *shl_coll_why_status(struct shl_comm *c, const MPI_Status *st, char *buf,
+				size_t len)
+{
+	if ((st->MPI_ERROR == MPI_ERR_TRUNCATE || st->MPI_ERROR == MPI_ERR_COUNT) &&
+	    st->MPI_SOURCE >= 0) {
+		snprintf(buf, len, "rank %d sends %lld bytes to rank %d, whose receive block from "
+			 "it takes %lld bytes: the neighbours' counts or datatypes do not match",
+			 st->MPI_SOURCE, (long long)st->shl_sent_bytes, st->MPI_TAG,
+			 (long long)st->shl_bytes);
+		return buf;
+	}
+	return shl_coll_why(c, st->MPI_ERROR, buf, len);
+}
+
 int shl_coll_fail(struct shl_comm *c, const char *fn, int err)
 {
 	char why[400];

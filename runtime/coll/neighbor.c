@@ -244,6 +244,14 @@ static void finish(struct shl_coll_neigh *st, struct post *p)
 	bool owner = p->owner_frees && !p->abandoned;
 	pthread_mutex_unlock(&st->lock);
 	q->status.MPI_ERROR = atomic_load_explicit(&p->err, memory_order_relaxed);
+	if (q->status.MPI_ERROR == MPI_ERR_TRUNCATE || q->status.MPI_ERROR == MPI_ERR_COUNT) {
+		/* The failed edge, for the wait's report (shl_coll_why_status). */
+		int me = p->member;   /* an intracommunicator's member index is its rank */
+		q->status.MPI_SOURCE = p->bad_sender ? me : p->bad_peer;
+		q->status.MPI_TAG = p->bad_sender ? p->bad_peer : me;
+		q->status.shl_sent_bytes = (MPI_Count)p->bad_sbytes;
+		q->status.shl_bytes = (MPI_Count)p->bad_rbytes;
+	}
 	if (!owner) {
 		if (p->held)
 			shl_coll_drop_holds(&p->x.a);

@@ -162,7 +162,7 @@ static void describe(char *text, size_t size, struct shl_comm *c, enum shl_req_k
 		snprintf(text, size, "a callback of the generalized request (query_fn or free_fn) "
 			 "returned this error");
 	else if (kind != SHL_REQ_RECV && kind != SHL_REQ_PAIR && kind != SHL_REQ_PRECV)
-		shl_coll_why(c, st->MPI_ERROR, text, size);
+		shl_coll_why_status(c, st, text, size);
 	else
 		snprintf(text, size, "message from rank %d with tag %d (%lld bytes) did not fit "
 			 "the receive buffer (%lld bytes)", st->MPI_SOURCE, st->MPI_TAG,
