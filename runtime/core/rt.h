@@ -190,7 +190,8 @@ struct shl_bsend_buffer {
 struct shl_rank {
 	int world_rank;
 	bool mt;                      /* MPI_THREAD_MULTIPLE: own threads take `lock` */
-	int thread_level;
+	/* Raised by MPI_Session_init while the rank may be in MPI, read by the watchdog. */
+	_Atomic int thread_level;
 	pthread_t main_thread;
 	pthread_mutex_t lock;
 	struct shl_comm world;
