@@ -1,6 +1,7 @@
 /* Partitioned communication under MPI_THREAD_MULTIPLE: 4 threads of each rank fill and ready their own quarter of 64 send partitions at once while 2 threads of the receiving rank watch their halves of 16 receive partitions with MPI_Parrived, and the receive is started while the sender's threads ready; 10 epochs, values checked. */
 /* ranks: 1 2 4 16 64 */
 /* timeout: 180 */
+/* tsan: a finding not judged yet (stop note of issue 37): at 64 ranks TSan reports a rank's MPI_Start copying a partition into its receive buffer as racing with an earlier copy by a sender thread of its left neighbour (stack lost) */
 #include <pthread.h>
 #include <stdint.h>
 #include "check.h"
