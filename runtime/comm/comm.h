@@ -281,17 +281,10 @@ static inline uint64_t shl_coll_entry(uint64_t k, enum shl_coll_path path, const
 
 /* Owner thread: what error `err` of a collective (or creation call) on `c` means for the
  * user, in `buf` (shl_coll_describe's text for MPI_ERR_NOT_SAME). Returns `buf`. Used for
- * the call's own report and for the wait that completes a nonblocking one (core's wait,
- * core/request.c). (coll/call.c) */
+ * the call's own report, and by shl_coll_why_status (core/hooks.h) for the wait that
+ * completes a nonblocking one. (coll/call.c) */
 struct shl_comm;
 const char *shl_coll_why(struct shl_comm *c, int err, char *buf, size_t len);
-/* The same for the status `st` a nonblocking collective on `c` completed with: a
- * neighborhood collective's edge whose two ends disagree (MPI_ERR_TRUNCATE or
- * MPI_ERR_COUNT with MPI_SOURCE set: coll/neighbor.c puts the sending rank there, the
- * receiving one in MPI_TAG, their bytes in shl_sent_bytes and shl_bytes) names both ranks.
- * (coll/call.c) */
-const char *shl_coll_why_status(struct shl_comm *c, const MPI_Status *st, char *buf,
-				size_t len);
 
 /* ---- the meeting (comm/meet.c) ---- */
 

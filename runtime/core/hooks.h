@@ -96,10 +96,13 @@ int shl_coll_restart(struct shl_rank *r, struct shl_req *req);
  * their holds. coll/call.c. */
 void shl_coll_persist_free(struct shl_req *req);
 
-/* Owner thread: what error `err` of a collective (or creation call) on `c` means for the
- * user, in `buf` (MPI_Wait's report of a failed nonblocking collective). Returns `buf`.
- * coll/call.c. */
-const char *shl_coll_why(struct shl_comm *c, int err, char *buf, size_t len);
+/* Owner thread: what the error in status `st` of a nonblocking collective (or creation
+ * call) on `c` means for the user, in `buf` (MPI_Wait's report of a failed one). A
+ * neighbourhood edge whose ends disagree (MPI_ERR_TRUNCATE or MPI_ERR_COUNT with MPI_SOURCE
+ * set: coll/neighbor.c puts the sending rank there, the receiving one in MPI_TAG, their
+ * bytes in shl_sent_bytes and shl_bytes) names both ranks. Returns `buf`. coll/call.c. */
+const char *shl_coll_why_status(struct shl_comm *c, const MPI_Status *st, char *buf,
+				size_t len);
 
 /* Set once before ranks run when this node process is part of a job on several nodes:
  * shl_progress then calls shl_coll_net_progress. A flag, not a call, because every poll
