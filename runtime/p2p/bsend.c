@@ -387,6 +387,17 @@ int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
 }
 SHL_WEAK_ALIAS(Comm_attach_buffer_c);
 
+/* `c`'s own buffer, detached already: the communicator has none any more. */
+static void forget_own(struct shl_rank *r, struct shl_comm *c)
+{
+	struct shl_bsend_buffer *b = c->bsend_own;
+
+	shl_rank_lock(r);
+	c->bsend_own = NULL;
+	shl_rank_unlock(r);
+	free(b);
+}
+
 static int comm_detach(const char *fn, MPI_Comm comm, void *buffer_addr, void *size, bool large)
 {
 	struct shl_rank *r = shl_rank_or_die(fn);
@@ -403,26 +414,19 @@ static int comm_detach(const char *fn, MPI_Comm comm, void *buffer_addr, void *s
 	if (shl_bsend_detach(r, b, large, buffer_addr, size) != MPI_SUCCESS)
 		return shl_err(c, MPI_ERR_VALUE_TOO_LARGE, fn, "the attached buffer's %zu bytes "
 			       "do not fit the int size (use MPI_Comm_detach_buffer_c)", b->size);
-	shl_rank_lock(r);
-	c->bsend_own = NULL;
-	shl_rank_unlock(r);
-	free(b);
+	forget_own(r, c);
 	return MPI_SUCCESS;
 }
 
 void shl_p2p_comm_buffer_end(struct shl_rank *r, struct shl_comm *c)
 {
-	struct shl_bsend_buffer *b = c->bsend_own;
 	void *addr;
 	MPI_Count size;
 
-	if (b == NULL)
+	if (c->bsend_own == NULL)
 		return;
-	shl_bsend_detach(r, b, true, &addr, &size);
-	shl_rank_lock(r);
-	c->bsend_own = NULL;
-	shl_rank_unlock(r);
-	free(b);
+	shl_bsend_detach(r, c->bsend_own, true, &addr, &size);
+	forget_own(r, c);
 }
 
 int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
