@@ -1568,6 +1568,20 @@ SHL_DECLARE(int, Win_flush_local, (int rank, MPI_Win win));
 SHL_DECLARE(int, Win_flush_local_all, (MPI_Win win));
 SHL_DECLARE(int, Win_sync, (MPI_Win win));
 
+/* ---- files: the handle, opening, closing, management, hints, errors, conversion
+ * (MPI 4.1, 14.2, 14.6.4, 14.7) ---- */
+typedef struct shl_file *MPI_File;
+#define MPI_FILE_NULL ((MPI_File)0)
+
+/* ---- file views, data representations, independent access through explicit offsets and
+ * the individual file pointer (MPI 4.1, 14.3, 14.4.1-14.4.3, 14.5) ---- */
+
+/* ---- shared file pointers, ordered access, nonblocking independent access (MPI 4.1,
+ * 14.4.4) ---- */
+
+/* ---- collective file access: _all, split collectives, nonblocking collectives (MPI 4.1,
+ * 14.4) ---- */
+
 #undef SHL_DECLARE
 
 #ifdef __cplusplus

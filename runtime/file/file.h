@@ -1,0 +1,180 @@
+/* MPI-IO (MPI 4.1, chapter 14): the file object, its view, and the contracts between the files
+ * of runtime/file/:
+ *   file.c        MPI_File_open/close/delete, size, preallocate, group, amode, info and
+ *                 hints, sync, atomicity; the node's list of files open for writing
+ *   errors.c      file error handlers (MPI_FILE_NULL's default among them), errno to I/O
+ *                 error classes (shl_file_err, shl_file_errno), MPI_File_c2f/f2c
+ *   view.c        MPI_File_set_view/get_view, the flattened filetype, the map from the
+ *                 view's data stream to file bytes
+ *   datarep.c     native, internal, external32 and MPI_Register_datarep: conversion between
+ *                 memory and file representation
+ *   access.c      independent access through explicit offsets and the individual file
+ *                 pointer, seek, position, byte offset, type extent; the engine every
+ *                 access goes through (shl_file_rw: data sieving, atomic-mode locks)
+ *   async.c       nonblocking independent access, done by the node's I/O workers
+ *   shared.c      the shared file pointer, its calls, the ordered collectives
+ *   collective.c  collective access (_all, split collectives, nonblocking collectives):
+ *                 two-phase I/O in which aggregators read and write the other ranks'
+ *                 buffers directly on a node and exchange data between nodes
+ * Entered by rank threads (every MPI_File_* call), by the node's I/O workers (async.c) and
+ * by a rank's collective I/O thread (collective.c, nonblocking collectives).
+ *
+ * file/ sits above rma (core < datatype < comm < p2p < coll < rma < file < session): a file
+ * runs its collectives on communicators of its own, made at open, through the PMPI calls
+ * of the layers below, with errors returned (MPI_ERRORS_RETURN on them), so every failure
+ * reaches the user through the file's error handler. */
+#ifndef SHL_RUNTIME_FILE_H
+#define SHL_RUNTIME_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/core/rt.h"
+
+#define SHL_FILE_MAGIC 0x66696c65u
+
+struct shl_datarep;
+struct shl_file_shared;
+struct shl_file_coll;
+
+/* ---- view (view.c) ----
+ * The view's data stream is the bytes the view exposes, in order: the data of the filetype
+ * tiled from `disp`, in file representation. A position in it is a byte count (etype
+ * offsets times `esize`). */
+struct shl_file_view {
+	MPI_Offset disp;               /* bytes from the start of the file */
+	struct shl_datatype *etype;    /* held (shl_dt_hold) */
+	struct shl_datatype *filetype; /* held */
+	const struct shl_datarep *rep; /* datarep.c's entry: native, internal, external32, or
+					* registered */
+	size_t esize;                  /* bytes of one etype in the file */
+	size_t tile_bytes;             /* bytes of data of one filetype in the file */
+	MPI_Offset tile_extent;        /* extent of one filetype in the file */
+	size_t nruns;                  /* runs of one filetype in the file, in typemap order */
+	struct shl_block *runs;        /* owned; offsets from the tile's start (the filetype's
+					* lower bound included), non-decreasing */
+	size_t *before;                /* owned; before[i]: data bytes in runs[0..i), nruns + 1
+					* entries */
+	bool dense;                    /* one run filling the whole extent: stream position p
+					* is file byte disp + p */
+};
+
+/* Visit the file bytes that hold bytes [pos, pos + len) of `v`'s data stream, in stream
+ * order, as pieces fn(ctx, file offset, length); adjacent pieces are merged. Stops and
+ * returns false when fn does. Any thread; no allocation. */
+typedef bool (*shl_file_piece_fn)(void *ctx, MPI_Offset off, size_t len);
+bool shl_file_view_pieces(const struct shl_file_view *v, MPI_Offset pos, MPI_Offset len,
+			  shl_file_piece_fn fn, void *ctx);
+
+/* The file byte that holds stream position `pos` (MPI_File_get_byte_offset: pos = etype
+ * offset times esize): a position where one run's data ends maps to the next run's first
+ * byte. */
+MPI_Offset shl_file_view_byte(const struct shl_file_view *v, MPI_Offset pos);
+
+/* The default view (MPI 4.1, 14.3): disp 0, MPI_BYTE, MPI_BYTE, "native". */
+void shl_file_view_default(struct shl_file_view *v);
+/* Drop what `v` holds (types, runs). */
+void shl_file_view_clear(struct shl_file_view *v);
+
+/* ---- data representations (datarep.c) ---- */
+
+/* Whether data in `rep` is laid out as in memory (native, internal): no conversion. */
+bool shl_file_rep_native(const struct shl_datarep *rep);
+
+/* ---- hints (file.c) ---- */
+enum shl_file_cb { SHL_FILE_CB_AUTOMATIC, SHL_FILE_CB_ENABLE, SHL_FILE_CB_DISABLE };
+
+struct shl_file_hints {
+	size_t cb_buffer_size;        /* bytes an aggregator moves per file access, collective */
+	int cb_nodes;                 /* aggregators of a collective access */
+	enum shl_file_cb cb_read, cb_write;  /* romio_cb_read / romio_cb_write */
+	enum shl_file_cb ds_read, ds_write;  /* romio_ds_read / romio_ds_write: data sieving */
+	size_t ind_rd_buffer_size;    /* data sieving buffer of independent reads */
+	size_t ind_wr_buffer_size;    /* ... of independent writes */
+	size_t striping_unit;
+	int striping_factor;
+};
+
+/* ---- the file object ----
+ * One per rank per open file: a slot of the handle arena (the handle). Touched by the
+ * owning rank's threads, and by its I/O requests (read-only: fd, view snapshot taken at
+ * the call). What all members agree on (path, amode, atomicity, view parameters but the
+ * types) is set by collective calls. */
+struct shl_file {
+	uint32_t magic;
+	int fd;                       /* this rank's descriptor of the file (O_CLOEXEC) */
+	int amode;                    /* MPI_MODE_* as given */
+	int rank, size;               /* in the file's group */
+	MPI_Comm comm;                /* the file's own communicator (dup of the opener's),
+				       * MPI_ERRORS_RETURN */
+	struct shl_comm *c;           /* its object */
+	MPI_Comm node;                /* the members on this node (split by shared memory) */
+	int node_rank, node_size;
+	struct shl_file **peers;      /* the node members' file objects, by node rank: the
+				       * aggregators of collective.c read through them */
+	bool offnode;                 /* some member is on another node */
+	char *path;                   /* the name as opened (owned) */
+	struct shl_errhandler *errh;  /* held */
+	struct shl_info *info;        /* hints as given and as used (MPI_File_get_info) */
+	struct shl_file_hints hints;
+	bool atomic;                  /* MPI_File_set_atomicity */
+	struct shl_file_view view;
+	MPI_Offset fp;                /* individual file pointer, in etypes of the view */
+	struct shl_file_shared *shared;  /* shared.c */
+	struct shl_file_coll *coll;      /* collective.c */
+	bool split;                   /* a split collective begun and not ended */
+	MPI_Status split_status;      /* its status, for the _end call */
+	int split_kind;               /* collective.c / shared.c: which _begin it was */
+	void *split_buf;              /* the _begin's buffer (the _end names it again) */
+	_Atomic int pending;          /* nonblocking operations not yet complete (async.c,
+				       * collective.c); MPI_File_close waits for none */
+};
+
+_Static_assert(sizeof(struct shl_file) <= SHL_HANDLE_READ_MAX,
+	       "struct shl_file outgrew SHL_HANDLE_READ_MAX (core/handle.h)");
+
+/* Files are never predefined: a slot of the handle arena, or no file. */
+static inline bool shl_file_ok(MPI_File f)
+{
+	return shl_handle_in_arena(f, sizeof(*f)) && f->magic == SHL_FILE_MAGIC;
+}
+
+/* ---- errors (errors.c) ---- */
+
+/* Owner thread: raise `errclass` for call `fn` on `f` through its error handler (f NULL:
+ * MPI_FILE_NULL's, the default for MPI_File_open and MPI_File_delete). The message names
+ * fn, the rank, the file's path and what `fmt` says. Returns what the handler returned. */
+int shl_file_err(struct shl_file *f, int errclass, const char *fn, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* The I/O error class of errno value `err` (ENOENT: MPI_ERR_NO_SUCH_FILE, ENOSPC:
+ * MPI_ERR_NO_SPACE, ...; MPI_ERR_IO for the rest). */
+int shl_file_errno_class(int err);
+
+/* shl_file_err with the class of errno value `err` and the system's reason (strerror)
+ * appended to what `fmt` says. */
+int shl_file_errno(struct shl_file *f, int err, const char *fn, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Owner thread, at the MPI boundary: file argument `fh` of call `fn`: *f, or MPI_ERR_FILE
+ * through MPI_FILE_NULL's handler. */
+int shl_file_check(const char *fn, MPI_File fh, struct shl_file **f);
+
+/* ---- the engine (access.c) ---- */
+enum shl_file_dir { SHL_FILE_READ, SHL_FILE_WRITE };
+
+/* Any thread (rank or I/O worker): move `count` elements of `type` between `buf` and the
+ * view `v` of file `f`, starting at stream position `pos` (bytes), through f's
+ * descriptor, converting to or from v->rep. Data sieving and atomic-mode locks as f's hints
+ * and atomicity say. A read past the end of file stops there. Returns the bytes of the
+ * memory signature moved (>= 0), or -errno. Does not raise: the caller does, with
+ * shl_file_errno. */
+MPI_Offset shl_file_rw(struct shl_file *f, const struct shl_file_view *v, enum shl_file_dir dir,
+		       MPI_Offset pos, void *buf, MPI_Count count, struct shl_datatype *type);
+
+/* Fill `st` (may be MPI_STATUS_IGNORE) for an access that moved `bytes` of the memory
+ * signature (MPI_Get_count, MPI_Get_elements read it). */
+void shl_file_status(MPI_Status *st, MPI_Offset bytes);
+
+#endif
