@@ -46,8 +46,8 @@ struct shl_file_view {
 	MPI_Offset disp;               /* bytes from the start of the file */
 	struct shl_datatype *etype;    /* held (shl_dt_hold) */
 	struct shl_datatype *filetype; /* held */
-	const struct shl_datarep *rep; /* datarep.c's entry: native, internal, external32, or
-					* registered */
+	const struct shl_datarep *rep; /* datarep.c's entry (internal, external32, registered);
+					* NULL: native */
 	size_t esize;                  /* bytes of one etype in the file */
 	size_t tile_bytes;             /* bytes of data of one filetype in the file */
 	MPI_Offset tile_extent;        /* extent of one filetype in the file */
@@ -81,6 +81,21 @@ void shl_file_view_clear(struct shl_file_view *v);
 
 /* Whether data in `rep` is laid out as in memory (native, internal): no conversion. */
 bool shl_file_rep_native(const struct shl_datarep *rep);
+
+/* ---- the shared file pointer (shared.c) ---- */
+
+/* Owner thread, collective over f->comm, at the end of MPI_File_open (f's communicators,
+ * peers, amode, view made): set up the shared file pointer (at the end of the file with
+ * MPI_MODE_APPEND, else 0). Returns MPI_SUCCESS or an error class (not raised). */
+int shl_file_shared_open(struct shl_file *f);
+/* Owner thread, collective, in MPI_File_close before the communicators go: drop it. */
+void shl_file_shared_close(struct shl_file *f);
+
+/* ---- collective access (collective.c) ---- */
+
+/* Owner thread, collective, in MPI_File_close after every pending operation completed:
+ * end the rank's collective I/O thread of `f`, if any, and free f->coll. */
+void shl_file_coll_close(struct shl_file *f);
 
 /* ---- hints (file.c) ---- */
 enum shl_file_cb { SHL_FILE_CB_AUTOMATIC, SHL_FILE_CB_ENABLE, SHL_FILE_CB_DISABLE };
