@@ -89,13 +89,19 @@ static void report_writers(bool wait)
 		put_str(line, &n, cap, w->path);
 		put_str(line, &n, cap, nranks > 1 ? " was open for writing by ranks "
 						   : " was open for writing by rank ");
-		for (struct writer *o = w, *first = w; o != NULL; o = o->next) {
-			if (o->said || strcmp(o->path, w->path) != 0)
-				continue;
-			if (o != first)
+		/* The ranks in increasing order: the smallest not named yet, each time. */
+		for (int k = 0; k < nranks; k++) {
+			struct writer *least = NULL;
+			for (struct writer *o = w; o != NULL; o = o->next)
+				if (!o->said && strcmp(o->path, w->path) == 0 &&
+				    (least == NULL || o->world_rank < least->world_rank))
+					least = o;
+			if (least == NULL)
+				break;
+			if (k > 0)
 				put_str(line, &n, cap, ", ");
-			put_int(line, &n, cap, o->world_rank);
-			o->said = true;
+			put_int(line, &n, cap, least->world_rank);
+			least->said = true;
 		}
 		put_str(line, &n, cap, " and may be incomplete\n");
 		if (n == cap)
@@ -343,14 +349,13 @@ static struct verdict verdict_unpack(unsigned long long v)
 /* Raise the agreed failure `v` of call `fn` on this member: its own reason `why` when it
  * is the member named, else the named member's. */
 static int verdict_raise(struct shl_file *f, const char *fn, struct verdict v, int rank,
-			 const char *why)
+			 const char *why, const char *path)
 {
 	if (v.rank == rank && why[0] != '\0')
 		return shl_file_err(f, v.cls, fn, "%s", why);
-	if (v.sys != 0)
-		return shl_file_err(f, v.cls, fn, "it failed on rank %d of the file's group: %s",
-				    v.rank, strerror(v.sys));
-	return shl_file_err(f, v.cls, fn, "it failed on rank %d of the file's group", v.rank);
+	return shl_file_err(f, v.cls, fn, "%s%s%sit failed on rank %d of the file's group%s%s",
+			    path ? "file " : "", path ? path : "", path ? ": " : "", v.rank,
+			    v.sys ? ": " : "", v.sys ? strerror(v.sys) : "");
 }
 
 /* ---- open and close (MPI 4.1, 14.2.1, 14.2.2) ---- */
@@ -490,7 +495,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 	if (agreed.cls != MPI_SUCCESS) {
 		file_release(f);
 		agreed.rank = agreed.rank < 0 ? f->rank : agreed.rank;
-		return verdict_raise(NULL, fn, agreed, f->rank, why);
+		return verdict_raise(NULL, fn, agreed, f->rank, why, filename);
 	}
 	bool names_differ = v[3] != ~v[4];
 
@@ -577,7 +582,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 		}
 	}
 	if (agreed.cls != MPI_SUCCESS) {
-		err = verdict_raise(NULL, fn, agreed, f->rank, why);
+		err = verdict_raise(NULL, fn, agreed, f->rank, why, filename);
 		file_release(f);
 		return err;
 	}
@@ -594,7 +599,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 	agreed = verdict_unpack(v[0]);
 	if (agreed.cls != MPI_SUCCESS) {
 		snprintf(why, sizeof(why), "could not set up the shared file pointer");
-		err = verdict_raise(NULL, fn, agreed, f->rank, why);
+		err = verdict_raise(NULL, fn, agreed, f->rank, why, filename);
 		if (cls == MPI_SUCCESS)
 			shl_file_shared_close(f);
 		writer_remove(f);
@@ -704,7 +709,7 @@ static int resize(const char *fn, MPI_File fh, MPI_Offset size, bool allocate)
 				    "member gives (from %llu to %llu)", size, ~v[2], v[1]);
 	}
 	if (agreed.cls != MPI_SUCCESS)
-		return verdict_raise(f, fn, agreed, f->rank, why);
+		return verdict_raise(f, fn, agreed, f->rank, why, NULL);
 	/* One member changes the file for all; the reduction after it is the barrier after
 	 * which every member sees the new size. */
 	if (f->rank == 0) {
@@ -727,7 +732,8 @@ static int resize(const char *fn, MPI_File fh, MPI_Offset size, bool allocate)
 	    MPI_SUCCESS)
 		return shl_file_err(f, err, fn, "the members could not agree on the outcome");
 	agreed = verdict_unpack(v[0]);
-	return agreed.cls == MPI_SUCCESS ? MPI_SUCCESS : verdict_raise(f, fn, agreed, f->rank, why);
+	return agreed.cls == MPI_SUCCESS ? MPI_SUCCESS
+					 : verdict_raise(f, fn, agreed, f->rank, why, NULL);
 }
 
 int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
@@ -874,7 +880,8 @@ int PMPI_File_sync(MPI_File fh)
 	    MPI_SUCCESS)
 		return shl_file_err(f, err, fn, "the members could not agree on the outcome");
 	struct verdict agreed = verdict_unpack(v);
-	return agreed.cls == MPI_SUCCESS ? MPI_SUCCESS : verdict_raise(f, fn, agreed, f->rank, why);
+	return agreed.cls == MPI_SUCCESS ? MPI_SUCCESS
+					 : verdict_raise(f, fn, agreed, f->rank, why, NULL);
 }
 SHL_WEAK_ALIAS(File_sync);
 
