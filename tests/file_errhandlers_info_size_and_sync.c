@@ -136,12 +136,16 @@ int main(int argc, char **argv)
 	MPI_Info_set(info, "striping_unit", "65536");
 	MPI_Info_set(info, "cb_buffer_size", "not a number");
 	MPI_Info_set(info, "romio_ds_read", "enable");
+	MPI_Info_set(info, "cb_nodes", "100000");
 	CHECK_MPI(MPI_File_set_info(fh, info));
 	MPI_Info_free(&info);
 	CHECK_MPI(MPI_File_get_info(fh, &used));
 	CHECK_STR(hint(used, "striping_unit"), "65536");
 	CHECK_STR(hint(used, "cb_buffer_size"), "1048576");
 	CHECK_STR(hint(used, "romio_ds_read"), "enable");
+	char members[16];
+	snprintf(members, sizeof(members), "%d", size);
+	CHECK_STR(hint(used, "cb_nodes"), members);
 	MPI_Info_free(&used);
 
 	/* Sizes: set_size truncates and extends, preallocate only extends. */

@@ -245,9 +245,10 @@ static void hints_default(struct shl_file_hints *h, int nodes)
 /* Take the hints of `in` that a file acts on into `h`, and the reserved ones it keeps
  * into `kept` (NULL: not kept). A key with a value that does not parse keeps the value in
  * effect (MPI 4.1, 10.4.1 lets an implementation ignore a hint); unknown keys are
- * ignored. `opening`: file_perm counts (it acts at creation only). Returns 0 or -ENOMEM. */
+ * ignored. `opening`: file_perm counts (it acts at creation only). cb_nodes is at most the
+ * `members` of the file's group. Returns 0 or -ENOMEM. */
 static int hints_take(struct shl_file_hints *h, struct shl_info *kept, const struct shl_info *in,
-		      bool opening)
+		      bool opening, int members)
 {
 	for (int i = 0; in != NULL && i < in->n; i++) {
 		const char *k = in->e[i].key, *v = in->e[i].value;
@@ -257,7 +258,7 @@ static int hints_take(struct shl_file_hints *h, struct shl_info *kept, const str
 		if (strcmp(k, "cb_buffer_size") == 0)
 			parse_bytes(v, &h->cb_buffer_size);
 		else if (strcmp(k, "cb_nodes") == 0 && parse_int(v, &x))
-			h->cb_nodes = x;
+			h->cb_nodes = x < members ? x : members;
 		else if (strcmp(k, "romio_cb_read") == 0)
 			parse_cb(v, &h->cb_read);
 		else if (strcmp(k, "romio_cb_write") == 0)
@@ -521,7 +522,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 	int leader = f->node_rank == 0, nodes = 1;
 	err = PMPI_Allreduce(&leader, &nodes, 1, MPI_INT, MPI_SUM, f->comm);
 	hints_default(&f->hints, err == MPI_SUCCESS ? nodes : 1);
-	if (cls == MPI_SUCCESS && hints_take(&f->hints, f->info, in, true) < 0)
+	if (cls == MPI_SUCCESS && hints_take(&f->hints, f->info, in, true, f->size) < 0)
 		cls = MPI_ERR_NO_MEM;
 	if (cls != MPI_SUCCESS)
 		snprintf(why, sizeof(why), "out of memory");
@@ -821,7 +822,7 @@ int PMPI_File_set_info(MPI_File fh, MPI_Info info)
 	/* Hints the info does not name keep their values; file_perm acted at creation. */
 	struct shl_file_hints h = f->hints;
 	struct shl_info *kept = shl_info_dup(f->info);
-	if (kept == NULL || hints_take(&h, kept, in, false) < 0) {
+	if (kept == NULL || hints_take(&h, kept, in, false, f->size) < 0) {
 		shl_info_free(kept);
 		return shl_file_err(f, MPI_ERR_NO_MEM, fn, "out of memory");
 	}
