@@ -511,6 +511,9 @@ int shl_file_check_buf(struct shl_file *f, const char *fn, enum shl_file_dir dir
 	if (dir == SHL_FILE_READ && shl_dt_recv_overlaps(type, (size_t)count))
 		return shl_file_err(f, MPI_ERR_TYPE, fn, "datatype writes some bytes of buf twice "
 				    "(MPI 4.1, 5.1)");
+	if (bytes > 0 && f->view.tile_bytes == 0)
+		return shl_file_err(f, MPI_ERR_ARG, fn, "the view's filetype holds no data: no "
+				    "element can be accessed through it");
 	if (bytes > 0 && rep_size(f->view.rep, type) * (size_t)count % f->view.esize != 0)
 		return shl_file_err(f, MPI_ERR_TYPE, fn, "%lld elements of datatype are not a whole "
 				    "number of the view's etypes (%zu bytes each in the file)",
