@@ -134,9 +134,9 @@ int shl_file_rep_convert(const struct shl_datarep *rep, bool to_file, void *buf,
 int shl_file_shared_open(struct shl_file *f);
 /* Owner thread, collective, in MPI_File_close before the communicators go: drop it. */
 void shl_file_shared_close(struct shl_file *f);
-/* Owner thread, collective over f->comm (MPI_File_set_view): the shared file pointer goes
- * back to 0. */
-void shl_file_shared_reset(struct shl_file *f);
+/* Owner thread, collective over f->comm, in MPI_File_set_view once the new view is in
+ * place: the shared file pointer to 0. Returns MPI_SUCCESS or an error class (not raised). */
+int shl_file_shared_reset(struct shl_file *f);
 /* Owner thread: the shared file pointer, in etypes of f's view (MPI_File_set_view's
  * MPI_DISPLACEMENT_CURRENT). */
 MPI_Offset shl_file_shared_position(struct shl_file *f);

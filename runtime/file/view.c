@@ -213,9 +213,10 @@ static int flatten(struct shl_file_view *v, const struct shl_datatype *t, bool w
 /* The shared file pointer's hooks (file.h) for a build whose shared.c does not define them:
  * a file without a shared pointer of its own keeps nothing to reset, and is at its
  * start. shared.c's definitions replace these. */
-__attribute__((weak)) void shl_file_shared_reset(struct shl_file *f)
+__attribute__((weak)) int shl_file_shared_reset(struct shl_file *f)
 {
 	(void)f;
+	return MPI_SUCCESS;
 }
 
 __attribute__((weak)) MPI_Offset shl_file_shared_position(struct shl_file *f)
@@ -392,7 +393,9 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
 	shl_file_view_clear(&f->view);
 	f->view = nv;
 	f->fp = 0;
-	shl_file_shared_reset(f);
+	err = shl_file_shared_reset(f);
+	if (err != MPI_SUCCESS)
+		return shl_file_err(f, err, fn, "the shared file pointer could not be reset");
 	/* Hints given here act as MPI_File_set_info's (MPI 4.1, 14.3). */
 	return PMPI_File_set_info(fh, info);
 }
