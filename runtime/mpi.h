@@ -1578,6 +1578,23 @@ typedef struct shl_file *MPI_File;
 
 /* ---- shared file pointers, ordered access, nonblocking independent access (MPI 4.1,
  * 14.4.4) ---- */
+SHL_DECLARE(int, File_iread_at, (MPI_File fh, MPI_Offset offset, void *buf, int count,
+				  MPI_Datatype datatype, MPI_Request *request));
+SHL_DECLARE(int, File_iread_at_c, (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+				    MPI_Datatype datatype, MPI_Request *request));
+SHL_DECLARE(int, File_iwrite_at, (MPI_File fh, MPI_Offset offset, const void *buf, int count,
+				   MPI_Datatype datatype, MPI_Request *request));
+SHL_DECLARE(int, File_iwrite_at_c, (MPI_File fh, MPI_Offset offset, const void *buf,
+				     MPI_Count count, MPI_Datatype datatype,
+				     MPI_Request *request));
+SHL_DECLARE(int, File_iread, (MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+			       MPI_Request *request));
+SHL_DECLARE(int, File_iread_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+				 MPI_Request *request));
+SHL_DECLARE(int, File_iwrite, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+				MPI_Request *request));
+SHL_DECLARE(int, File_iwrite_c, (MPI_File fh, const void *buf, MPI_Count count,
+				  MPI_Datatype datatype, MPI_Request *request));
 
 /* ---- collective file access: _all, split collectives, nonblocking collectives (MPI 4.1,
  * 14.4) ---- */
