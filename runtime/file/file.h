@@ -113,6 +113,7 @@ struct shl_file_hints {
 	size_t ind_wr_buffer_size;    /* ... of independent writes */
 	size_t striping_unit;
 	int striping_factor;
+	int file_perm;                /* mode of a file MPI_File_open creates (less the umask) */
 };
 
 /* ---- the file object ----
