@@ -26,7 +26,9 @@
 
 struct shl_file_shared {
 	_Atomic MPI_Offset cell;           /* node rank 0's: the pointer, on a node */
-	_Atomic MPI_Offset *counter;       /* on a node: node rank 0's `cell`; else NULL */
+	_Atomic int users;                 /* node rank 0's: members that have not closed */
+	struct shl_file_shared *home;      /* on a node: node rank 0's; else NULL */
+	_Atomic MPI_Offset *counter;       /* on a node: &home->cell; else NULL */
 	MPI_Win win;                       /* across nodes: the pointer at rank 0 */
 	MPI_Offset *base;                  /* the window's memory */
 };
@@ -124,10 +126,13 @@ int shl_file_shared_open(struct shl_file *f)
 	}
 	if (!f->offnode) {
 		atomic_init(&s->cell, start);
+		atomic_init(&s->users, f->node_size);
 		/* Node rank 0's record is set before anyone reads it through peers[0]. */
 		err = PMPI_Barrier(f->node);
-		if (err == MPI_SUCCESS)
-			s->counter = &f->peers[0]->shared->cell;
+		if (err == MPI_SUCCESS) {
+			s->home = f->peers[0]->shared;
+			s->counter = &s->home->cell;
+		}
 		return err;
 	}
 	err = PMPI_Win_allocate(f->rank == 0 ? sizeof(MPI_Offset) : 0, sizeof(MPI_Offset),
@@ -152,15 +157,22 @@ void shl_file_shared_close(struct shl_file *f)
 	shl_file_async_close(f);
 	if (s == NULL)
 		return;
-	if (s->counter == NULL) {
-		PMPI_Win_unlock_all(s->win);
-		PMPI_Win_free(&s->win);
-	} else {
-		/* Node rank 0's cell goes with it: nobody may still read it. */
-		PMPI_Barrier(f->node);
-	}
-	free(s);
 	f->shared = NULL;
+	if (s->home == NULL) {
+		if (s->win != MPI_WIN_NULL) {
+			PMPI_Win_unlock_all(s->win);
+			PMPI_Win_free(&s->win);
+		}
+		free(s);
+		return;
+	}
+	/* Node rank 0's record holds the pointer until the last member lets go of it (a
+	 * member may still move it while another closes): no barrier. */
+	struct shl_file_shared *home = s->home;
+	if (s != home)
+		free(s);
+	if (atomic_fetch_sub(&home->users, 1) == 1)
+		free(home);
 }
 
 void shl_file_shared_reset(struct shl_file *f)
