@@ -1625,6 +1625,16 @@ SHL_DECLARE(int, File_get_errhandler, (MPI_File file, MPI_Errhandler *errhandler
 SHL_DECLARE(int, File_call_errhandler, (MPI_File fh, int errorcode));
 SHL_DECLARE(MPI_Fint, File_c2f, (MPI_File file));
 SHL_DECLARE(MPI_File, File_f2c, (MPI_Fint file));
+SHL_DECLARE(int, Register_datarep, (const char *datarep,
+				    MPI_Datarep_conversion_function *read_conversion_fn,
+				    MPI_Datarep_conversion_function *write_conversion_fn,
+				    MPI_Datarep_extent_function *dtype_file_extent_fn,
+				    void *extra_state));
+SHL_DECLARE(int, Register_datarep_c, (const char *datarep,
+				      MPI_Datarep_conversion_function_c *read_conversion_fn,
+				      MPI_Datarep_conversion_function_c *write_conversion_fn,
+				      MPI_Datarep_extent_function *dtype_file_extent_fn,
+				      void *extra_state));
 
 /* ---- file views, data representations, independent access through explicit offsets and
  * the individual file pointer (MPI 4.1, 14.3, 14.4.1-14.4.3, 14.5) ---- */
