@@ -528,6 +528,10 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 		snprintf(why, sizeof(why), "out of memory");
 	err = PMPI_Allgather(&f, sizeof(f), MPI_BYTE, f->peers != NULL ? (void *)f->peers : NULL,
 			     f->peers != NULL ? (int)sizeof(f) : 0, MPI_BYTE, f->node);
+	if (err != MPI_SUCCESS && cls == MPI_SUCCESS) {
+		cls = err;
+		snprintf(why, sizeof(why), "the node's members could not exchange their files");
+	}
 
 	/* Step 3: rank 0 opens (creating the file as amode says), then the others. */
 	if (cls == MPI_SUCCESS && f->rank == 0) {
