@@ -494,9 +494,10 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 			 "14.2.1: it must be the same everywhere)", (unsigned)amode);
 	}
 	if (agreed.cls != MPI_SUCCESS) {
-		file_release(f);
-		agreed.rank = agreed.rank < 0 ? f->rank : agreed.rank;
-		return verdict_raise(NULL, fn, agreed, f->rank, why, filename);
+		int rank = f->rank;
+		file_release(f);  /* the slot may be another rank's from here on */
+		agreed.rank = agreed.rank < 0 ? rank : agreed.rank;
+		return verdict_raise(NULL, fn, agreed, rank, why, filename);
 	}
 	bool names_differ = v[3] != ~v[4];
 
