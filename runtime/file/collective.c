@@ -121,6 +121,9 @@ static int report(struct shl_file *f, const char *fn, enum shl_file_dir dir, int
 	if (rc < 0)
 		return shl_file_errno(f, -rc, fn, "the collective %s failed on a member",
 				      dir == SHL_FILE_READ ? "read" : "write");
+	if (rc == MPI_ERR_CONVERSION)
+		return shl_file_err(f, rc, fn, "a member's data does not convert to or from the "
+				    "file's data representation");
 	if (rc > 0)
 		return shl_file_err(f, rc, fn, "a collective of the file's communicator failed");
 	return MPI_SUCCESS;

@@ -43,11 +43,11 @@ struct shl_file_coll {
 
 /* Rank thread or collective I/O thread, collective over f->comm (every member calls it with
  * its own arguments, in the same order): move `count` elements of `type` between `buf` and
- * f's view from stream position `pos`. Two-phase I/O on a node, independent access where
- * the hints or the access say so. Every member returns the same result: 0, or a negative
- * errno when some member's access failed (*failed_here tells whether it was this one's),
- * or a positive MPI error class when a collective of the file's communicators failed.
- * *moved: bytes of the memory signature moved by this member. Does not raise. */
+ * f's view from stream position `pos`. Two-phase I/O, or independent access where the hints
+ * or the access say so. Every member returns the same result: 0, a negative errno when
+ * some member's access failed, or a positive MPI error class (a conversion to or from the
+ * representation failed, or a collective of the file's communicators did). *moved: bytes of
+ * the memory signature this member moved. Does not raise. */
 int shl_file_coll_rw(struct shl_file *f, enum shl_file_dir dir, MPI_Offset pos, void *buf,
 		     MPI_Count count, struct shl_datatype *type, MPI_Offset *moved);
 

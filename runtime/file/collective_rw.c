@@ -22,9 +22,11 @@
  * and what arrived; for a read it fills the replies, which go back the same way and each
  * member unpacks into its buffer.
  *
- * Independent access through the engine (shl_file_rw) replaces two-phase I/O when the hints
- * disable it, when every member's access is one contiguous range of at least
- * SHL_FILE_COLL_INDEP_MIN bytes (automatic), and for non-native representations. */
+ * A member of a non-native representation converts its data into a contiguous buffer of the
+ * file's representation first (writes) or from it afterwards (reads) and publishes that
+ * buffer. Independent access through the engine (shl_file_rw) replaces two-phase I/O when
+ * the hints disable it and when every member's access is one contiguous range of at least
+ * SHL_FILE_COLL_INDEP_MIN bytes (automatic). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -48,6 +50,10 @@
 
 /* cb_buffer_size when the hints leave it 0. */
 #define SHL_FILE_COLL_BUFFER (16 << 20)
+
+/* The agreement's value for a failed conversion to or from the file's representation:
+ * above every errno value. */
+#define SHL_FILE_COLL_ECONV 100000
 
 /* Domains start at multiples of this: whole pages for the page cache and the disk. */
 #define SHL_FILE_COLL_ALIGN 4096
@@ -772,14 +778,13 @@ out:
 /* ---- the call ---- */
 
 /* Whether a collective accesses the file independently: the hints disable collective
- * buffering, the representation needs conversion, or (automatic) every member's access is
- * one large contiguous range (`all_plain`, agreed among the members). */
+ * buffering, or (automatic) every member's access is one large contiguous range
+ * (`all_plain`, agreed among the members). */
 static bool independent(const struct shl_file *f, enum shl_file_dir dir, bool all_plain)
 {
 	enum shl_file_cb cb = dir == SHL_FILE_READ ? f->hints.cb_read : f->hints.cb_write;
 
-	if (cb == SHL_FILE_CB_DISABLE ||
-	    (f->view.rep != NULL && !shl_file_rep_native(f->view.rep)))
+	if (cb == SHL_FILE_CB_DISABLE)
 		return true;
 	return cb != SHL_FILE_CB_ENABLE && all_plain;
 }
@@ -794,23 +799,40 @@ static bool plain(const struct member *m)
 int shl_file_coll_rw(struct shl_file *f, enum shl_file_dir dir, MPI_Offset pos, void *buf,
 		     MPI_Count count, struct shl_datatype *type, MPI_Offset *moved)
 {
+	const struct shl_datarep *rep = f->view.rep;
+	bool native = rep == NULL || shl_file_rep_native(rep);
 	struct member me = {
 		.buf = buf, .type = type->contig ? NULL : type, .v = &f->view, .start = pos,
 		.bytes = (MPI_Offset)count * (MPI_Offset)type->size,
 	};
 	struct member *pme = &me, *ms[f->node_size];
 	MPI_Offset gmin = INT64_MAX, gmax = 0;
+	char *conv = NULL;
 	bool all_plain = true, indep;
 	int err = 0, all = 0, rc;
 
 	*moved = 0;
+	/* A non-native representation: the member's data as a contiguous stream in the
+	 * file's representation, converted before a write and after a read. */
+	if (!native && count > 0) {
+		MPI_Offset sbytes = 0;
+		if (shl_file_rep_size(rep, type, count, &sbytes) != MPI_SUCCESS ||
+		    (conv = malloc((size_t)sbytes + 1)) == NULL)
+			err = ENOMEM;
+		else if (dir == SHL_FILE_WRITE &&
+			 shl_file_rep_convert(rep, true, buf, count, type, conv, 0) != MPI_SUCCESS)
+			err = SHL_FILE_COLL_ECONV;
+		me.buf = conv;
+		me.type = NULL;
+		me.bytes = err == 0 ? sbytes : 0;
+	}
 	if (me.bytes > 0) {
 		me.lo = shl_file_view_byte(&f->view, pos);
 		me.hi = shl_file_view_byte(&f->view, pos + me.bytes - 1) + 1;
 	}
 	rc = PMPI_Allgather(&pme, sizeof(pme), MPI_BYTE, ms, sizeof(pme), MPI_BYTE, f->node);
 	if (rc != MPI_SUCCESS)
-		return rc;
+		goto out;
 	if (!f->offnode) {
 		for (int i = 0; i < f->node_size; i++) {
 			all_plain = all_plain && plain(ms[i]);
@@ -824,33 +846,55 @@ int shl_file_coll_rw(struct shl_file *f, enum shl_file_dir dir, MPI_Offset pos, 
 				   !plain(&me) }, g[3];
 		rc = PMPI_Allreduce(v, g, 3, MPI_LONG_LONG, MPI_MAX, f->comm);
 		if (rc != MPI_SUCCESS)
-			return rc;
+			goto out;
 		gmin = -g[0];
 		gmax = g[1];
 		all_plain = g[2] == 0;
 	}
 	indep = independent(f, dir, all_plain);
+	/* A member that failed already takes part with an empty access; the agreement
+	 * below reports it. */
 	if (indep) {
-		MPI_Offset n = me.bytes == 0 ? 0 : shl_file_rw(f, &f->view, dir, pos, buf, count, type);
+		MPI_Offset n = count == 0 || err != 0 ? 0
+						      : shl_file_rw(f, &f->view, dir, pos, buf, count, type);
 		if (n < 0)
 			err = (int)-n;
 		else
 			*moved = n;
 	} else if (!f->offnode) {
-		err = -two_phase(f, ms, dir);
+		if (err == 0)
+			err = -two_phase(f, ms, dir);
 	} else if (gmin < gmax) {
 		rc = two_phase_net(f, ms, &me, dir, gmin, gmax);
 		if (rc > 0)
-			return rc;
-		err = -rc;
+			goto out;
+		if (err == 0)
+			err = -rc;
 	}
 	rc = PMPI_Allreduce(&err, &all, 1, MPI_INT, MPI_MAX, f->comm);
 	if (rc != MPI_SUCCESS)
-		return rc;
-	if (all != 0)
-		return -all;
-	if (!indep)
-		*moved = dir == SHL_FILE_WRITE ? me.bytes
-					       : atomic_load_explicit(&me.done, memory_order_relaxed);
-	return 0;
+		goto out;
+	if (all != 0) {
+		rc = all == SHL_FILE_COLL_ECONV ? MPI_ERR_CONVERSION : -all;
+		goto out;
+	}
+	if (indep)
+		goto out;
+	if (dir == SHL_FILE_WRITE) {
+		*moved = (MPI_Offset)count * (MPI_Offset)type->size;
+	} else if (conv == NULL) {
+		*moved = atomic_load_explicit(&me.done, memory_order_relaxed);
+	} else {
+		/* The whole elements the end of file left. */
+		MPI_Offset done = atomic_load_explicit(&me.done, memory_order_relaxed);
+		MPI_Count whole = done == me.bytes ? count : (MPI_Count)(done * count / me.bytes);
+		if (whole > 0 &&
+		    shl_file_rep_convert(rep, false, buf, whole, type, conv, 0) != MPI_SUCCESS)
+			rc = MPI_ERR_CONVERSION;
+		else
+			*moved = (MPI_Offset)whole * (MPI_Offset)type->size;
+	}
+out:
+	free(conv);
+	return rc;
 }
