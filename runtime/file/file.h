@@ -58,6 +58,9 @@ struct shl_file_view {
 					* entries */
 	bool dense;                    /* one run filling the whole extent: stream position p
 					* is file byte disp + p */
+	bool holes_somewhere;          /* some member's view has holes (MPI_File_set_view
+					* agrees on it): its writes may be sieved, so the
+					* engine's plain writes take a shared lock */
 };
 
 /* Visit the file bytes that hold bytes [pos, pos + len) of `v`'s data stream, in stream
@@ -71,6 +74,10 @@ bool shl_file_view_pieces(const struct shl_file_view *v, MPI_Offset pos, MPI_Off
  * offset times esize): a position where one run's data ends maps to the next run's first
  * byte. */
 MPI_Offset shl_file_view_byte(const struct shl_file_view *v, MPI_Offset pos);
+
+/* The inverse: bytes of `v`'s data stream that lie before file byte `byte` (a view whose
+ * tiles ascend in the file, as MPI 4.1, 14.3 asks). O(log) calls of shl_file_view_byte. */
+MPI_Offset shl_file_view_stream(const struct shl_file_view *v, MPI_Offset byte);
 
 /* The default view (MPI 4.1, 14.3): disp 0, MPI_BYTE, MPI_BYTE, "native". */
 void shl_file_view_default(struct shl_file_view *v);
@@ -128,9 +135,12 @@ int shl_file_shared_open(struct shl_file *f);
 /* Owner thread, collective, in MPI_File_close before the communicators go: drop it (after
  * waiting for the file's nonblocking operations, shl_file_async_close). */
 void shl_file_shared_close(struct shl_file *f);
-/* Owner thread, collective over f->comm (MPI_File_set_view): the shared file pointer goes
- * back to 0. */
-void shl_file_shared_reset(struct shl_file *f);
+/* Owner thread, collective over f->comm, in MPI_File_set_view once the new view is in
+ * place: the shared file pointer to 0. Returns MPI_SUCCESS or an error class (not raised). */
+int shl_file_shared_reset(struct shl_file *f);
+/* Owner thread: the shared file pointer, in etypes of f's view (MPI_File_set_view's
+ * MPI_DISPLACEMENT_CURRENT). */
+MPI_Offset shl_file_shared_position(struct shl_file *f);
 
 /* ---- collective access (collective.c) ---- */
 
@@ -229,6 +239,17 @@ enum shl_file_dir { SHL_FILE_READ, SHL_FILE_WRITE };
  * shl_file_errno. */
 MPI_Offset shl_file_rw(struct shl_file *f, const struct shl_file_view *v, enum shl_file_dir dir,
 		       MPI_Offset pos, void *buf, MPI_Count count, struct shl_datatype *type);
+
+/* Owner thread, at the MPI boundary of access call `fn` on `f`: the access mode allows
+ * `dir` (MPI_ERR_READ_ONLY, MPI_ERR_ACCESS), count, datatype and buffer are valid
+ * (MPI_ERR_COUNT, MPI_ERR_TYPE, MPI_ERR_BUFFER) and make whole etypes of the view
+ * (MPI_ERR_TYPE). Raised on f; returns MPI_SUCCESS or what the handler returned. */
+int shl_file_check_buf(struct shl_file *f, const char *fn, enum shl_file_dir dir,
+		       const void *buf, MPI_Count count, MPI_Datatype type);
+
+/* The end of f's file in etypes of its view (MPI_SEEK_END): the etypes whose data starts
+ * before it, one cut by it included. Returns 0 or -errno. */
+int shl_file_eof(struct shl_file *f, MPI_Offset *etypes);
 
 /* Fill `st` (may be MPI_STATUS_IGNORE) for an access that moved `bytes` of the memory
  * signature (MPI_Get_count, MPI_Get_elements read it). */
