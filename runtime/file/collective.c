@@ -24,9 +24,10 @@
 #include "runtime/core/check.h"
 #include "runtime/file/collective.h"
 
-/* Which _begin a split collective of this file began (f->split_kind). */
+/* Which _begin a split collective of this file began (f->split_kind; shared.c's ordered
+ * ones are above these). */
 enum {
-	SPLIT_READ_ALL = 0x43010001,
+	SPLIT_READ_ALL = 0x4301,
 	SPLIT_WRITE_ALL,
 	SPLIT_READ_AT_ALL,
 	SPLIT_WRITE_AT_ALL,
@@ -67,7 +68,10 @@ static int check_access(const char *fn, MPI_File fh, struct shl_file **fp, enum 
 			bool at, MPI_Offset offset, const void *buf, MPI_Count count,
 			MPI_Datatype type)
 {
-	int err = shl_file_check(fn, fh, fp);
+	int err;
+
+	shl_rank_or_die(fn);
+	err = shl_file_check(fn, fh, fp);
 
 	if (err != MPI_SUCCESS)
 		return err;
@@ -367,13 +371,18 @@ static int begin(const char *fn, MPI_File fh, int kind, enum shl_file_dir dir, b
 static int end(const char *fn, MPI_File fh, int kind, const void *buf, MPI_Status *status)
 {
 	struct shl_file *f;
-	int err = shl_file_check(fn, fh, &f);
+	int err;
 
+	shl_rank_or_die(fn);
+	err = shl_file_check(fn, fh, &f);
 	if (err != MPI_SUCCESS)
 		return err;
 	if (!f->split || f->split_kind != kind)
-		return shl_file_err(f, MPI_ERR_OTHER, fn, "no matching %s_begin is active on the file",
-				    fn);
+		return shl_file_err(f, MPI_ERR_OTHER, fn, "no %s is active on the file",
+				    kind == SPLIT_READ_ALL ? "MPI_File_read_all_begin" :
+				    kind == SPLIT_WRITE_ALL ? "MPI_File_write_all_begin" :
+				    kind == SPLIT_READ_AT_ALL ? "MPI_File_read_at_all_begin" :
+				    "MPI_File_write_at_all_begin");
 	if (buf != f->split_buf)
 		return shl_file_err(f, MPI_ERR_BUFFER, fn,
 				    "buf %p is not the buffer %p its _begin was given", buf,
