@@ -132,6 +132,8 @@ static void *serve(void *arg)
 	struct shl_file *f = arg;
 	struct shl_file_coll *st = f->coll;
 
+	/* The communicators of its own; a failure shows in the first collective on them. */
+	PMPI_Waitall(2, st->dup, MPI_STATUSES_IGNORE);
 	for (;;) {
 		struct shl_file_coll_job *j;
 		MPI_Offset moved = 0;
@@ -149,7 +151,8 @@ static void *serve(void *arg)
 		if (st->head == NULL)
 			st->tail = NULL;
 		pthread_mutex_unlock(&st->mu);
-		rc = shl_file_coll_rw(f, j->dir, j->pos, j->buf, j->count, j->type, &moved);
+		rc = shl_file_coll_rw(f, st->comm, st->node, j->dir, j->pos, j->buf, j->count,
+				      j->type, &moved);
 		shl_dt_release(j->type);
 		finish(j, rc, moved);
 		free(j);
@@ -167,9 +170,20 @@ static int start_thread(struct shl_file *f, struct shl_file_coll *st)
 
 	if (!r->mt)
 		r->mt = true;
+	if (PMPI_Comm_idup(f->comm, &st->comm, &st->dup[0]) != MPI_SUCCESS)
+		return -ENOMEM;
+	if (PMPI_Comm_idup(f->node, &st->node, &st->dup[1]) != MPI_SUCCESS) {
+		PMPI_Wait(&st->dup[0], MPI_STATUS_IGNORE);
+		PMPI_Comm_free(&st->comm);
+		return -ENOMEM;
+	}
 	err = pthread_create(&st->th, NULL, serve, f);
-	if (err != 0)
+	if (err != 0) {
+		PMPI_Waitall(2, st->dup, MPI_STATUSES_IGNORE);
+		PMPI_Comm_free(&st->comm);
+		PMPI_Comm_free(&st->node);
 		return -err;
+	}
 	st->running = true;
 	return 0;
 }
@@ -220,6 +234,8 @@ void shl_file_coll_close(struct shl_file *f)
 		pthread_cond_signal(&st->cv);
 		pthread_mutex_unlock(&st->mu);
 		pthread_join(st->th, NULL);
+		PMPI_Comm_free(&st->comm);
+		PMPI_Comm_free(&st->node);
 	}
 	pthread_mutex_destroy(&st->mu);
 	pthread_cond_destroy(&st->cv);
@@ -255,7 +271,7 @@ static int run(struct shl_file *f, const char *fn, enum shl_file_dir dir, bool a
 			return err;
 		*moved = st.shl_bytes;
 	} else {
-		rc = shl_file_coll_rw(f, dir, pos, buf, count, type, moved);
+		rc = shl_file_coll_rw(f, f->comm, f->node, dir, pos, buf, count, type, moved);
 		if (rc != 0)
 			return report(f, fn, dir, rc);
 	}
