@@ -113,6 +113,27 @@ int main(int argc, char **argv)
 	MPI_Type_commit(&vec);
 	CHECK_MPI(MPI_File_get_type_extent(fh, vec, &x));
 	CHECK_INT((int)x, 12);
+	/* Byte displacements stay; element counts scale (MPI 4.1, 14.5.1). */
+	int blens[2] = { 1, 1 }, sizes[1] = { 4 }, subs[1] = { 2 }, starts[1] = { 1 };
+	MPI_Aint displs[2] = { 0, 8 };
+	MPI_Datatype types[2] = { MPI_LONG, MPI_DOUBLE }, st, sub, res, idx;
+	MPI_Type_create_struct(2, blens, displs, types, &st);
+	MPI_Type_create_subarray(1, sizes, subs, starts, MPI_ORDER_C, MPI_LONG, &sub);
+	MPI_Type_create_resized(MPI_LONG, 0, 20, &res);
+	int ib[2] = { 2, 1 }, id[2] = { 0, 5 };
+	MPI_Type_indexed(2, ib, id, MPI_LONG, &idx);
+	CHECK_MPI(MPI_File_get_type_extent(fh, st, &x));
+	CHECK_INT((int)x, 16);
+	CHECK_MPI(MPI_File_get_type_extent(fh, sub, &x));
+	CHECK_INT((int)x, 16);
+	CHECK_MPI(MPI_File_get_type_extent(fh, res, &x));
+	CHECK_INT((int)x, 20);
+	CHECK_MPI(MPI_File_get_type_extent(fh, idx, &x));
+	CHECK_INT((int)x, 24);
+	MPI_Type_free(&st);
+	MPI_Type_free(&sub);
+	MPI_Type_free(&res);
+	MPI_Type_free(&idx);
 	long v[2] = { 0x01020304L + rank, -2 - rank };
 	CHECK_MPI(MPI_File_write_at(fh, 2 * rank, v, 2, MPI_LONG, MPI_STATUS_IGNORE));
 	long big = 1L << 40;
