@@ -177,9 +177,16 @@ void shl_file_shared_close(struct shl_file *f)
 
 int shl_file_shared_reset(struct shl_file *f)
 {
-	if (f->shared != NULL)
-		set(f, 0);
-	return MPI_SUCCESS;
+	return f->shared != NULL ? set(f, 0) : MPI_SUCCESS;
+}
+
+MPI_Offset shl_file_shared_position(struct shl_file *f)
+{
+	MPI_Offset at = 0;
+
+	if (f->shared == NULL || move(f, 0, &at) != MPI_SUCCESS)
+		return 0;
+	return at;
 }
 
 /* ---- independent access ---- */
