@@ -210,21 +210,6 @@ static int flatten(struct shl_file_view *v, const struct shl_datatype *t, bool w
 
 /* ---- MPI_File_set_view ---- */
 
-/* The shared file pointer's hooks (file.h) for a build whose shared.c does not define them:
- * a file without a shared pointer of its own keeps nothing to reset, and is at its
- * start. shared.c's definitions replace these. */
-__attribute__((weak)) int shl_file_shared_reset(struct shl_file *f)
-{
-	(void)f;
-	return MPI_SUCCESS;
-}
-
-__attribute__((weak)) MPI_Offset shl_file_shared_position(struct shl_file *f)
-{
-	(void)f;
-	return 0;
-}
-
 /* FNV-1a of a representation's name: the members compare names through one allreduce. */
 static long long name_hash(const char *s)
 {
