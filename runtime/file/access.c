@@ -418,11 +418,7 @@ static MPI_Offset rw_convert(struct shl_file *f, const struct shl_file_view *v,
 
 	if (fsize == 0)
 		return type->size == 0 ? 0 : -EILSEQ;
-	/* A registered representation's functions see the whole access in one call: they
-	 * get `position` relative to the access's buffer (datarep.c), which chunks would
-	 * offset twice. external32 goes in chunks. */
-	per = strcmp(shl_file_rep_name(v->rep), "external32") != 0 ? (size_t)count
-		: SHL_FILE_CONVERT_CHUNK / fsize;
+	per = SHL_FILE_CONVERT_CHUNK / fsize;
 	if (per == 0)
 		per = 1;
 	if ((MPI_Count)per > count)
@@ -433,10 +429,9 @@ static MPI_Offset rw_convert(struct shl_file *f, const struct shl_file_view *v,
 	while (at < count) {
 		size_t n = count - at < (MPI_Count)per ? (size_t)(count - at) : per, want = n * fsize;
 		MPI_Offset r, spos = pos + at * (MPI_Offset)fsize;
-		char *elem = buf + at * type->extent;
 
 		if (dir == SHL_FILE_WRITE) {
-			if (shl_file_rep_convert(v->rep, true, elem, (MPI_Count)n, type, tmp, at) !=
+			if (shl_file_rep_convert(v->rep, true, buf, (MPI_Count)n, type, tmp, at) !=
 			    MPI_SUCCESS) {
 				err = -EILSEQ;
 				break;
@@ -451,7 +446,7 @@ static MPI_Offset rw_convert(struct shl_file *f, const struct shl_file_view *v,
 				break;
 			}
 			n = (size_t)r / fsize;
-			if (n > 0 && shl_file_rep_convert(v->rep, false, elem, (MPI_Count)n, type, tmp,
+			if (n > 0 && shl_file_rep_convert(v->rep, false, buf, (MPI_Count)n, type, tmp,
 							  at) != MPI_SUCCESS) {
 				err = -EILSEQ;
 				break;

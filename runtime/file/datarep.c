@@ -439,11 +439,10 @@ int shl_file_rep_extent(const struct shl_datarep *rep, struct shl_datatype *type
 
 /* ---- conversion ---- */
 
-/* A registered representation's conversion of `count` elements of `type` at `buf`, the
- * first of them element `position` of the access: the user's function gets the memory
- * type, a count of its elements and that position (MPI 4.1, 14.5.3 leaves the unit to the
- * implementation's split of an access; Shoal calls once per access, in chunks of INT_MAX
- * elements for the int binding). */
+/* A registered representation's conversion of `count` elements of `type`, from element
+ * `position` of the buffer at `buf` on: the user's function gets the buffer's start, the
+ * memory type, the count and that position, and finds the elements itself (MPI 4.1,
+ * 14.5.3); the int binding is called in chunks of at most INT_MAX elements. */
 static int convert_user(const struct shl_datarep *rep, bool to_file, void *buf, MPI_Count count,
 			struct shl_datatype *type, void *stream, MPI_Offset position)
 {
@@ -464,14 +463,13 @@ static int convert_user(const struct shl_datarep *rep, bool to_file, void *buf, 
 		return fn_c(buf, t, count, stream, position, rep->extra_state) == MPI_SUCCESS
 			       ? MPI_SUCCESS : MPI_ERR_CONVERSION;
 	/* The int binding takes at most INT_MAX elements a call. */
-	MPI_Aint ext = type->extent;
 	MPI_Offset fbytes = 0;
 	if (shl_file_rep_size(rep, type, 1, &fbytes) != MPI_SUCCESS)
 		return MPI_ERR_CONVERSION;
 	for (MPI_Count done = 0; done < count;) {
 		int k = count - done > INT_MAX ? INT_MAX : (int)(count - done);
-		if (fn((char *)buf + done * ext, t, k, (char *)stream + done * fbytes,
-		       position + done, rep->extra_state) != MPI_SUCCESS)
+		if (fn(buf, t, k, (char *)stream + done * fbytes, position + done,
+		       rep->extra_state) != MPI_SUCCESS)
 			return MPI_ERR_CONVERSION;
 		done += k;
 	}
@@ -483,6 +481,8 @@ int shl_file_rep_convert(const struct shl_datarep *rep, bool to_file, void *buf,
 {
 	if (count <= 0 || type->size == 0)
 		return MPI_SUCCESS;
+	if (shl_file_rep_native(rep) || rep->kind == REP_EXTERNAL32)
+		buf = (char *)buf + position * type->extent;
 	if (shl_file_rep_native(rep)) {
 		size_t bytes = type->size * (size_t)count;
 		if (to_file)

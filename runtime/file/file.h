@@ -112,16 +112,17 @@ int shl_file_rep_extent(const struct shl_datarep *rep, struct shl_datatype *type
 int shl_file_rep_layout(const struct shl_datarep *rep, struct shl_datatype *type,
 			struct shl_datatype **layout);
 
-/* Owner thread: the bytes `count` elements of memory type `type` take in the file's data
- * stream in `rep` (native: count times type->size). Returns MPI_SUCCESS or an error class,
+/* Any thread (a registered representation's extent function runs on it, as its
+ * conversion functions do in shl_file_rep_convert): the bytes `count` elements of memory
+ * type `type` take in the file's data stream in `rep` (native: count times type->size). Returns MPI_SUCCESS or an error class,
  * not raised. */
 int shl_file_rep_size(const struct shl_datarep *rep, struct shl_datatype *type, MPI_Count count,
 		      MPI_Offset *bytes);
 
-/* Any thread: convert `count` elements of memory type `type` at `buf` to (`to_file`) or
- * from the contiguous stream of file data at `stream` (shl_file_rep_size bytes), in `rep`;
- * `position`: the element of the access the first of them is (a registered
- * representation's functions get it). Returns MPI_SUCCESS or MPI_ERR_CONVERSION (a value
+/* Any thread: convert `count` elements of memory type `type`, from element `position` of
+ * the buffer at `buf` on, to (`to_file`) or from the contiguous stream of file data at
+ * `stream` (shl_file_rep_size bytes), in `rep` (a registered representation's functions
+ * get `buf` and `position` as they are). Returns MPI_SUCCESS or MPI_ERR_CONVERSION (a value
  * that does not fit external32, a registered function that failed), not raised. */
 int shl_file_rep_convert(const struct shl_datarep *rep, bool to_file, void *buf, MPI_Count count,
 			 struct shl_datatype *type, void *stream, MPI_Offset position);
