@@ -13,12 +13,13 @@
  * what it wrote: a case whose data is wrong on any rank prints no figure, says so on
  * stderr, and makes the program exit 1.
  *
- * Timing (as IOR's bandwidth): from a barrier to the last rank's return from
- * MPI_File_close, the open, the view, the accesses and the close included; writes end with
- * MPI_File_sync before the close, so the disk's write figure includes the flush to the
- * device. Reads come from the page cache (drop_caches is not possible in a container),
- * on the disk as on tmpfs. Value: the file's bytes over that time, MB/s (10^6 B/s), the
- * best of -i iterations.
+ * Timing (IOR's access time): from a barrier after MPI_File_open to the slowest rank's end
+ * of the access, the view (MPI_File_set_view) included; a write's time includes
+ * MPI_File_sync, so the disk's write figure includes the flush to the device. Open and
+ * close are not timed: they cost a few collectives whatever the size, and would decide
+ * the figure of files of a few MB on 2 oversubscribed cores. Reads come from the page
+ * cache (drop_caches is not possible in a container), on the disk as on tmpfs. Value:
+ * the file's bytes over that time, MB/s (10^6 B/s), the best of -i iterations.
  *
  * Output: RESULT <bench> <case> <MB/s> MB/s, where <case> is OP.MODE.FS: OP write or read,
  * MODE ind or coll, FS tmpfs or disk. Options (bench.h): -s file bytes, -i iterations a
@@ -165,8 +166,9 @@ static inline bool io_is_tmpfs(const char *dir)
 	return statfs(dir, &s) == 0 && (unsigned long)s.f_type == IO_TMPFS_MAGIC;
 }
 
-/* One timed open-access-close of `path`; returns the slowest rank's seconds, or -1 when
- * a call failed on some rank. */
+/* Opens `path`, times the access (from a barrier to the slowest rank's end of it, its
+ * MPI_File_sync included for a write), closes; returns the seconds, or -1 when a call
+ * failed on some rank. */
 static inline double io_timed(const char *bench, const char *what, const char *path,
 			      io_access_fn *access, const struct io_layout *l, bool write,
 			      bool coll, void *buf)
@@ -175,18 +177,19 @@ static inline double io_timed(const char *bench, const char *what, const char *p
 	MPI_File fh;
 	int failed = 0;
 
-	MPI_Barrier(MPI_COMM_WORLD);
-	double t = MPI_Wtime();
+	double t = 0;
 	int rc = MPI_File_open(MPI_COMM_WORLD, path, amode, MPI_INFO_NULL, &fh);
 	failed = io_mpi_failed(bench, what, "MPI_File_open", rc);
-	if (!failed) {
-		failed = io_mpi_failed(bench, what, write ? "writing" : "reading",
-				       access(fh, l, write, coll, buf));
-		if (write)
-			failed |= io_mpi_failed(bench, what, "MPI_File_sync", MPI_File_sync(fh));
-		failed |= io_mpi_failed(bench, what, "MPI_File_close", MPI_File_close(&fh));
-	}
+	if (bench_max_all(failed))
+		return -1;
+	MPI_Barrier(MPI_COMM_WORLD);
+	t = MPI_Wtime();
+	failed = io_mpi_failed(bench, what, write ? "writing" : "reading",
+			       access(fh, l, write, coll, buf));
+	if (write && !failed)
+		failed = io_mpi_failed(bench, what, "MPI_File_sync", MPI_File_sync(fh));
 	t = MPI_Wtime() - t;
+	failed |= io_mpi_failed(bench, what, "MPI_File_close", MPI_File_close(&fh));
 	if (bench_max_all(failed))
 		return -1;
 	return bench_max_all(t);
