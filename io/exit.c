@@ -1,4 +1,5 @@
-/* The process's end (io/exit.h): the flush hook, the one fatal message, exit_group.
+/* The process's end (io/exit.h): the flush and report hooks, the one fatal message,
+ * exit_group.
  * Entered by any thread, and by a crash handler (shl_exit_in_handler).
  * Must not call exit() or _exit(): libmpi interposes them to end only the calling rank. */
 #include <stdatomic.h>
@@ -13,6 +14,7 @@
 static struct {
 	_Atomic(shl_exit_flush_fn) flush; /* release store by shl_exit_set_flush, acquire
 					   * loads by the exits */
+	_Atomic(shl_exit_flush_fn) report; /* the same, shl_exit_set_report */
 	_Atomic pid_t fatal;              /* the thread printing the fatal message, or 0;
 					   * compare-and-swap by shl_exit_vfatal */
 } ex;
@@ -36,11 +38,19 @@ static void flush_hook(bool wait)
 
 	if (fn != NULL)
 		fn(wait);
+	fn = atomic_load_explicit(&ex.report, memory_order_acquire);
+	if (fn != NULL)
+		fn(wait);
 }
 
 void shl_exit_set_flush(shl_exit_flush_fn fn)
 {
 	atomic_store_explicit(&ex.flush, fn, memory_order_release);
+}
+
+void shl_exit_set_report(shl_exit_flush_fn fn)
+{
+	atomic_store_explicit(&ex.report, fn, memory_order_release);
 }
 
 _Noreturn void shl_exit_now(int code)

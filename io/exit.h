@@ -22,6 +22,11 @@ typedef void (*shl_exit_flush_fn)(bool wait);
  * per process; a second call replaces the first. */
 void shl_exit_set_flush(shl_exit_flush_fn fn);
 
+/* Any thread: call `fn` whenever the process ends, after the flush hook and with its `wait`,
+ * for the process's last words on what the end leaves behind (runtime/file/file.c: files
+ * open for writing). One such hook per process; a second call replaces the first. */
+void shl_exit_set_report(shl_exit_flush_fn fn);
+
 /* Any thread, not a signal handler: flush stdio and the hook, then end the process with
  * status `code` (its low 8 bits). While another thread is printing a fatal message
  * (shl_exit_fatal) the caller blocks instead: that thread ends the process, with its code. */

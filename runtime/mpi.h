@@ -1573,6 +1573,69 @@ SHL_DECLARE(int, Win_sync, (MPI_Win win));
 typedef struct shl_file *MPI_File;
 #define MPI_FILE_NULL ((MPI_File)0)
 
+/* Access modes (MPI_File_open's amode, or'ed): bits of their own, apart from the RMA
+ * assertions MPI_MODE_NOCHECK.. (1024..16384). */
+#define MPI_MODE_CREATE 1
+#define MPI_MODE_RDONLY 2
+#define MPI_MODE_WRONLY 4
+#define MPI_MODE_RDWR 8
+#define MPI_MODE_DELETE_ON_CLOSE 16
+#define MPI_MODE_UNIQUE_OPEN 32
+#define MPI_MODE_EXCL 64
+#define MPI_MODE_APPEND 128
+#define MPI_MODE_SEQUENTIAL 256
+
+/* MPI_File_seek's whence, MPI_File_set_view's disp for the shared pointer's position. */
+#define MPI_SEEK_SET 600
+#define MPI_SEEK_CUR 602
+#define MPI_SEEK_END 604
+#define MPI_DISPLACEMENT_CURRENT -54278278
+#define MPI_MAX_DATAREP_STRING 128
+
+typedef void MPI_File_errhandler_function(MPI_File *file, int *errorcode, ...);
+typedef int MPI_Datarep_conversion_function(void *userbuf, MPI_Datatype datatype, int count,
+					    void *filebuf, MPI_Offset position,
+					    void *extra_state);
+typedef int MPI_Datarep_conversion_function_c(void *userbuf, MPI_Datatype datatype,
+					      MPI_Count count, void *filebuf,
+					      MPI_Offset position, void *extra_state);
+typedef int MPI_Datarep_extent_function(MPI_Datatype datatype, MPI_Aint *extent,
+					void *extra_state);
+#define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
+#define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
+
+SHL_DECLARE(int, File_open, (MPI_Comm comm, const char *filename, int amode, MPI_Info info,
+			     MPI_File *fh));
+SHL_DECLARE(int, File_close, (MPI_File *fh));
+SHL_DECLARE(int, File_delete, (const char *filename, MPI_Info info));
+SHL_DECLARE(int, File_set_size, (MPI_File fh, MPI_Offset size));
+SHL_DECLARE(int, File_preallocate, (MPI_File fh, MPI_Offset size));
+SHL_DECLARE(int, File_get_size, (MPI_File fh, MPI_Offset *size));
+SHL_DECLARE(int, File_get_group, (MPI_File fh, MPI_Group *group));
+SHL_DECLARE(int, File_get_amode, (MPI_File fh, int *amode));
+SHL_DECLARE(int, File_set_info, (MPI_File fh, MPI_Info info));
+SHL_DECLARE(int, File_get_info, (MPI_File fh, MPI_Info *info_used));
+SHL_DECLARE(int, File_sync, (MPI_File fh));
+SHL_DECLARE(int, File_set_atomicity, (MPI_File fh, int flag));
+SHL_DECLARE(int, File_get_atomicity, (MPI_File fh, int *flag));
+SHL_DECLARE(int, File_create_errhandler, (MPI_File_errhandler_function *file_errhandler_fn,
+					  MPI_Errhandler *errhandler));
+SHL_DECLARE(int, File_set_errhandler, (MPI_File file, MPI_Errhandler errhandler));
+SHL_DECLARE(int, File_get_errhandler, (MPI_File file, MPI_Errhandler *errhandler));
+SHL_DECLARE(int, File_call_errhandler, (MPI_File fh, int errorcode));
+SHL_DECLARE(MPI_Fint, File_c2f, (MPI_File file));
+SHL_DECLARE(MPI_File, File_f2c, (MPI_Fint file));
+SHL_DECLARE(int, Register_datarep, (const char *datarep,
+				    MPI_Datarep_conversion_function *read_conversion_fn,
+				    MPI_Datarep_conversion_function *write_conversion_fn,
+				    MPI_Datarep_extent_function *dtype_file_extent_fn,
+				    void *extra_state));
+SHL_DECLARE(int, Register_datarep_c, (const char *datarep,
+				      MPI_Datarep_conversion_function_c *read_conversion_fn,
+				      MPI_Datarep_conversion_function_c *write_conversion_fn,
+				      MPI_Datarep_extent_function *dtype_file_extent_fn,
+				      void *extra_state));
+
 /* ---- file views, data representations, independent access through explicit offsets and
  * the individual file pointer (MPI 4.1, 14.3, 14.4.1-14.4.3, 14.5) ---- */
 

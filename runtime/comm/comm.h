@@ -44,7 +44,7 @@ enum shl_errh_kind { SHL_ERRH_FATAL, SHL_ERRH_RETURN, SHL_ERRH_ABORT, SHL_ERRH_U
 
 /* The objects a handler may be set on: a user handler fits the kind it was created for
  * (MPI 4.1, 9.3), a predefined one any. */
-enum shl_errh_obj { SHL_ERRH_ANY, SHL_ERRH_COMM, SHL_ERRH_WIN, SHL_ERRH_SESSION };
+enum shl_errh_obj { SHL_ERRH_ANY, SHL_ERRH_COMM, SHL_ERRH_WIN, SHL_ERRH_SESSION, SHL_ERRH_FILE };
 
 /* Predefined handlers are immutable; a user handler is created by one rank and lives while
  * `refs` (its handle plus each communicator or window using it) is above zero. */
@@ -56,6 +56,7 @@ struct shl_errhandler {
 		MPI_Comm_errhandler_function *comm;
 		MPI_Win_errhandler_function *win;
 		MPI_Session_errhandler_function *session;
+		MPI_File_errhandler_function *file;
 	} fn;
 	_Atomic int refs;                  /* SHL_ERRH_USER only */
 	_Atomic int handles;               /* SHL_ERRH_USER: handles the user holds (from
@@ -82,7 +83,7 @@ struct shl_errhandler *shl_errh_give(struct shl_errhandler *e);
 
 /* Any rank thread: raise error `errclass` of MPI function `fn` through handler `eh` of an
  * object: MPI_ERRORS_RETURN returns; a user handler gets `handle` (the address of the
- * MPI_Comm or MPI_Win the user knows, as eh->obj says) and the code; MPI_ERRORS_ARE_FATAL
+ * MPI_Comm, MPI_Win, MPI_Session or MPI_File the user knows, as eh->obj says) and the code; MPI_ERRORS_ARE_FATAL
  * and MPI_ERRORS_ABORT end the job with a message naming the function, the rank, `what`
  * and `objname` (the object's name, e.g. "a communicator"). Returns `errclass`. */
 int shl_err_raise(struct shl_errhandler *eh, void *handle, const char *objname, int errclass,

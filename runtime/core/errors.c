@@ -1,6 +1,7 @@
 /* Error classes and user error codes (added and removed), their strings, error handlers
  * (predefined and user) and the one place where a failure becomes an MPI error:
- * shl_err_raise, through which shl_err (communicators) and rma's shl_win_err (windows) go.
+ * shl_err_raise, through which shl_err (communicators), rma's shl_win_err (windows) and
+ * file/errors.c's shl_file_err (files) go.
  * Entered by rank threads. Never exits on its own except through MPI_ERRORS_ARE_FATAL /
  * MPI_ERRORS_ABORT. */
 #include <errno.h>
@@ -161,6 +162,8 @@ int shl_err_raise(struct shl_errhandler *eh, void *handle, const char *objname, 
 			eh->fn.win(handle, &code);
 		else if (eh->obj == SHL_ERRH_SESSION)
 			eh->fn.session(handle, &code);
+		else if (eh->obj == SHL_ERRH_FILE)
+			eh->fn.file(handle, &code);
 		else
 			eh->fn.comm(handle, &code);
 		return errclass;
@@ -453,10 +456,12 @@ int shl_errh_fit(const struct shl_errhandler *e, enum shl_errh_obj obj, const ch
 		static const char *const made_for[] = {
 			[SHL_ERRH_COMM] = "communicators (MPI_Comm_create_errhandler)",
 			[SHL_ERRH_WIN] = "windows (MPI_Win_create_errhandler)",
-			[SHL_ERRH_SESSION] = "sessions (MPI_Session_create_errhandler)" };
+			[SHL_ERRH_SESSION] = "sessions (MPI_Session_create_errhandler)",
+			[SHL_ERRH_FILE] = "files (MPI_File_create_errhandler)" };
 		static const char *const kind[] = { [SHL_ERRH_COMM] = "communicators",
 						    [SHL_ERRH_WIN] = "windows",
-						    [SHL_ERRH_SESSION] = "sessions" };
+						    [SHL_ERRH_SESSION] = "sessions",
+						    [SHL_ERRH_FILE] = "files" };
 		static __thread char text[128];
 		snprintf(text, sizeof(text), "errhandler was made for %s, not %s",
 			 made_for[e->obj], kind[obj]);

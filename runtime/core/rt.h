@@ -221,6 +221,10 @@ struct shl_rank {
 	bool ever_session;
 	bool ended;
 	struct shl_rank_objs *objs;   /* keyvals, user error codes, MPI_INFO_ENV (comm/comm.h) */
+	/* MPI_FILE_NULL's error handler (file/errors.c): MPI_File_open's and MPI_File_delete's,
+	 * inherited by each file opened; NULL is MPI_ERRORS_RETURN, the default of MPI 4.1,
+	 * 9.3.3. Held when set. */
+	struct shl_errhandler *file_errh;
 	struct shl_fbox **fbox_out;   /* by world rank: our fastbox to it, a mark that it took
 				       * none from us, or NULL (not tried yet); p2p/fastbox.c */
 	struct shl_inbox inbox;

@@ -265,6 +265,17 @@ MPI_Count shl_dt_elements(const struct shl_datatype *t, size_t bytes);
  * more than PTRDIFF_MAX bytes or `t` holds no elements while `n` > 0. Not on a hot path. */
 MPI_Count shl_dt_element_bytes(const struct shl_datatype *t, MPI_Count n);
 
+/* external32 (datatype/pack.c) for MPI-IO's representations (file/datarep.c), without
+ * argument checks or errors raised; any thread, no allocation. The bytes of one predefined
+ * element `basic`; of `count` elements of `t`; and the conversion of `count` elements of
+ * `t` at `buf` to (`to_ext`) or from external32 at `ext`, which returns false (and the
+ * external32 offset of the value in *bad_at) when a native value does not fit its
+ * external32 size (MPI_LONG is 4 bytes there). */
+size_t shl_dt_x32_basic(const struct shl_datatype *basic);
+size_t shl_dt_x32_size(const struct shl_datatype *t, size_t count);
+bool shl_dt_x32_convert(const struct shl_datatype *t, void *buf, size_t count, void *ext,
+			bool to_ext, size_t *bad_at);
+
 static inline bool shl_type_ok(MPI_Datatype t)
 {
 	return shl_handle_mapped(t, sizeof(*t)) && t->magic == SHL_TYPE_MAGIC;

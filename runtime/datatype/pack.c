@@ -1,7 +1,10 @@
 /* Packing: MPI_Pack/Unpack (the native representation: the signature's bytes back to back),
  * MPI_Pack_external/Unpack_external ("external32": big-endian, MPI 4.1 Table 13 sizes),
- * their size queries, and address arithmetic (MPI_Get_address, MPI_Aint_add/diff).
- * Entered by rank threads. Never blocks; allocates nothing. */
+ * their size queries, and address arithmetic (MPI_Get_address, MPI_Aint_add/diff); the
+ * external32 conversion without argument checks that MPI-IO's representation uses
+ * (file/datarep.c, shl_dt_x32_*).
+ * Entered by rank threads, and (shl_dt_x32_*) by the node's I/O workers. Never blocks;
+ * allocates nothing. */
 #include <limits.h>
 #include <string.h>
 
@@ -377,6 +380,28 @@ static size_t x32_size(const struct shl_datatype *t, MPI_Count count)
 		return 0;
 	shl_dt_walk(t, NULL, 1, visit_x32, &x);
 	return x.bytes * (size_t)count;
+}
+
+size_t shl_dt_x32_basic(const struct shl_datatype *basic)
+{
+	return ext_bytes(basic);
+}
+
+size_t shl_dt_x32_size(const struct shl_datatype *t, size_t count)
+{
+	return x32_size(t, (MPI_Count)count);
+}
+
+bool shl_dt_x32_convert(const struct shl_datatype *t, void *buf, size_t count, void *ext,
+			bool to_ext, size_t *bad_at)
+{
+	struct x32 x = { .ext = ext, .to_ext = to_ext };
+
+	if (count > 0 && t->size > 0)
+		shl_dt_walk(t, buf, count, visit_x32, &x);
+	if (x.bad != NULL && bad_at != NULL)
+		*bad_at = x.bad_at;
+	return x.bad == NULL;
 }
 
 static int check_datarep(const char *fn, const char *datarep)

@@ -82,6 +82,43 @@ void shl_file_view_clear(struct shl_file_view *v);
 /* Whether data in `rep` is laid out as in memory (native, internal): no conversion. */
 bool shl_file_rep_native(const struct shl_datarep *rep);
 
+/* Owner thread (set_view): the representation called `name` for the calling rank (*rep
+ * NULL for "native"; "internal", "external32" or one the rank registered). Returns
+ * MPI_SUCCESS or MPI_ERR_UNSUPPORTED_DATAREP (not raised). */
+int shl_file_rep_find(const char *name, const struct shl_datarep **rep);
+/* Its name, as MPI_File_get_view returns it ("native" for NULL). Any thread. */
+const char *shl_file_rep_name(const struct shl_datarep *rep);
+
+/* Owner thread: the extent in the file of one element of `type` in `rep`
+ * (MPI_File_get_type_extent): a predefined type's size in the representation (external32's
+ * table, the registered extent function), a derived type's the extent of its file layout.
+ * Returns MPI_SUCCESS or an error class, not raised (MPI_ERR_CONVERSION: the registered
+ * extent function failed). */
+int shl_file_rep_extent(const struct shl_datarep *rep, struct shl_datatype *type,
+			MPI_Aint *extent);
+
+/* Owner thread: `type` as laid out in the file in `rep` (design item 5) into *layout, held
+ * (shl_dt_release drops it): `type` itself when rep is native, else the type rebuilt from
+ * its contents with every predefined type replaced by its bytes in the representation
+ * (counts and strides in elements scale with it, byte displacements stay as given).
+ * Committed. Returns MPI_SUCCESS or an error class, not raised. */
+int shl_file_rep_layout(const struct shl_datarep *rep, struct shl_datatype *type,
+			struct shl_datatype **layout);
+
+/* Owner thread: the bytes `count` elements of memory type `type` take in the file's data
+ * stream in `rep` (native: count times type->size). Returns MPI_SUCCESS or an error class,
+ * not raised. */
+int shl_file_rep_size(const struct shl_datarep *rep, struct shl_datatype *type, MPI_Count count,
+		      MPI_Offset *bytes);
+
+/* Any thread: convert `count` elements of memory type `type` at `buf` to (`to_file`) or
+ * from the contiguous stream of file data at `stream` (shl_file_rep_size bytes), in `rep`;
+ * `position`: the element of the access the first of them is (a registered
+ * representation's functions get it). Returns MPI_SUCCESS or MPI_ERR_CONVERSION (a value
+ * that does not fit external32, a registered function that failed), not raised. */
+int shl_file_rep_convert(const struct shl_datarep *rep, bool to_file, void *buf, MPI_Count count,
+			 struct shl_datatype *type, void *stream, MPI_Offset position);
+
 /* ---- the shared file pointer (shared.c) ---- */
 
 /* Owner thread, collective over f->comm, at the end of MPI_File_open (f's communicators,
@@ -109,6 +146,7 @@ struct shl_file_hints {
 	size_t ind_wr_buffer_size;    /* ... of independent writes */
 	size_t striping_unit;
 	int striping_factor;
+	int file_perm;                /* mode of a file MPI_File_open creates (less the umask) */
 };
 
 /* ---- the file object ----
