@@ -1641,6 +1641,59 @@ SHL_DECLARE(int, Register_datarep_c, (const char *datarep,
 
 /* ---- shared file pointers, ordered access, nonblocking independent access (MPI 4.1,
  * 14.4.4) ---- */
+SHL_DECLARE(int, File_iread_at, (MPI_File fh, MPI_Offset offset, void *buf, int count,
+				  MPI_Datatype datatype, MPI_Request *request));
+SHL_DECLARE(int, File_iread_at_c, (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+				    MPI_Datatype datatype, MPI_Request *request));
+SHL_DECLARE(int, File_iwrite_at, (MPI_File fh, MPI_Offset offset, const void *buf, int count,
+				   MPI_Datatype datatype, MPI_Request *request));
+SHL_DECLARE(int, File_iwrite_at_c, (MPI_File fh, MPI_Offset offset, const void *buf,
+				     MPI_Count count, MPI_Datatype datatype,
+				     MPI_Request *request));
+SHL_DECLARE(int, File_iread, (MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+			       MPI_Request *request));
+SHL_DECLARE(int, File_iread_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+				 MPI_Request *request));
+SHL_DECLARE(int, File_iwrite, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+				MPI_Request *request));
+SHL_DECLARE(int, File_iwrite_c, (MPI_File fh, const void *buf, MPI_Count count,
+				  MPI_Datatype datatype, MPI_Request *request));
+SHL_DECLARE(int, File_read_shared, (MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+				     MPI_Status *status));
+SHL_DECLARE(int, File_read_shared_c, (MPI_File fh, void *buf, MPI_Count count,
+				       MPI_Datatype datatype, MPI_Status *status));
+SHL_DECLARE(int, File_write_shared, (MPI_File fh, const void *buf, int count,
+				      MPI_Datatype datatype, MPI_Status *status));
+SHL_DECLARE(int, File_write_shared_c, (MPI_File fh, const void *buf, MPI_Count count,
+					MPI_Datatype datatype, MPI_Status *status));
+SHL_DECLARE(int, File_iread_shared, (MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+				      MPI_Request *request));
+SHL_DECLARE(int, File_iread_shared_c, (MPI_File fh, void *buf, MPI_Count count,
+					MPI_Datatype datatype, MPI_Request *request));
+SHL_DECLARE(int, File_iwrite_shared, (MPI_File fh, const void *buf, int count,
+				       MPI_Datatype datatype, MPI_Request *request));
+SHL_DECLARE(int, File_iwrite_shared_c, (MPI_File fh, const void *buf, MPI_Count count,
+					 MPI_Datatype datatype, MPI_Request *request));
+SHL_DECLARE(int, File_seek_shared, (MPI_File fh, MPI_Offset offset, int whence));
+SHL_DECLARE(int, File_get_position_shared, (MPI_File fh, MPI_Offset *offset));
+SHL_DECLARE(int, File_read_ordered, (MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+				      MPI_Status *status));
+SHL_DECLARE(int, File_read_ordered_c, (MPI_File fh, void *buf, MPI_Count count,
+					MPI_Datatype datatype, MPI_Status *status));
+SHL_DECLARE(int, File_write_ordered, (MPI_File fh, const void *buf, int count,
+				       MPI_Datatype datatype, MPI_Status *status));
+SHL_DECLARE(int, File_write_ordered_c, (MPI_File fh, const void *buf, MPI_Count count,
+					 MPI_Datatype datatype, MPI_Status *status));
+SHL_DECLARE(int, File_read_ordered_begin, (MPI_File fh, void *buf, int count,
+					    MPI_Datatype datatype));
+SHL_DECLARE(int, File_read_ordered_begin_c, (MPI_File fh, void *buf, MPI_Count count,
+					      MPI_Datatype datatype));
+SHL_DECLARE(int, File_read_ordered_end, (MPI_File fh, void *buf, MPI_Status *status));
+SHL_DECLARE(int, File_write_ordered_begin, (MPI_File fh, const void *buf, int count,
+					     MPI_Datatype datatype));
+SHL_DECLARE(int, File_write_ordered_begin_c, (MPI_File fh, const void *buf, MPI_Count count,
+					       MPI_Datatype datatype));
+SHL_DECLARE(int, File_write_ordered_end, (MPI_File fh, const void *buf, MPI_Status *status));
 
 /* ---- collective file access: _all, split collectives, nonblocking collectives (MPI 4.1,
  * 14.4) ---- */

@@ -1,4 +1,4 @@
-/* Every function core calls in a higher layer (datatype, comm, p2p, coll): the one list of
+/* Every function core calls in a higher layer (datatype, comm, p2p, coll, file): the one list of
  * core's upcalls, each with its contract and the layer that implements it. An upcall is a
  * plain function called directly, so it costs what any call costs; none goes through a
  * pointer. Entered by whichever thread the contract names. Must not hold anything but
@@ -117,5 +117,20 @@ void shl_coll_net_progress(struct shl_rank *r);
  * done: on a job of several nodes, wait until every rank of the job has come this far.
  * coll/net.c. */
 void shl_coll_net_finalize(struct shl_rank *r);
+
+/* ---- implemented by file (file/async.c) ----
+ * Requests of kind SHL_REQ_FILE: nonblocking file operations, whose `ext` is file/'s record
+ * of the operation; whoever does the operation (an I/O worker, a rank's collective I/O
+ * thread) completes them. shl_file_req_cancel: owner, rank locked (MPI_Cancel): cancel `q`
+ * if no thread has started its operation yet (it then completes cancelled), else nothing.
+ * shl_file_req_drop: owner, rank locked (shl_req_release): give back `q`'s record.
+ * shl_file_req_raise: owner thread, rank unlocked: raise on the file's error handler, for
+ * `fn`, the error of a file request that completed with status `st` and whose `ext` was
+ * `op` (read before the request was released: the record stays until the file closes when
+ * its operation failed); `index` < 0: a single completion (the class in st->MPI_ERROR),
+ * else MPI_ERR_IN_STATUS for array_of_requests[index]. Returns what the handler returned. */
+void shl_file_req_cancel(struct shl_rank *r, struct shl_req *q);
+void shl_file_req_drop(struct shl_rank *r, struct shl_req *q);
+int shl_file_req_raise(const char *fn, void *op, int index, const MPI_Status *st);
 
 #endif

@@ -33,6 +33,8 @@ void shl_req_drop_ext(struct shl_rank *r, struct shl_req *q)
 		shl_coll_persist_free(q);
 	else if (q->kind == SHL_REQ_GREQ)
 		shl_greq_drop(q);
+	else if (q->kind == SHL_REQ_FILE)
+		shl_file_req_drop(r, q);
 	else
 		shl_p2p_ext_free(r, q);
 	q->ext = NULL;
@@ -169,12 +171,15 @@ static void describe(char *text, size_t size, struct shl_comm *c, enum shl_req_k
 			 (long long)st->shl_sent_bytes, (long long)st->shl_bytes);
 }
 
-/* Raise the error a completed operation reported in `st`; `kind` tells what it was. */
-static int op_error(const char *fn, struct shl_comm *c, enum shl_req_kind kind,
+/* Raise the error a completed operation reported in `st`; `kind` tells what it was, `ext`
+ * is what the request's `ext` was (a file operation's goes to its file's handler). */
+static int op_error(const char *fn, struct shl_comm *c, enum shl_req_kind kind, void *ext,
 		    const MPI_Status *st)
 {
 	char text[400];
 
+	if (kind == SHL_REQ_FILE)
+		return shl_file_req_raise(fn, ext, -1, st);
 	describe(text, sizeof text, c, kind, st);
 	return shl_err(c, st->MPI_ERROR, fn, "%s", text);
 }
@@ -205,6 +210,7 @@ static int one(const char *fn, MPI_Request *request, int *flag, MPI_Status *stat
 	enum shl_req_kind kind;
 	MPI_Status st;
 	struct shl_comm *c;
+	void *ext;
 	int err;
 
 	if (request == NULL)
@@ -221,6 +227,7 @@ static int one(const char *fn, MPI_Request *request, int *flag, MPI_Status *stat
 	}
 	c = (*request)->comm;
 	kind = (*request)->kind;
+	ext = (*request)->ext;
 	shl_rank_lock(r);
 	if (flag == NULL) {
 		shl_wait(r, wait_done, *request);
@@ -235,7 +242,7 @@ static int one(const char *fn, MPI_Request *request, int *flag, MPI_Status *stat
 		return MPI_SUCCESS;
 	}
 	shl_status_out(status, &st);
-	return err == MPI_SUCCESS ? MPI_SUCCESS : op_error(fn, c, kind, &st);
+	return err == MPI_SUCCESS ? MPI_SUCCESS : op_error(fn, c, kind, ext, &st);
 }
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
@@ -303,6 +310,7 @@ static int any(const char *fn, int count, MPI_Request reqs[], int *index, int *f
 	MPI_Status st;
 	struct shl_comm *c = NULL;
 	enum shl_req_kind kind = SHL_REQ_SEND;
+	void *ext = NULL;
 	int err = check_array(fn, r, count, reqs);
 
 	if (err == MPI_SUCCESS && index == NULL)
@@ -322,6 +330,7 @@ static int any(const char *fn, int count, MPI_Request reqs[], int *index, int *f
 		*index = a.first_done;
 		c = reqs[a.first_done]->comm;
 		kind = reqs[a.first_done]->kind;
+		ext = reqs[a.first_done]->ext;
 		err = finish(r, &reqs[a.first_done], &st);
 	}
 	shl_rank_unlock(r);
@@ -335,7 +344,7 @@ static int any(const char *fn, int count, MPI_Request reqs[], int *index, int *f
 		return MPI_SUCCESS;
 	}
 	shl_status_out(status, &st);
-	return err == MPI_SUCCESS ? MPI_SUCCESS : op_error(fn, c, kind, &st);
+	return err == MPI_SUCCESS ? MPI_SUCCESS : op_error(fn, c, kind, ext, &st);
 }
 
 int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
@@ -359,6 +368,7 @@ struct failure {
 	enum shl_req_kind kind;
 	struct shl_comm *comm;
 	MPI_Status status;
+	void *ext;                    /* the request's `ext` (a file operation's record) */
 };
 
 /* Finish every done active request of `reqs` (all of them, or those listed in `indices`).
@@ -380,10 +390,11 @@ static int finish_many(struct shl_rank *r, int count, MPI_Request reqs[], const 
 			continue;
 		}
 		struct shl_comm *c = q->comm;
+		void *ext = q->ext;
 		/* A released request keeps its kind and status until it is handed out again,
 		 * which no call here does. */
 		if (unlikely(finish(r, &reqs[i], out) != MPI_SUCCESS) && failed->index < 0)
-			*failed = (struct failure){ i, q->kind, c, q->status };
+			*failed = (struct failure){ i, q->kind, c, q->status, ext };
 	}
 	return failed->index < 0 ? MPI_SUCCESS : MPI_ERR_IN_STATUS;
 }
@@ -394,6 +405,8 @@ static int in_status_error(const char *fn, const struct failure *failed)
 	char text[400], name[MPI_MAX_ERROR_STRING];
 	int len;
 
+	if (failed->kind == SHL_REQ_FILE)
+		return shl_file_req_raise(fn, failed->ext, failed->index, &failed->status);
 	describe(text, sizeof text, failed->comm, failed->kind, &failed->status);
 	PMPI_Error_string(failed->status.MPI_ERROR, name, &len);
 	name[strcspn(name, ":")] = '\0';
@@ -541,7 +554,8 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 	shl_status_out(status, &st);
 	/* The operation's error, as MPI_Test would return it; the request stays. */
 	if (st.MPI_ERROR != MPI_SUCCESS)
-		return op_error("MPI_Request_get_status", request->comm, request->kind, &st);
+		return op_error("MPI_Request_get_status", request->comm, request->kind,
+				request->ext, &st);
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Request_get_status);
@@ -579,7 +593,7 @@ int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[]
 		if (out != NULL)
 			*out = st;
 		if (st.MPI_ERROR != MPI_SUCCESS && failed.index < 0)
-			failed = (struct failure){ i, q->kind, q->comm, st };
+			failed = (struct failure){ i, q->kind, q->comm, st, q->ext };
 	}
 	shl_rank_unlock(r);
 	if (!*flag)
@@ -625,7 +639,8 @@ int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[]
 	}
 	shl_status_out(status, &st);
 	if (st.MPI_ERROR != MPI_SUCCESS)
-		return op_error(fn, reqs[*index]->comm, reqs[*index]->kind, &st);
+		return op_error(fn, reqs[*index]->comm, reqs[*index]->kind, reqs[*index]->ext,
+				&st);
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Request_get_status_any);
@@ -657,7 +672,7 @@ int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_request
 		if (array_of_statuses != MPI_STATUSES_IGNORE)
 			array_of_statuses[n] = st;
 		if (st.MPI_ERROR != MPI_SUCCESS && failed.index < 0)
-			failed = (struct failure){ i, q->kind, q->comm, st };
+			failed = (struct failure){ i, q->kind, q->comm, st, q->ext };
 		array_of_indices[n++] = i;
 	}
 	shl_rank_unlock(r);
@@ -687,7 +702,7 @@ int PMPI_Request_free(MPI_Request *request)
 		shl_rank_unlock(r);
 		*request = MPI_REQUEST_NULL;
 		return err == MPI_SUCCESS ? MPI_SUCCESS : op_error("MPI_Request_free", NULL,
-			SHL_REQ_GREQ, &(MPI_Status){ .MPI_ERROR = err });
+			SHL_REQ_GREQ, NULL, &(MPI_Status){ .MPI_ERROR = err });
 	}
 	if (inactive(q) || settled(r, q)) {
 		shl_req_release(r, q);
@@ -727,6 +742,8 @@ int PMPI_Cancel(MPI_Request *request)
 	shl_rank_lock(r);
 	if ((*request)->kind == SHL_REQ_GREQ)
 		err = shl_greq_cancel(r, *request);
+	else if ((*request)->kind == SHL_REQ_FILE)
+		shl_file_req_cancel(r, *request);
 	else if ((*request)->kind >= SHL_REQ_PAIR)
 		err = shl_p2p_ext_cancel(r, *request);
 	else

@@ -107,10 +107,10 @@
  * itself (collectives, one-sided requests). The kinds after DONE carry more in `ext` and
  * go through their owner's functions at the few places a request is polled, finished,
  * cancelled or released (core/request.c): GREQ a generalized request (core/grequest.c),
- * PAIR an MPI_Isendrecv's two halves (p2p/sendrecv.c), PSEND and PRECV partitioned
- * communication (p2p/partition.c). */
-enum shl_req_kind { SHL_REQ_SEND, SHL_REQ_RECV, SHL_REQ_DONE, SHL_REQ_GREQ, SHL_REQ_PAIR,
-		    SHL_REQ_PSEND, SHL_REQ_PRECV };
+ * FILE a nonblocking file operation (file/async.c), PAIR an MPI_Isendrecv's two halves
+ * (p2p/sendrecv.c), PSEND and PRECV partitioned communication (p2p/partition.c). */
+enum shl_req_kind { SHL_REQ_SEND, SHL_REQ_RECV, SHL_REQ_DONE, SHL_REQ_GREQ, SHL_REQ_FILE,
+		    SHL_REQ_PAIR, SHL_REQ_PSEND, SHL_REQ_PRECV };
 enum shl_send_mode { SHL_MODE_STANDARD, SHL_MODE_SYNC, SHL_MODE_BUFFERED, SHL_MODE_READY };
 
 struct shl_rank;
