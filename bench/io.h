@@ -13,8 +13,8 @@
  * what it wrote: a case whose data is wrong on any rank prints no figure, says so on
  * stderr, and makes the program exit 1.
  *
- * Timing (IOR's access time): from a barrier after MPI_File_open to the slowest rank's end
- * of the access, the view (MPI_File_set_view) included; a write's time includes
+ * Timing (IOR's access time): from a barrier after MPI_File_open to a barrier after the
+ * access, the view (MPI_File_set_view) included; a write's time includes
  * MPI_File_sync, so the disk's write figure includes the flush to the device. Open and
  * close are not timed: they cost a few collectives whatever the size, and would decide
  * the figure of files of a few MB on 2 oversubscribed cores. Reads come from the page
@@ -166,9 +166,9 @@ static inline bool io_is_tmpfs(const char *dir)
 	return statfs(dir, &s) == 0 && (unsigned long)s.f_type == IO_TMPFS_MAGIC;
 }
 
-/* Opens `path`, times the access (from a barrier to the slowest rank's end of it, its
- * MPI_File_sync included for a write), closes; returns the seconds, or -1 when a call
- * failed on some rank. */
+/* Opens `path`, times the access (from a barrier to a barrier after every rank's end of
+ * it, its MPI_File_sync included for a write), closes; returns the seconds (the largest
+ * rank's), or -1 when a call failed on some rank. */
 static inline double io_timed(const char *bench, const char *what, const char *path,
 			      io_access_fn *access, const struct io_layout *l, bool write,
 			      bool coll, void *buf)
@@ -188,6 +188,9 @@ static inline double io_timed(const char *bench, const char *what, const char *p
 			       access(fh, l, write, coll, buf));
 	if (write && !failed)
 		failed = io_mpi_failed(bench, what, "MPI_File_sync", MPI_File_sync(fh));
+	/* The slowest rank's end, on every rank: with more ranks than cores, ranks run one
+	 * after another, and each one's own span is not the whole. */
+	MPI_Barrier(MPI_COMM_WORLD);
 	t = MPI_Wtime() - t;
 	failed |= io_mpi_failed(bench, what, "MPI_File_close", MPI_File_close(&fh));
 	if (bench_max_all(failed))
