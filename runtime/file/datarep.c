@@ -11,12 +11,16 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime/file/file.h"
 
 enum rep_kind { REP_INTERNAL, REP_EXTERNAL32, REP_USER };
+
+/* Predefined types whose file extent a registered representation remembers. */
+#define REP_CACHE 128
 
 struct shl_datarep {
 	enum rep_kind kind;
@@ -26,6 +30,16 @@ struct shl_datarep {
 	MPI_Datarep_conversion_function_c *read_c, *write_c; /* MPI_Register_datarep_c */
 	MPI_Datarep_extent_function *extent;
 	void *extra_state;
+	/* The extent function's answers, by predefined type: asked once, on the rank's thread
+	 * (set_view's layout asks for every predefined type of the etype and filetype), so
+	 * that I/O workers, which are no rank, need not call the program. Appended under
+	 * `mu`; read without it up to `ncached` (release/acquire). */
+	pthread_mutex_t mu;
+	_Atomic int ncached;
+	struct {
+		const struct shl_datatype *type;
+		MPI_Aint extent;
+	} cached[REP_CACHE];
 	struct shl_datarep *next;
 	char name_buf[MPI_MAX_DATAREP_STRING];
 };
@@ -111,6 +125,7 @@ static int reg(const char *fn, const char *datarep, MPI_Datarep_conversion_funct
 	*e = (struct shl_datarep){ .kind = REP_USER, .owner = r->world_rank, .read = rd,
 				   .write = wr, .read_c = rd_c, .write_c = wr_c, .extent = extent,
 				   .extra_state = extra_state };
+	pthread_mutex_init(&e->mu, NULL);
 	strcpy(e->name_buf, datarep);
 	e->name = e->name_buf;
 	pthread_mutex_lock(&reps.mu);
@@ -153,10 +168,25 @@ static int basic_extent(const struct shl_datarep *rep, const struct shl_datatype
 		*extent = (MPI_Aint)shl_dt_x32_basic(basic);
 		return MPI_SUCCESS;
 	}
+	struct shl_datarep *e = (struct shl_datarep *)rep;
+	int n = atomic_load_explicit(&e->ncached, memory_order_acquire);
+	for (int i = 0; i < n; i++)
+		if (e->cached[i].type == basic) {
+			*extent = e->cached[i].extent;
+			return MPI_SUCCESS;
+		}
 	MPI_Aint x = -1;
 	int rc = rep->extent((MPI_Datatype)basic, &x, rep->extra_state);
 	if (rc != MPI_SUCCESS || x < 0)
 		return MPI_ERR_CONVERSION;
+	pthread_mutex_lock(&e->mu);
+	n = atomic_load_explicit(&e->ncached, memory_order_relaxed);
+	if (n < REP_CACHE) {
+		e->cached[n].type = basic;
+		e->cached[n].extent = x;
+		atomic_store_explicit(&e->ncached, n + 1, memory_order_release);
+	}
+	pthread_mutex_unlock(&e->mu);
 	*extent = x;
 	return MPI_SUCCESS;
 }
@@ -261,7 +291,10 @@ static int rebuild(const struct shl_datarep *rep, struct shl_datatype *t, MPI_Da
 		MPI_Aint x;
 		if ((err = basic_extent(rep, t, &x)) != MPI_SUCCESS)
 			return err;
-		return PMPI_Type_contiguous_c(x, MPI_BYTE, out);
+		if ((err = PMPI_Type_contiguous_c(x, MPI_BYTE, out)) == MPI_SUCCESS &&
+		    (err = PMPI_Type_commit(out)) != MPI_SUCCESS)
+			PMPI_Type_free(out);
+		return err;
 	}
 	size_t built = 0;
 	for (; built < c->ntypes && err == MPI_SUCCESS; built++)
@@ -379,9 +412,9 @@ int shl_file_rep_layout(const struct shl_datarep *rep, struct shl_datatype *type
 	if ((err = rebuild(rep, type, &t)) != MPI_SUCCESS)
 		return err;
 	/* The caller's reference outlives the handle. */
+	*layout = t;
 	shl_dt_hold(t);
 	PMPI_Type_free(&t);
-	*layout = t;
 	return MPI_SUCCESS;
 }
 

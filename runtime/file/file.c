@@ -89,13 +89,19 @@ static void report_writers(bool wait)
 		put_str(line, &n, cap, w->path);
 		put_str(line, &n, cap, nranks > 1 ? " was open for writing by ranks "
 						   : " was open for writing by rank ");
-		for (struct writer *o = w, *first = w; o != NULL; o = o->next) {
-			if (o->said || strcmp(o->path, w->path) != 0)
-				continue;
-			if (o != first)
+		/* The ranks in increasing order: the smallest not named yet, each time. */
+		for (int k = 0; k < nranks; k++) {
+			struct writer *least = NULL;
+			for (struct writer *o = w; o != NULL; o = o->next)
+				if (!o->said && strcmp(o->path, w->path) == 0 &&
+				    (least == NULL || o->world_rank < least->world_rank))
+					least = o;
+			if (least == NULL)
+				break;
+			if (k > 0)
 				put_str(line, &n, cap, ", ");
-			put_int(line, &n, cap, o->world_rank);
-			o->said = true;
+			put_int(line, &n, cap, least->world_rank);
+			least->said = true;
 		}
 		put_str(line, &n, cap, " and may be incomplete\n");
 		if (n == cap)
@@ -239,9 +245,10 @@ static void hints_default(struct shl_file_hints *h, int nodes)
 /* Take the hints of `in` that a file acts on into `h`, and the reserved ones it keeps
  * into `kept` (NULL: not kept). A key with a value that does not parse keeps the value in
  * effect (MPI 4.1, 10.4.1 lets an implementation ignore a hint); unknown keys are
- * ignored. `opening`: file_perm counts (it acts at creation only). Returns 0 or -ENOMEM. */
+ * ignored. `opening`: file_perm counts (it acts at creation only). cb_nodes is at most the
+ * `members` of the file's group. Returns 0 or -ENOMEM. */
 static int hints_take(struct shl_file_hints *h, struct shl_info *kept, const struct shl_info *in,
-		      bool opening)
+		      bool opening, int members)
 {
 	for (int i = 0; in != NULL && i < in->n; i++) {
 		const char *k = in->e[i].key, *v = in->e[i].value;
@@ -251,7 +258,7 @@ static int hints_take(struct shl_file_hints *h, struct shl_info *kept, const str
 		if (strcmp(k, "cb_buffer_size") == 0)
 			parse_bytes(v, &h->cb_buffer_size);
 		else if (strcmp(k, "cb_nodes") == 0 && parse_int(v, &x))
-			h->cb_nodes = x;
+			h->cb_nodes = x < members ? x : members;
 		else if (strcmp(k, "romio_cb_read") == 0)
 			parse_cb(v, &h->cb_read);
 		else if (strcmp(k, "romio_cb_write") == 0)
@@ -343,14 +350,13 @@ static struct verdict verdict_unpack(unsigned long long v)
 /* Raise the agreed failure `v` of call `fn` on this member: its own reason `why` when it
  * is the member named, else the named member's. */
 static int verdict_raise(struct shl_file *f, const char *fn, struct verdict v, int rank,
-			 const char *why)
+			 const char *why, const char *path)
 {
 	if (v.rank == rank && why[0] != '\0')
 		return shl_file_err(f, v.cls, fn, "%s", why);
-	if (v.sys != 0)
-		return shl_file_err(f, v.cls, fn, "it failed on rank %d of the file's group: %s",
-				    v.rank, strerror(v.sys));
-	return shl_file_err(f, v.cls, fn, "it failed on rank %d of the file's group", v.rank);
+	return shl_file_err(f, v.cls, fn, "%s%s%sit failed on rank %d of the file's group%s%s",
+			    path ? "file " : "", path ? path : "", path ? ": " : "", v.rank,
+			    v.sys ? ": " : "", v.sys ? strerror(v.sys) : "");
 }
 
 /* ---- open and close (MPI 4.1, 14.2.1, 14.2.2) ---- */
@@ -490,7 +496,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 	if (agreed.cls != MPI_SUCCESS) {
 		file_release(f);
 		agreed.rank = agreed.rank < 0 ? f->rank : agreed.rank;
-		return verdict_raise(NULL, fn, agreed, f->rank, why);
+		return verdict_raise(NULL, fn, agreed, f->rank, why, filename);
 	}
 	bool names_differ = v[3] != ~v[4];
 
@@ -516,7 +522,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 	int leader = f->node_rank == 0, nodes = 1;
 	err = PMPI_Allreduce(&leader, &nodes, 1, MPI_INT, MPI_SUM, f->comm);
 	hints_default(&f->hints, err == MPI_SUCCESS ? nodes : 1);
-	if (cls == MPI_SUCCESS && hints_take(&f->hints, f->info, in, true) < 0)
+	if (cls == MPI_SUCCESS && hints_take(&f->hints, f->info, in, true, f->size) < 0)
 		cls = MPI_ERR_NO_MEM;
 	if (cls != MPI_SUCCESS)
 		snprintf(why, sizeof(why), "out of memory");
@@ -577,7 +583,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 		}
 	}
 	if (agreed.cls != MPI_SUCCESS) {
-		err = verdict_raise(NULL, fn, agreed, f->rank, why);
+		err = verdict_raise(NULL, fn, agreed, f->rank, why, filename);
 		file_release(f);
 		return err;
 	}
@@ -594,7 +600,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 	agreed = verdict_unpack(v[0]);
 	if (agreed.cls != MPI_SUCCESS) {
 		snprintf(why, sizeof(why), "could not set up the shared file pointer");
-		err = verdict_raise(NULL, fn, agreed, f->rank, why);
+		err = verdict_raise(NULL, fn, agreed, f->rank, why, filename);
 		if (cls == MPI_SUCCESS)
 			shl_file_shared_close(f);
 		writer_remove(f);
@@ -704,7 +710,7 @@ static int resize(const char *fn, MPI_File fh, MPI_Offset size, bool allocate)
 				    "member gives (from %llu to %llu)", size, ~v[2], v[1]);
 	}
 	if (agreed.cls != MPI_SUCCESS)
-		return verdict_raise(f, fn, agreed, f->rank, why);
+		return verdict_raise(f, fn, agreed, f->rank, why, NULL);
 	/* One member changes the file for all; the reduction after it is the barrier after
 	 * which every member sees the new size. */
 	if (f->rank == 0) {
@@ -727,7 +733,8 @@ static int resize(const char *fn, MPI_File fh, MPI_Offset size, bool allocate)
 	    MPI_SUCCESS)
 		return shl_file_err(f, err, fn, "the members could not agree on the outcome");
 	agreed = verdict_unpack(v[0]);
-	return agreed.cls == MPI_SUCCESS ? MPI_SUCCESS : verdict_raise(f, fn, agreed, f->rank, why);
+	return agreed.cls == MPI_SUCCESS ? MPI_SUCCESS
+					 : verdict_raise(f, fn, agreed, f->rank, why, NULL);
 }
 
 int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
@@ -815,7 +822,7 @@ int PMPI_File_set_info(MPI_File fh, MPI_Info info)
 	/* Hints the info does not name keep their values; file_perm acted at creation. */
 	struct shl_file_hints h = f->hints;
 	struct shl_info *kept = shl_info_dup(f->info);
-	if (kept == NULL || hints_take(&h, kept, in, false) < 0) {
+	if (kept == NULL || hints_take(&h, kept, in, false, f->size) < 0) {
 		shl_info_free(kept);
 		return shl_file_err(f, MPI_ERR_NO_MEM, fn, "out of memory");
 	}
@@ -874,7 +881,8 @@ int PMPI_File_sync(MPI_File fh)
 	    MPI_SUCCESS)
 		return shl_file_err(f, err, fn, "the members could not agree on the outcome");
 	struct verdict agreed = verdict_unpack(v);
-	return agreed.cls == MPI_SUCCESS ? MPI_SUCCESS : verdict_raise(f, fn, agreed, f->rank, why);
+	return agreed.cls == MPI_SUCCESS ? MPI_SUCCESS
+					 : verdict_raise(f, fn, agreed, f->rank, why, NULL);
 }
 SHL_WEAK_ALIAS(File_sync);
 
