@@ -107,6 +107,8 @@ int main(int argc, char **argv)
 		CHECK_INT(n, nrec(rank) * R);
 		CHECK_MPI(MPI_File_get_position_shared(fh, &pos));
 		CHECK_INT(pos, (round + 1) * round_bytes);
+		/* The next round may move the pointer once it starts anywhere. */
+		MPI_Barrier(MPI_COMM_WORLD);
 	}
 	MPI_Barrier(MPI_COMM_WORLD);
 	if (rank == 0)

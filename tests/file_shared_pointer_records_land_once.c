@@ -2,8 +2,10 @@
  * pointer (MPI_File_write_shared, and MPI_File_iwrite_shared completed by MPI_Waitall): the
  * file holds each record exactly once, nothing else, and MPI_File_get_position_shared says
  * where the records end; then every rank reads records back with MPI_File_read_shared and
- * MPI_File_iread_shared (MPI_Testany): every record is read by exactly one rank. The file
- * is in argv[1], else $TEST_TMP (a directory every host of the job sees). */
+ * MPI_File_iread_shared (MPI_Testany): every record is read by exactly one rank; opened
+ * again with MPI_MODE_APPEND, the shared pointer starts at the end, where every rank adds
+ * a record. The file is in argv[1], else $TEST_TMP (a directory every host of the job
+ * sees). */
 /* ranks: 1 4 16 64 */
 #include <fcntl.h>
 #include <stdint.h>
@@ -140,6 +142,35 @@ int main(int argc, char **argv)
 	CHECK_INT(n, 0);
 
 	CHECK_MPI(MPI_File_close(&fh));
+
+	/* MPI_MODE_APPEND: the shared pointer starts at the end of the file. */
+	CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_WRONLY | MPI_MODE_APPEND,
+				MPI_INFO_NULL, &fh));
+	CHECK_MPI(MPI_File_get_position_shared(fh, &pos));
+	CHECK_INT(pos, total);
+	MPI_Barrier(MPI_COMM_WORLD);
+	struct rec extra = { rank, PER_RANK, tag_of(rank, PER_RANK) };
+	CHECK_MPI(MPI_File_write_shared(fh, &extra, (int)sizeof(extra), MPI_BYTE, &st));
+	CHECK_MPI(MPI_File_close(&fh));
+	if (rank == 0) {
+		int fd = open(path, O_RDONLY);
+		struct stat sb;
+		char *seen = calloc((size_t)size, 1);
+		CHECK(fd >= 0 && seen != NULL);
+		CHECK(fstat(fd, &sb) == 0);
+		CHECK_INT(sb.st_size, total + size * (long long)sizeof(struct rec));
+		for (int i = 0; i < size; i++) {
+			struct rec r;
+			CHECK_INT(pread(fd, &r, sizeof r, total + i * (long long)sizeof r), sizeof r);
+			CHECK(r.rank >= 0 && r.rank < size);
+			CHECK_INT(r.seq, PER_RANK);
+			CHECK_INT(r.tag, tag_of(r.rank, PER_RANK));
+			CHECK_INT(seen[r.rank]++, 0);
+		}
+		free(seen);
+		close(fd);
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
 	if (rank == 0)
 		unlink(path);
 	MPI_Barrier(MPI_COMM_WORLD);
