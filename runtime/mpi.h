@@ -1638,6 +1638,32 @@ SHL_DECLARE(int, Register_datarep_c, (const char *datarep,
 
 /* ---- file views, data representations, independent access through explicit offsets and
  * the individual file pointer (MPI 4.1, 14.3, 14.4.1-14.4.3, 14.5) ---- */
+SHL_DECLARE(int, File_set_view, (MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
+				 MPI_Datatype filetype, const char *datarep, MPI_Info info));
+SHL_DECLARE(int, File_get_view, (MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype,
+				 MPI_Datatype *filetype, char *datarep));
+SHL_DECLARE(int, File_read_at, (MPI_File fh, MPI_Offset offset, void *buf, int count,
+				MPI_Datatype datatype, MPI_Status *status));
+SHL_DECLARE(int, File_read_at_c, (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+				  MPI_Datatype datatype, MPI_Status *status));
+SHL_DECLARE(int, File_write_at, (MPI_File fh, MPI_Offset offset, const void *buf, int count,
+				 MPI_Datatype datatype, MPI_Status *status));
+SHL_DECLARE(int, File_write_at_c, (MPI_File fh, MPI_Offset offset, const void *buf,
+				   MPI_Count count, MPI_Datatype datatype, MPI_Status *status));
+SHL_DECLARE(int, File_read, (MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+			     MPI_Status *status));
+SHL_DECLARE(int, File_read_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+			       MPI_Status *status));
+SHL_DECLARE(int, File_write, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+			      MPI_Status *status));
+SHL_DECLARE(int, File_write_c, (MPI_File fh, const void *buf, MPI_Count count,
+				MPI_Datatype datatype, MPI_Status *status));
+SHL_DECLARE(int, File_seek, (MPI_File fh, MPI_Offset offset, int whence));
+SHL_DECLARE(int, File_get_position, (MPI_File fh, MPI_Offset *offset));
+SHL_DECLARE(int, File_get_byte_offset, (MPI_File fh, MPI_Offset offset, MPI_Offset *disp));
+SHL_DECLARE(int, File_get_type_extent, (MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent));
+SHL_DECLARE(int, File_get_type_extent_c, (MPI_File fh, MPI_Datatype datatype,
+					  MPI_Count *extent));
 
 /* ---- shared file pointers, ordered access, nonblocking independent access (MPI 4.1,
  * 14.4.4) ---- */

@@ -175,10 +175,11 @@ void shl_file_shared_close(struct shl_file *f)
 		free(home);
 }
 
-void shl_file_shared_reset(struct shl_file *f)
+int shl_file_shared_reset(struct shl_file *f)
 {
 	if (f->shared != NULL)
 		set(f, 0);
+	return MPI_SUCCESS;
 }
 
 /* ---- independent access ---- */
