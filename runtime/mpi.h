@@ -1723,6 +1723,63 @@ SHL_DECLARE(int, File_write_ordered_end, (MPI_File fh, const void *buf, MPI_Stat
 
 /* ---- collective file access: _all, split collectives, nonblocking collectives (MPI 4.1,
  * 14.4) ---- */
+SHL_DECLARE(int, File_read_all, (MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+				 MPI_Status *status));
+SHL_DECLARE(int, File_read_all_c, (MPI_File fh, void *buf, MPI_Count count,
+				   MPI_Datatype datatype, MPI_Status *status));
+SHL_DECLARE(int, File_write_all, (MPI_File fh, const void *buf, int count,
+				  MPI_Datatype datatype, MPI_Status *status));
+SHL_DECLARE(int, File_write_all_c, (MPI_File fh, const void *buf, MPI_Count count,
+				    MPI_Datatype datatype, MPI_Status *status));
+SHL_DECLARE(int, File_read_at_all, (MPI_File fh, MPI_Offset offset, void *buf, int count,
+				    MPI_Datatype datatype, MPI_Status *status));
+SHL_DECLARE(int, File_read_at_all_c, (MPI_File fh, MPI_Offset offset, void *buf,
+				      MPI_Count count, MPI_Datatype datatype,
+				      MPI_Status *status));
+SHL_DECLARE(int, File_write_at_all, (MPI_File fh, MPI_Offset offset, const void *buf,
+				     int count, MPI_Datatype datatype, MPI_Status *status));
+SHL_DECLARE(int, File_write_at_all_c, (MPI_File fh, MPI_Offset offset, const void *buf,
+				       MPI_Count count, MPI_Datatype datatype,
+				       MPI_Status *status));
+SHL_DECLARE(int, File_read_all_begin, (MPI_File fh, void *buf, int count,
+				       MPI_Datatype datatype));
+SHL_DECLARE(int, File_read_all_begin_c, (MPI_File fh, void *buf, MPI_Count count,
+					 MPI_Datatype datatype));
+SHL_DECLARE(int, File_read_all_end, (MPI_File fh, void *buf, MPI_Status *status));
+SHL_DECLARE(int, File_write_all_begin, (MPI_File fh, const void *buf, int count,
+					MPI_Datatype datatype));
+SHL_DECLARE(int, File_write_all_begin_c, (MPI_File fh, const void *buf, MPI_Count count,
+					  MPI_Datatype datatype));
+SHL_DECLARE(int, File_write_all_end, (MPI_File fh, const void *buf, MPI_Status *status));
+SHL_DECLARE(int, File_read_at_all_begin, (MPI_File fh, MPI_Offset offset, void *buf,
+					  int count, MPI_Datatype datatype));
+SHL_DECLARE(int, File_read_at_all_begin_c, (MPI_File fh, MPI_Offset offset, void *buf,
+					    MPI_Count count, MPI_Datatype datatype));
+SHL_DECLARE(int, File_read_at_all_end, (MPI_File fh, void *buf, MPI_Status *status));
+SHL_DECLARE(int, File_write_at_all_begin, (MPI_File fh, MPI_Offset offset, const void *buf,
+					   int count, MPI_Datatype datatype));
+SHL_DECLARE(int, File_write_at_all_begin_c, (MPI_File fh, MPI_Offset offset,
+					     const void *buf, MPI_Count count,
+					     MPI_Datatype datatype));
+SHL_DECLARE(int, File_write_at_all_end, (MPI_File fh, const void *buf, MPI_Status *status));
+SHL_DECLARE(int, File_iread_all, (MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+				  MPI_Request *request));
+SHL_DECLARE(int, File_iread_all_c, (MPI_File fh, void *buf, MPI_Count count,
+				    MPI_Datatype datatype, MPI_Request *request));
+SHL_DECLARE(int, File_iwrite_all, (MPI_File fh, const void *buf, int count,
+				   MPI_Datatype datatype, MPI_Request *request));
+SHL_DECLARE(int, File_iwrite_all_c, (MPI_File fh, const void *buf, MPI_Count count,
+				     MPI_Datatype datatype, MPI_Request *request));
+SHL_DECLARE(int, File_iread_at_all, (MPI_File fh, MPI_Offset offset, void *buf, int count,
+				     MPI_Datatype datatype, MPI_Request *request));
+SHL_DECLARE(int, File_iread_at_all_c, (MPI_File fh, MPI_Offset offset, void *buf,
+				       MPI_Count count, MPI_Datatype datatype,
+				       MPI_Request *request));
+SHL_DECLARE(int, File_iwrite_at_all, (MPI_File fh, MPI_Offset offset, const void *buf,
+				      int count, MPI_Datatype datatype, MPI_Request *request));
+SHL_DECLARE(int, File_iwrite_at_all_c, (MPI_File fh, MPI_Offset offset, const void *buf,
+					MPI_Count count, MPI_Datatype datatype,
+					MPI_Request *request));
 
 #undef SHL_DECLARE
 
