@@ -132,7 +132,8 @@ int shl_file_rep_convert(const struct shl_datarep *rep, bool to_file, void *buf,
  * peers, amode, view made): set up the shared file pointer (at the end of the file with
  * MPI_MODE_APPEND, else 0). Returns MPI_SUCCESS or an error class (not raised). */
 int shl_file_shared_open(struct shl_file *f);
-/* Owner thread, collective, in MPI_File_close before the communicators go: drop it. */
+/* Owner thread, collective, in MPI_File_close before the communicators go: drop it (after
+ * waiting for the file's nonblocking operations, shl_file_async_close). */
 void shl_file_shared_close(struct shl_file *f);
 /* Owner thread, collective over f->comm, in MPI_File_set_view once the new view is in
  * place: the shared file pointer to 0. Returns MPI_SUCCESS or an error class (not raised). */
@@ -253,5 +254,44 @@ int shl_file_eof(struct shl_file *f, MPI_Offset *etypes);
 /* Fill `st` (may be MPI_STATUS_IGNORE) for an access that moved `bytes` of the memory
  * signature (MPI_Get_count, MPI_Get_elements read it). */
 void shl_file_status(MPI_Status *st, MPI_Offset bytes);
+
+/* ---- nonblocking operations (async.c) ----
+ * A file request is a request of kind SHL_REQ_FILE (core/rt.h) of the rank that started
+ * the operation: any thread completes it, the rank's Wait/Test family, Request_get_status,
+ * Request_free and Cancel take it as any other request, and an error it completes with is
+ * raised on the file's error handler by the call that completes it (MPI_ERR_IN_STATUS from
+ * the array forms), its class in the status's MPI_ERROR. */
+
+/* Owner thread, rank unlocked: a new file request of the calling rank for an operation on
+ * `f` (counted in f->pending until shl_file_req_done), or NULL (no memory). */
+struct shl_req *shl_file_req_new(struct shl_file *f);
+/* Any thread, once per request: the operation of file request `q` is over: it moved
+ * `result` bytes of the memory signature (the status's count), or failed with `errclass`
+ * (not MPI_SUCCESS) for the reason `msg` (copied; the call completing the request raises
+ * it, naming the call, the rank and the file). Wakes the owner. Touches neither `q` nor
+ * its file afterwards. */
+void shl_file_req_done(struct shl_req *q, MPI_Offset result, int errclass, const char *msg);
+/* Owner thread, rank unlocked: release file request `q` never handed to the user (its
+ * operation could not start). */
+void shl_file_req_abandon(struct shl_req *q);
+
+enum shl_file_via { SHL_FILE_AT, SHL_FILE_INDIVIDUAL, SHL_FILE_SHARED };
+/* Owner thread, at the MPI boundary of a data access call `fn` on `f` through `via`: the
+ * checks every access makes (access mode, MPI_MODE_SEQUENTIAL, count, datatype, buffer),
+ * raised on f's handler. Returns MPI_SUCCESS or what the handler returned. */
+int shl_file_check_io(const char *fn, struct shl_file *f, enum shl_file_dir dir,
+		      enum shl_file_via via, const void *buf, MPI_Count count, MPI_Datatype type);
+/* Etypes of f's view that `count` elements of `type` hold (the pointers' move). */
+MPI_Offset shl_file_etypes(const struct shl_file *f, MPI_Count count,
+			   const struct shl_datatype *type);
+/* Owner thread: give the access of `count` elements of `type` at stream position `pos` of
+ * f's view (as it is now) to the node's I/O workers; *request is its file request. Returns
+ * MPI_SUCCESS or the error raised on f (no memory). */
+int shl_file_istart(const char *fn, struct shl_file *f, enum shl_file_dir dir, MPI_Offset pos,
+		    void *buf, MPI_Count count, struct shl_datatype *type, MPI_Request *request);
+/* Owner thread, rank unlocked, in MPI_File_close (from shl_file_shared_close): wait until
+ * no operation of `f` is pending, release its finished requests the user freed, drop what
+ * async.c keeps for `f`. */
+void shl_file_async_close(struct shl_file *f);
 
 #endif
