@@ -1,18 +1,23 @@
-/* file_matrix_views_and_forms_match_pread: a global 70 x 70 array of ints, written and read
- * back through MPI-IO with each rank's part described by a view of (a) a vector (a stripe of
- * columns), (b) a subarray (a block of the 2-D process grid), (c) a darray, block and
- * cyclic, in "native" and in "external32", through every form of access: explicit offsets,
- * the individual pointer, collective, collective at explicit offsets, split collective,
- * nonblocking independent and nonblocking collective; and, with one view the same on every
- * rank (rows after a 16-byte header), the shared pointer (blocking and nonblocking) and
- * ordered access (blocking and split). After every write rank 0 checks every byte of the
- * file with plain pread (the header holes read as zeros, the elements in the
- * representation's byte order, nothing past the array); every read is checked element
- * for element. The file's directory: argv[1], else $TEST_TMP, else ".". The shell test
- * file_matrix_across_hosts_matches_pread.sh runs it across two hosts.
- * Entered by each rank's main thread. */
+/* file_matrix_views_and_forms_match_pread: a global 70 x 70 int array written and read back
+ * through vector, subarray and darray (block, cyclic) views, native and external32, by every
+ * access form (offsets, individual, collective, split, nonblocking, shared, ordered) and
+ * with hints; after each write rank 0 checks every byte of the file with pread. */
 /* ranks: 1 4 16 64 */
 /* timeout: 300 */
+
+/* Each rank's part: (a) a vector (a stripe of columns), (b) a subarray (a block of the
+ * 2-D process grid), (c) a darray, block and cyclic (cyclic(2) rows, cyclic(1) columns);
+ * forms: explicit offsets, the individual pointer, collective, collective at explicit
+ * offsets, split collective, nonblocking independent, nonblocking collective, collective
+ * through a memory type with a halo; and, with one view the same on every rank (rows after
+ * a 16-byte header), the shared pointer (blocking and nonblocking: rows land in any order,
+ * each whole and once) and ordered access (blocking and split). Then the collective forms
+ * with a collective buffer smaller than a rank's part and two aggregators, collective
+ * buffering disabled, and data sieving with small buffers. The file: the header's holes
+ * read as zeros, the elements in the representation's byte order, nothing past the array;
+ * every read is checked element for element. The file's directory: argv[1], else
+ * $TEST_TMP, else ".". file_matrix_across_hosts_matches_pread.sh runs it on two hosts.
+ * Entered by each rank's main thread. */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <stdint.h>
