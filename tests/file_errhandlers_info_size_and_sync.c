@@ -125,7 +125,17 @@ int main(int argc, char **argv)
 	CHECK_STR(hint(used, "cb_buffer_size"), "1048576");
 	CHECK_STR(hint(used, "romio_cb_write"), "disable");
 	CHECK_STR(hint(used, "romio_cb_read"), "automatic");
-	CHECK_STR(hint(used, "cb_nodes"), "1");
+	/* One aggregator per node of the file's group. */
+	MPI_Comm node;
+	int node_rank, leaders = 0, lead;
+	char nodes[16];
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+	MPI_Comm_rank(node, &node_rank);
+	lead = node_rank == 0;
+	MPI_Allreduce(&lead, &leaders, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	MPI_Comm_free(&node);
+	snprintf(nodes, sizeof(nodes), "%d", leaders);
+	CHECK_STR(hint(used, "cb_nodes"), nodes);
 	CHECK_STR(hint(used, "ind_rd_buffer_size"), "4194304");
 	CHECK_STR(hint(used, "ind_wr_buffer_size"), "524288");
 	CHECK_STR(hint(used, "access_style"), "write_once");

@@ -494,9 +494,10 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 			 "14.2.1: it must be the same everywhere)", (unsigned)amode);
 	}
 	if (agreed.cls != MPI_SUCCESS) {
-		file_release(f);
-		agreed.rank = agreed.rank < 0 ? f->rank : agreed.rank;
-		return verdict_raise(NULL, fn, agreed, f->rank, why, filename);
+		int rank = f->rank;
+		file_release(f);  /* the slot may be another rank's from here on */
+		agreed.rank = agreed.rank < 0 ? rank : agreed.rank;
+		return verdict_raise(NULL, fn, agreed, rank, why, filename);
 	}
 	bool names_differ = v[3] != ~v[4];
 
@@ -528,6 +529,10 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 		snprintf(why, sizeof(why), "out of memory");
 	err = PMPI_Allgather(&f, sizeof(f), MPI_BYTE, f->peers != NULL ? (void *)f->peers : NULL,
 			     f->peers != NULL ? (int)sizeof(f) : 0, MPI_BYTE, f->node);
+	if (err != MPI_SUCCESS && cls == MPI_SUCCESS) {
+		cls = err;
+		snprintf(why, sizeof(why), "the node's members could not exchange their files");
+	}
 
 	/* Step 3: rank 0 opens (creating the file as amode says), then the others. */
 	if (cls == MPI_SUCCESS && f->rank == 0) {
