@@ -4,9 +4,9 @@
  * records back; the split forms (_begin/_end) do the same and hand the status out at _end;
  * MPI_File_seek_shared with MPI_SEEK_SET, MPI_SEEK_CUR and MPI_SEEK_END, checked with
  * MPI_File_get_position_shared; errors: offsets or whence that differ between ranks
- * (MPI_ERR_NOT_SAME), a whence that is none of the three and a negative position
- * (MPI_ERR_ARG), an _end without its _begin and a second _begin (MPI_ERR_OTHER), every
- * one on every rank. The file is in argv[1], else $TEST_TMP. */
+ * (MPI_ERR_NOT_SAME), bad whence, negative position (MPI_ERR_ARG), an _end without its
+ * _begin, a second _begin (MPI_ERR_OTHER), on every rank; MPI_File_set_view puts the
+ * pointer at 0, in etypes of the new view. The file is in argv[1], else $TEST_TMP. */
 /* ranks: 1 4 16 64 */
 #include <fcntl.h>
 #include <stdint.h>
@@ -164,6 +164,23 @@ int main(int argc, char **argv)
 	CHECK_CLASS(rc, MPI_ERR_ARG);
 	CHECK_MPI(MPI_File_get_position_shared(fh, &pos));
 	CHECK_INT(pos, round_bytes);
+
+	/* A view of 16-byte etypes: set_view puts the pointer back to 0, which counts etypes. */
+	MPI_Datatype rect;
+	MPI_Type_contiguous(R, MPI_BYTE, &rect);
+	MPI_Type_commit(&rect);
+	CHECK_MPI(MPI_File_set_view(fh, 0, rect, rect, "native", MPI_INFO_NULL));
+	CHECK_MPI(MPI_File_get_position_shared(fh, &pos));
+	CHECK_INT(pos, 0);
+	MPI_Barrier(MPI_COMM_WORLD);
+	CHECK_MPI(MPI_File_read_ordered(fh, in, nrec(rank), rect, &st));
+	CHECK_MPI(MPI_Get_count(&st, rect, &n));
+	CHECK_INT(n, nrec(rank));
+	for (int i = 0; i < nrec(rank); i++)
+		CHECK_INT(in[i].round, 0);
+	CHECK_MPI(MPI_File_get_position_shared(fh, &pos));
+	CHECK_INT(pos, before(size));
+	MPI_Type_free(&rect);
 
 	CHECK_MPI(MPI_File_close(&fh));
 	if (rank == 0)

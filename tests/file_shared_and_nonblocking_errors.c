@@ -1,13 +1,10 @@
-/* file_shared_and_nonblocking_errors: the error classes of shared-pointer, ordered and
- * nonblocking access. A write that fails in an I/O worker (past the process's file size
- * limit, RLIMIT_FSIZE: EFBIG, no space) is raised when its request completes, on the
- * file's error handler (a user handler sees the file and MPI_ERR_NO_SPACE), its class in
- * the status of MPI_Waitall (MPI_ERR_IN_STATUS); writes to a read-only file are MPI_ERR_READ_ONLY (write_shared,
- * iwrite_shared, iwrite_at, and write_ordered on every rank), reads of a write-only file
- * MPI_ERR_ACCESS; a file opened with MPI_MODE_SEQUENTIAL takes shared-pointer access only:
- * explicit offsets and the individual pointer are MPI_ERR_UNSUPPORTED_OPERATION, and so are
- * MPI_File_seek_shared and MPI_File_get_position_shared; a NULL request is
- * MPI_ERR_REQUEST, a negative count MPI_ERR_COUNT. */
+/* file_shared_and_nonblocking_errors: error classes of shared-pointer, ordered and
+ * nonblocking access. A write failing in an I/O worker (past RLIMIT_FSIZE: EFBIG, no space)
+ * is raised at completion on the file's handler (a user handler sees the file), its class
+ * in Waitall's statuses (MPI_ERR_IN_STATUS); writes to a read-only file MPI_ERR_READ_ONLY
+ * (write_ordered on every rank), reads of a write-only one MPI_ERR_ACCESS; MPI_MODE_SEQUENTIAL
+ * takes shared-pointer access only (explicit offsets, the individual pointer, seek_shared
+ * and get_position_shared: MPI_ERR_UNSUPPORTED_OPERATION); NULL request, negative count. */
 /* ranks: 1 4 */
 #include <fcntl.h>
 #include <signal.h>

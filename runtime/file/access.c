@@ -343,16 +343,22 @@ static MPI_Offset rw_native(struct shl_file *f, const struct shl_file_view *v,
 			    enum shl_file_dir dir, MPI_Offset pos, size_t len, char *mem,
 			    const struct shl_datatype *mt)
 {
-	bool rd = dir == SHL_FILE_READ, rdwr = (f->amode & MPI_MODE_RDWR) != 0;
+	bool rd = dir == SHL_FILE_READ;
+	/* A write reads its window back (sieving) or takes a shared lock (plain) only through
+	 * a descriptor open for reading too: MPI_MODE_RDWR, or MPI_MODE_WRONLY opened for
+	 * both where the permissions allowed it (file.c). */
+	bool rdwr = !rd && !v->dense &&
+		    ((f->amode & MPI_MODE_RDWR) || (fcntl(f->fd, F_GETFL) & O_ACCMODE) == O_RDWR);
 	enum shl_file_cb ds = rd ? f->hints.ds_read : f->hints.ds_write;
 	size_t cap = rd ? f->hints.ind_rd_buffer_size : f->hints.ind_wr_buffer_size;
 	struct eng e = {
 		.f = f, .v = v, .dir = dir, .mem = mem, .mt = mt, .pos = pos,
 		.cap = cap > 0 ? cap : rd ? SHL_FILE_RD_WINDOW : SHL_FILE_WR_WINDOW,
-		/* A write can only read its window back through a descriptor open for both. */
 		.sieve = ds != SHL_FILE_CB_DISABLE && (rd || rdwr),
 		.lock_sieve = !f->atomic,
-		.lock_plain = !rd && !f->atomic && rdwr && v->holes_somewhere,
+		.lock_plain = !rd && !f->atomic && v->holes_somewhere &&
+			      ((f->amode & MPI_MODE_RDWR) ||
+			       (fcntl(f->fd, F_GETFL) & O_ACCMODE) == O_RDWR),
 	};
 	MPI_Offset lo = 0, hi = 0;
 	int err = 0;
@@ -398,8 +404,8 @@ static size_t rep_size(const struct shl_datarep *rep, struct shl_datatype *type)
  * go through one stream buffer. */
 #define SHL_FILE_CONVERT_CHUNK (1u << 20)
 
-/* A non-native representation: chunks of whole elements converted between memory and a
- * stream buffer, which the native engine moves. A read that ends inside an element (the
+/* A non-native representation: whole elements converted between memory and a stream
+ * buffer, which the native engine moves. A read that ends inside an element (the
  * end of the file) converts the elements before it. */
 static MPI_Offset rw_convert(struct shl_file *f, const struct shl_file_view *v,
 			     enum shl_file_dir dir, MPI_Offset pos, char *buf, MPI_Count count,
@@ -412,7 +418,11 @@ static MPI_Offset rw_convert(struct shl_file *f, const struct shl_file_view *v,
 
 	if (fsize == 0)
 		return type->size == 0 ? 0 : -EILSEQ;
-	per = SHL_FILE_CONVERT_CHUNK / fsize;
+	/* A registered representation's functions see the whole access in one call: they
+	 * get `position` relative to the access's buffer (datarep.c), which chunks would
+	 * offset twice. external32 goes in chunks. */
+	per = strcmp(shl_file_rep_name(v->rep), "external32") != 0 ? (size_t)count
+		: SHL_FILE_CONVERT_CHUNK / fsize;
 	if (per == 0)
 		per = 1;
 	if ((MPI_Count)per > count)
@@ -511,6 +521,9 @@ int shl_file_check_buf(struct shl_file *f, const char *fn, enum shl_file_dir dir
 	if (dir == SHL_FILE_READ && shl_dt_recv_overlaps(type, (size_t)count))
 		return shl_file_err(f, MPI_ERR_TYPE, fn, "datatype writes some bytes of buf twice "
 				    "(MPI 4.1, 5.1)");
+	if (bytes > 0 && f->view.tile_bytes == 0)
+		return shl_file_err(f, MPI_ERR_ARG, fn, "the view's filetype holds no data: no "
+				    "element can be accessed through it");
 	if (bytes > 0 && rep_size(f->view.rep, type) * (size_t)count % f->view.esize != 0)
 		return shl_file_err(f, MPI_ERR_TYPE, fn, "%lld elements of datatype are not a whole "
 				    "number of the view's etypes (%zu bytes each in the file)",

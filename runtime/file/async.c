@@ -28,7 +28,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "runtime/core/check.h"
 #include "runtime/file/file.h"
 
 /* The I/O workers started at most (SHOAL_FILE_WORKERS): operations that wait on a disk
@@ -430,31 +429,7 @@ int shl_file_check_io(const char *fn, struct shl_file *f, enum shl_file_dir dir,
 		return shl_file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn, "the file was opened "
 				    "with MPI_MODE_SEQUENTIAL: only the shared file pointer may "
 				    "access it");
-	if (dir == SHL_FILE_WRITE && (f->amode & MPI_MODE_RDONLY))
-		return shl_file_err(f, MPI_ERR_READ_ONLY, fn, "the file was opened with "
-				    "MPI_MODE_RDONLY");
-	if (dir == SHL_FILE_READ && (f->amode & MPI_MODE_WRONLY))
-		return shl_file_err(f, MPI_ERR_ACCESS, fn, "the file was opened with "
-				    "MPI_MODE_WRONLY");
-	if (count < 0)
-		return shl_file_err(f, MPI_ERR_COUNT, fn, "count %lld is negative",
-				    (long long)count);
-	if (!shl_type_ok(type))
-		return shl_file_err(f, MPI_ERR_TYPE, fn, "invalid datatype argument%s",
-				    type == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
-	const char *why = shl_dt_unusable(type);
-	if (why != NULL)
-		return shl_file_err(f, MPI_ERR_TYPE, fn, "datatype %s %s",
-				    type->name ? type->name : "(unnamed derived type)", why);
-	size_t bytes;
-	if (__builtin_mul_overflow((size_t)count, type->size, &bytes) || bytes > PTRDIFF_MAX)
-		return shl_file_err(f, MPI_ERR_COUNT, fn, "count %lld of datatype %s is more "
-				    "bytes than any buffer holds", (long long)count,
-				    type->name ? type->name : "(unnamed derived type)");
-	if (shl_buf_missing(buf, count, type))
-		return shl_file_err(f, MPI_ERR_BUFFER, fn, "buf is NULL but count is %lld",
-				    (long long)count);
-	return MPI_SUCCESS;
+	return shl_file_check_buf(f, fn, dir, buf, count, type);
 }
 
 /* MPI_File_iread_at and its kin: `offset` in etypes (explicit), or -1: the individual file

@@ -17,10 +17,8 @@
  *
  * Entered by rank threads: the calls, collectively where MPI says so; shl_file_shared_open,
  * _close and _reset from file.c and view.c. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "runtime/file/file.h"
 
@@ -77,37 +75,13 @@ static int set(struct shl_file *f, MPI_Offset to)
 	return err != MPI_SUCCESS ? err : err2;
 }
 
-/* The stream position (bytes) of file byte `size` in view `v`: the data the view holds
- * before that byte. */
-static MPI_Offset stream_at(const struct shl_file_view *v, MPI_Offset size)
-{
-	MPI_Offset t, k, rem, data;
-
-	if (size <= v->disp)
-		return 0;
-	t = size - v->disp;
-	if (v->dense || v->tile_extent <= 0)
-		return t;
-	k = t / v->tile_extent;
-	rem = t % v->tile_extent;
-	data = k * (MPI_Offset)v->tile_bytes;
-	for (size_t i = 0; i < v->nruns; i++) {
-		MPI_Offset in = rem - (MPI_Offset)v->runs[i].off;
-		if (in > 0)
-			data += in < (MPI_Offset)v->runs[i].len ? in : (MPI_Offset)v->runs[i].len;
-	}
-	return data;
-}
-
-/* The end of the view (MPI 4.1, 14.4.4): the etype after the last whole etype the file
- * holds, or -errno. */
+/* The end of the view (MPI_SEEK_END), as MPI_File_seek has it (access.c), or -errno. */
 static MPI_Offset end_etypes(struct shl_file *f)
 {
-	struct stat st;
+	MPI_Offset end = 0;
+	int err = shl_file_eof(f, &end);
 
-	if (fstat(f->fd, &st) < 0)
-		return -errno;
-	return stream_at(&f->view, st.st_size) / (MPI_Offset)(f->view.esize ? f->view.esize : 1);
+	return err != 0 ? err : end;
 }
 
 int shl_file_shared_open(struct shl_file *f)
@@ -177,9 +151,16 @@ void shl_file_shared_close(struct shl_file *f)
 
 int shl_file_shared_reset(struct shl_file *f)
 {
-	if (f->shared != NULL)
-		set(f, 0);
-	return MPI_SUCCESS;
+	return f->shared != NULL ? set(f, 0) : MPI_SUCCESS;
+}
+
+MPI_Offset shl_file_shared_position(struct shl_file *f)
+{
+	MPI_Offset at = 0;
+
+	if (f->shared == NULL || move(f, 0, &at) != MPI_SUCCESS)
+		return 0;
+	return at;
 }
 
 /* ---- independent access ---- */

@@ -308,7 +308,7 @@ static int make_view(struct shl_file *f, MPI_Offset disp, MPI_Datatype etype,
 	if (layout_f->size % layout_e->size != 0) {
 		snprintf(why, whylen, "filetype (%zu bytes of data in the file) is not made of "
 			 "whole etypes (%zu bytes each)", layout_f->size, layout_e->size);
-		err = MPI_ERR_TYPE;
+		err = MPI_ERR_ARG;   /* ROMIO's and OMPIO's class too */
 		goto out;
 	}
 	if (layout_e->true_lb < 0) {
