@@ -7,8 +7,9 @@
  * 4.1, 14.4.5 allows it). Nonblocking collectives run, in call order, on the rank's
  * collective I/O thread of the file: a thread of the rank (pthread_create from the rank's
  * thread, runtime/core/threads.c) made at the first one, which runs the blocking engine and
- * completes a generalized request; every member calls a file's collectives in one order, so
- * the threads of the members meet in each. Once the thread runs, a blocking collective of
+ * completes a file request (async.c), whose failure the completing call raises on the file;
+ * every member calls a file's collectives in one order, so the threads of the members meet
+ * in each. Once the thread runs, a blocking collective of
  * the file is queued behind the nonblocking ones and waited for.
  *
  * Entered by rank threads (the MPI calls, shl_file_coll_close) and by the collective I/O
@@ -16,35 +17,33 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime/core/check.h"
 #include "runtime/file/collective.h"
 
-/* Which _begin a split collective of this file began (f->split_kind). */
+/* Which _begin a split collective of this file began (f->split_kind; shared.c's ordered
+ * ones are above these). */
 enum {
-	SPLIT_READ_ALL = 0x43010001,
+	SPLIT_READ_ALL = 0x4301,
 	SPLIT_WRITE_ALL,
 	SPLIT_READ_AT_ALL,
 	SPLIT_WRITE_AT_ALL,
 };
 
-/* One collective queued on the collective I/O thread. */
+/* One collective queued on the collective I/O thread; its file request (async.c) completes
+ * when the thread ran it. */
 struct shl_file_coll_job {
 	struct shl_file_coll_job *next;
-	struct shl_file *f;
 	const char *fn;
 	enum shl_file_dir dir;
 	MPI_Offset pos;
 	void *buf;
 	MPI_Count count;
 	struct shl_datatype *type;   /* held */
-	bool raise;                  /* nonblocking: the thread raises a failure on the file,
-				      * the request frees the job; else the poster does both */
-	int rc;                      /* shl_file_coll_rw's result */
-	MPI_Offset moved;
-	int errclass;                /* what the request reports */
-	MPI_Request req;
+	struct shl_req *q;
 };
 
 struct shl_file_coll *shl_file_coll_state(struct shl_file *f)
@@ -62,41 +61,24 @@ struct shl_file_coll *shl_file_coll_state(struct shl_file *f)
 	return st;
 }
 
-/* The arguments of a collective access `fn`: the file, the access mode, the offset of the
- * explicit-offset forms (`offset` >= 0 where `at`), the buffer, count and datatype. Raises
- * on the file's handler (MPI_FILE_NULL's for a bad file). */
+/* The arguments of a collective access `fn`: the file, the offset of the explicit-offset
+ * forms (`offset` >= 0 where `at`), and what every access checks (shl_file_check_io).
+ * Raises on the file's handler (MPI_FILE_NULL's for a bad file). */
 static int check_access(const char *fn, MPI_File fh, struct shl_file **fp, enum shl_file_dir dir,
 			bool at, MPI_Offset offset, const void *buf, MPI_Count count,
 			MPI_Datatype type)
 {
-	int err = shl_file_check(fn, fh, fp);
-	struct shl_file *f = *fp;
-	const char *why;
+	int err;
+
+	shl_rank_or_die(fn);
+	err = shl_file_check(fn, fh, fp);
 
 	if (err != MPI_SUCCESS)
 		return err;
-	if (f->amode & MPI_MODE_SEQUENTIAL)
-		return shl_file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-				    "a file opened with MPI_MODE_SEQUENTIAL has no %s",
-				    at ? "explicit offsets" : "individual file pointer");
-	if (dir == SHL_FILE_READ && (f->amode & MPI_MODE_WRONLY))
-		return shl_file_err(f, MPI_ERR_ACCESS, fn,
-				    "the file was opened MPI_MODE_WRONLY: it cannot be read");
-	if (dir == SHL_FILE_WRITE && (f->amode & MPI_MODE_RDONLY))
-		return shl_file_err(f, MPI_ERR_READ_ONLY, fn,
-				    "the file was opened MPI_MODE_RDONLY: it cannot be written");
-	if (at && offset < 0)
-		return shl_file_err(f, MPI_ERR_ARG, fn, "offset %lld is negative", offset);
-	if (count < 0)
-		return shl_file_err(f, MPI_ERR_COUNT, fn, "count %lld is negative", (long long)count);
-	if (!shl_type_ok(type))
-		return shl_file_err(f, MPI_ERR_TYPE, fn, "datatype is not a valid datatype");
-	if ((why = shl_dt_unusable(type)) != NULL)
-		return shl_file_err(f, MPI_ERR_TYPE, fn, "datatype %s", why);
-	if (shl_buf_missing(buf, count, type))
-		return shl_file_err(f, MPI_ERR_BUFFER, fn, "buf is NULL but count is %lld",
-				    (long long)count);
-	return MPI_SUCCESS;
+	if (at && offset < 0 && !((*fp)->amode & MPI_MODE_SEQUENTIAL))
+		return shl_file_err(*fp, MPI_ERR_ARG, fn, "offset %lld is negative", offset);
+	return shl_file_check_io(fn, *fp, dir, at ? SHL_FILE_AT : SHL_FILE_INDIVIDUAL, buf, count,
+				 type);
 }
 
 /* The stream position an access starts at: the explicit offset or the individual file
@@ -104,14 +86,6 @@ static int check_access(const char *fn, MPI_File fh, struct shl_file **fp, enum 
 static MPI_Offset start_of(const struct shl_file *f, bool at, MPI_Offset offset)
 {
 	return (at ? offset : f->fp) * (MPI_Offset)f->view.esize;
-}
-
-/* Etypes of the view that `bytes` of the memory signature hold. */
-static MPI_Offset etypes_of(const struct shl_file *f, MPI_Offset bytes)
-{
-	size_t es = f->view.etype->size;
-
-	return es ? bytes / (MPI_Offset)es : 0;
 }
 
 /* shl_file_coll_rw's result `rc` for call `fn` on the file's handler: the class raised,
@@ -129,21 +103,41 @@ static int report(struct shl_file *f, const char *fn, enum shl_file_dir dir, int
 	return MPI_SUCCESS;
 }
 
-/* The class of shl_file_coll_rw's result, not raised. */
-static int class_of(int rc)
-{
-	return rc < 0 ? shl_file_errno_class(-rc) : rc;
-}
-
 /* ---- the collective I/O thread ---- */
+
+/* Complete job `j`'s request with shl_file_coll_rw's result `rc`. */
+static void finish(struct shl_file_coll_job *j, int rc, MPI_Offset moved)
+{
+	const char *what = j->dir == SHL_FILE_READ ? "read" : "write";
+	char why[224];
+
+	if (rc == 0) {
+		shl_file_req_done(j->q, moved, MPI_SUCCESS, NULL);
+		return;
+	}
+	if (rc < 0)
+		snprintf(why, sizeof(why), "%s: the collective %s failed on a member: %s", j->fn,
+			 what, strerror(-rc));
+	else if (rc == MPI_ERR_CONVERSION)
+		snprintf(why, sizeof(why), "%s: a member's data does not convert to or from the "
+			 "file's data representation", j->fn);
+	else
+		snprintf(why, sizeof(why), "%s: a collective of the file's communicator failed",
+			 j->fn);
+	shl_file_req_done(j->q, 0, rc < 0 ? shl_file_errno_class(-rc) : rc, why);
+}
 
 static void *serve(void *arg)
 {
 	struct shl_file *f = arg;
 	struct shl_file_coll *st = f->coll;
 
+	/* The communicators of its own; a failure shows in the first collective on them. */
+	PMPI_Waitall(2, st->dup, MPI_STATUSES_IGNORE);
 	for (;;) {
 		struct shl_file_coll_job *j;
+		MPI_Offset moved = 0;
+		int rc;
 
 		pthread_mutex_lock(&st->mu);
 		while (st->head == NULL && !st->stop)
@@ -153,44 +147,16 @@ static void *serve(void *arg)
 			pthread_mutex_unlock(&st->mu);
 			return NULL;
 		}
-		pthread_mutex_unlock(&st->mu);
-		j->rc = shl_file_coll_rw(f, j->dir, j->pos, j->buf, j->count, j->type, &j->moved);
-		j->errclass = j->raise ? report(f, j->fn, j->dir, j->rc) : class_of(j->rc);
-		shl_dt_release(j->type);
-		j->type = NULL;
-		pthread_mutex_lock(&st->mu);
 		st->head = j->next;
 		if (st->head == NULL)
 			st->tail = NULL;
 		pthread_mutex_unlock(&st->mu);
-		atomic_fetch_sub_explicit(&f->pending, 1, memory_order_release);
-		/* After this the job belongs to the request's owner (query and free). */
-		PMPI_Grequest_complete(j->req);
-	}
-}
-
-static int query_job(void *extra, MPI_Status *status)
-{
-	struct shl_file_coll_job *j = extra;
-
-	shl_file_status(status, j->rc == 0 ? j->moved : 0);
-	return j->raise ? j->errclass : MPI_SUCCESS;
-}
-
-static int free_job(void *extra)
-{
-	struct shl_file_coll_job *j = extra;
-
-	if (j->raise)
+		rc = shl_file_coll_rw(f, st->comm, st->node, j->dir, j->pos, j->buf, j->count,
+				      j->type, &moved);
+		shl_dt_release(j->type);
+		finish(j, rc, moved);
 		free(j);
-	return MPI_SUCCESS;
-}
-
-static int cancel_job(void *extra, int complete)
-{
-	(void)extra;
-	(void)complete;
-	return MPI_SUCCESS;
+	}
 }
 
 /* Start the collective I/O thread of `f`. The rank becomes MPI_THREAD_MULTIPLE inside (its
@@ -204,18 +170,28 @@ static int start_thread(struct shl_file *f, struct shl_file_coll *st)
 
 	if (!r->mt)
 		r->mt = true;
+	if (PMPI_Comm_idup(f->comm, &st->comm, &st->dup[0]) != MPI_SUCCESS)
+		return -ENOMEM;
+	if (PMPI_Comm_idup(f->node, &st->node, &st->dup[1]) != MPI_SUCCESS) {
+		PMPI_Wait(&st->dup[0], MPI_STATUS_IGNORE);
+		PMPI_Comm_free(&st->comm);
+		return -ENOMEM;
+	}
 	err = pthread_create(&st->th, NULL, serve, f);
-	if (err != 0)
+	if (err != 0) {
+		PMPI_Waitall(2, st->dup, MPI_STATUSES_IGNORE);
+		PMPI_Comm_free(&st->comm);
+		PMPI_Comm_free(&st->node);
 		return -err;
+	}
 	st->running = true;
 	return 0;
 }
 
-/* Queue a collective on f's thread, started if need be; *req completes when it ran.
- * Returns MPI_SUCCESS or the class raised. */
+/* Queue a collective on f's thread, started if need be; *req (a file request) completes
+ * when it ran. Returns MPI_SUCCESS or the class raised. */
 static int post(struct shl_file *f, const char *fn, enum shl_file_dir dir, MPI_Offset pos,
-		void *buf, MPI_Count count, MPI_Datatype type, bool raise, MPI_Request *req,
-		struct shl_file_coll_job **job)
+		void *buf, MPI_Count count, MPI_Datatype type, MPI_Request *req)
 {
 	struct shl_file_coll *st = shl_file_coll_state(f);
 	struct shl_file_coll_job *j;
@@ -227,17 +203,14 @@ static int post(struct shl_file *f, const char *fn, enum shl_file_dir dir, MPI_O
 		free(j);
 		return shl_file_errno(f, -err, fn, "cannot start the file's collective I/O thread");
 	}
-	*j = (struct shl_file_coll_job){ .f = f, .fn = fn, .dir = dir, .pos = pos, .buf = buf,
-					 .count = count, .type = type, .raise = raise };
-	err = PMPI_Grequest_start(query_job, free_job, cancel_job, j, &j->req);
-	if (err != MPI_SUCCESS) {
+	*j = (struct shl_file_coll_job){ .fn = fn, .dir = dir, .pos = pos, .buf = buf,
+					 .count = count, .type = type };
+	if ((j->q = shl_file_req_new(f)) == NULL) {
 		free(j);
-		return shl_file_err(f, err, fn, "cannot make the request");
+		return shl_file_err(f, MPI_ERR_NO_MEM, fn, "out of memory");
 	}
-	*req = j->req;
-	*job = j;
+	*req = j->q;
 	shl_dt_hold(type);
-	atomic_fetch_add_explicit(&f->pending, 1, memory_order_relaxed);
 	pthread_mutex_lock(&st->mu);
 	if (st->tail != NULL)
 		st->tail->next = j;
@@ -261,6 +234,8 @@ void shl_file_coll_close(struct shl_file *f)
 		pthread_cond_signal(&st->cv);
 		pthread_mutex_unlock(&st->mu);
 		pthread_join(st->th, NULL);
+		PMPI_Comm_free(&st->comm);
+		PMPI_Comm_free(&st->node);
 	}
 	pthread_mutex_destroy(&st->mu);
 	pthread_cond_destroy(&st->cv);
@@ -284,25 +259,24 @@ static int run(struct shl_file *f, const char *fn, enum shl_file_dir dir, bool a
 
 	*moved = 0;
 	if (f->coll != NULL && f->coll->running) {
-		/* Behind the nonblocking collectives the thread has queued. */
-		struct shl_file_coll_job *j;
+		/* Behind the nonblocking collectives the thread has queued; a failure is
+		 * raised on the file by the wait. */
 		MPI_Request req;
-		int err = post(f, fn, dir, pos, buf, count, type, false, &req, &j);
+		MPI_Status st;
+		int err = post(f, fn, dir, pos, buf, count, type, &req);
 		if (err != MPI_SUCCESS)
 			return err;
-		PMPI_Wait(&req, MPI_STATUS_IGNORE);
-		rc = j->rc;
-		*moved = j->moved;
-		free(j);
-		if (rc != 0)
-			return report(f, fn, dir, rc);
+		err = PMPI_Wait(&req, &st);
+		if (err != MPI_SUCCESS)
+			return err;
+		*moved = st.shl_bytes;
 	} else {
-		rc = shl_file_coll_rw(f, dir, pos, buf, count, type, moved);
+		rc = shl_file_coll_rw(f, f->comm, f->node, dir, pos, buf, count, type, moved);
 		if (rc != 0)
 			return report(f, fn, dir, rc);
 	}
 	if (!at)
-		f->fp += etypes_of(f, *moved);
+		f->fp += shl_file_etypes(f, *moved, MPI_BYTE);
 	return MPI_SUCCESS;
 }
 
@@ -413,13 +387,18 @@ static int begin(const char *fn, MPI_File fh, int kind, enum shl_file_dir dir, b
 static int end(const char *fn, MPI_File fh, int kind, const void *buf, MPI_Status *status)
 {
 	struct shl_file *f;
-	int err = shl_file_check(fn, fh, &f);
+	int err;
 
+	shl_rank_or_die(fn);
+	err = shl_file_check(fn, fh, &f);
 	if (err != MPI_SUCCESS)
 		return err;
 	if (!f->split || f->split_kind != kind)
-		return shl_file_err(f, MPI_ERR_OTHER, fn, "no matching %s_begin is active on the file",
-				    fn);
+		return shl_file_err(f, MPI_ERR_OTHER, fn, "no %s is active on the file",
+				    kind == SPLIT_READ_ALL ? "MPI_File_read_all_begin" :
+				    kind == SPLIT_WRITE_ALL ? "MPI_File_write_all_begin" :
+				    kind == SPLIT_READ_AT_ALL ? "MPI_File_read_at_all_begin" :
+				    "MPI_File_write_at_all_begin");
 	if (buf != f->split_buf)
 		return shl_file_err(f, MPI_ERR_BUFFER, fn,
 				    "buf %p is not the buffer %p its _begin was given", buf,
@@ -528,12 +507,10 @@ static int nonblocking(const char *fn, MPI_File fh, enum shl_file_dir dir, bool 
 		return err;
 	if (request == NULL)
 		return shl_file_err(f, MPI_ERR_REQUEST, fn, "request is NULL");
-	struct shl_file_coll_job *j;
-
-	err = post(f, fn, dir, start_of(f, at, offset), buf, count, type, true, request, &j);
+	err = post(f, fn, dir, start_of(f, at, offset), buf, count, type, request);
 	/* The individual pointer moves at the call by what it asks for (MPI 4.1, 14.4.3). */
 	if (err == MPI_SUCCESS && !at)
-		f->fp += etypes_of(f, (MPI_Offset)count * (MPI_Offset)type->size);
+		f->fp += shl_file_etypes(f, count, type);
 	return err;
 }
 

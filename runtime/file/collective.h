@@ -32,6 +32,12 @@ struct shl_file_coll {
 	size_t ents_cap;
 	struct iovec *iov;
 	size_t iov_cap;
+	/* The collective I/O thread's own communicators: nonblocking duplicates of f->comm and
+	 * f->node started by the first nonblocking collective (in call order among the
+	 * file's collectives), so its collectives never interleave with the rank thread's on
+	 * f's communicators. */
+	MPI_Comm comm, node;
+	MPI_Request dup[2];
 	/* The collective I/O thread and its queue, under `mu`. */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -41,15 +47,17 @@ struct shl_file_coll {
 	struct shl_file_coll_job *head, *tail;
 };
 
-/* Rank thread or collective I/O thread, collective over f->comm (every member calls it with
+/* Rank thread or collective I/O thread, collective over `comm`, f->comm or the thread's
+ * duplicate, and `node`, f->node or its duplicate (every member calls it with
  * its own arguments, in the same order): move `count` elements of `type` between `buf` and
  * f's view from stream position `pos`. Two-phase I/O, or independent access where the hints
  * or the access say so. Every member returns the same result: 0, a negative errno when
  * some member's access failed, or a positive MPI error class (a conversion to or from the
  * representation failed, or a collective of the file's communicators did). *moved: bytes of
  * the memory signature this member moved. Does not raise. */
-int shl_file_coll_rw(struct shl_file *f, enum shl_file_dir dir, MPI_Offset pos, void *buf,
-		     MPI_Count count, struct shl_datatype *type, MPI_Offset *moved);
+int shl_file_coll_rw(struct shl_file *f, MPI_Comm comm, MPI_Comm node, enum shl_file_dir dir,
+		     MPI_Offset pos, void *buf, MPI_Count count, struct shl_datatype *type,
+		     MPI_Offset *moved);
 
 /* The collective state of `f`, made on first use; NULL when out of memory. Owner thread. */
 struct shl_file_coll *shl_file_coll_state(struct shl_file *f);

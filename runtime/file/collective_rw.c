@@ -11,8 +11,8 @@
  * least SHL_FILE_COLL_DIRECT_MIN bytes of contiguous memory) or into the aggregator's
  * collective buffer (smaller pieces and non-contiguous memory, copied there by the datatype
  * layer). A write window with holes is read, filled and written back whole. The closing
- * agreement (an allreduce of the members' errno values on f->comm) releases the members'
- * buffers and reports an aggregator's failure on every member.
+ * agreement (an allreduce of the members' errno values on the file's communicator)
+ * releases the members' buffers and reports an aggregator's failure on every member.
  *
  * Across nodes every node has its aggregators and the domains are shared out among all of
  * them. A member reaches its own node's aggregators through its descriptor, as above; for
@@ -555,10 +555,10 @@ struct msg_head {
 };
 
 /* Two-phase I/O across nodes: `ms` this node's members, [gmin, gmax) the whole access.
- * Collective over f->comm. Returns 0 or -errno (local), or a positive MPI class when one
- * of the exchanges failed. */
-static int two_phase_net(struct shl_file *f, struct member **ms, struct member *me,
-			 enum shl_file_dir dir, MPI_Offset gmin, MPI_Offset gmax)
+ * Collective over `comm` (f->comm or a duplicate) and `node` (f->node or one). Returns 0
+ * or -errno (local), or a positive MPI class when one of the exchanges failed. */
+static int two_phase_net(struct shl_file *f, MPI_Comm comm, MPI_Comm node, struct member **ms,
+			 struct member *me, enum shl_file_dir dir, MPI_Offset gmin, MPI_Offset gmax)
 {
 	int size = f->size, rc, err = 0, lead = f->rank, nagg = aggregators(f), mine[2], G = 0,
 	    myagg = -1;
@@ -578,11 +578,11 @@ static int two_phase_net(struct shl_file *f, struct member **ms, struct member *
 		goto out;
 	}
 	/* Who aggregates, and on which node (by its leader's rank in f->comm). */
-	if ((rc = PMPI_Bcast(&lead, 1, MPI_INT, 0, f->node)) != MPI_SUCCESS)
+	if ((rc = PMPI_Bcast(&lead, 1, MPI_INT, 0, node)) != MPI_SUCCESS)
 		goto out;
 	mine[0] = agg_index(f->node_rank, f->node_size, nagg) >= 0;
 	mine[1] = lead;
-	if ((rc = PMPI_Allgather(mine, 2, MPI_INT, roles, 2, MPI_INT, f->comm)) != MPI_SUCCESS)
+	if ((rc = PMPI_Allgather(mine, 2, MPI_INT, roles, 2, MPI_INT, comm)) != MPI_SUCCESS)
 		goto out;
 	for (int r = 0; r < size; r++)
 		if (roles[2 * r]) {
@@ -640,7 +640,7 @@ static int two_phase_net(struct shl_file *f, struct member **ms, struct member *
 	if (err != 0)
 		for (int r = 0; r < size; r++)
 			scount[r] = 0;
-	if ((rc = PMPI_Alltoall_c(scount, 1, MPI_COUNT, rcount, 1, MPI_COUNT, f->comm)) !=
+	if ((rc = PMPI_Alltoall_c(scount, 1, MPI_COUNT, rcount, 1, MPI_COUNT, comm)) !=
 	    MPI_SUCCESS)
 		goto out;
 	total = 0;
@@ -653,7 +653,7 @@ static int two_phase_net(struct shl_file *f, struct member **ms, struct member *
 		goto out;
 	}
 	if ((rc = PMPI_Alltoallv_c(sbuf, scount, sdisp, MPI_BYTE, rbuf, rcount, rdisp, MPI_BYTE,
-				   f->comm)) != MPI_SUCCESS)
+				   comm)) != MPI_SUCCESS)
 		goto out;
 
 	/* The aggregation: this node's members through their descriptors, the others through
@@ -741,7 +741,7 @@ static int two_phase_net(struct shl_file *f, struct member **ms, struct member *
 			goto out;
 		}
 		rc = PMPI_Alltoallv_c(reply, acount, adisp, MPI_BYTE, back, bcount, bdisp, MPI_BYTE,
-				      f->comm);
+				      comm);
 		for (int to = 0; to < size && rc == MPI_SUCCESS; to++) {
 			struct msg_head *h = (struct msg_head *)(back + bdisp[to]);
 			MPI_Offset from, left;
@@ -796,8 +796,9 @@ static bool plain(const struct member *m)
 	       (m->hi - m->lo == m->bytes && m->bytes >= SHL_FILE_COLL_INDEP_MIN);
 }
 
-int shl_file_coll_rw(struct shl_file *f, enum shl_file_dir dir, MPI_Offset pos, void *buf,
-		     MPI_Count count, struct shl_datatype *type, MPI_Offset *moved)
+int shl_file_coll_rw(struct shl_file *f, MPI_Comm comm, MPI_Comm node, enum shl_file_dir dir,
+		     MPI_Offset pos, void *buf, MPI_Count count, struct shl_datatype *type,
+		     MPI_Offset *moved)
 {
 	const struct shl_datarep *rep = f->view.rep;
 	bool native = rep == NULL || shl_file_rep_native(rep);
@@ -830,7 +831,7 @@ int shl_file_coll_rw(struct shl_file *f, enum shl_file_dir dir, MPI_Offset pos, 
 		me.lo = shl_file_view_byte(&f->view, pos);
 		me.hi = shl_file_view_byte(&f->view, pos + me.bytes - 1) + 1;
 	}
-	rc = PMPI_Allgather(&pme, sizeof(pme), MPI_BYTE, ms, sizeof(pme), MPI_BYTE, f->node);
+	rc = PMPI_Allgather(&pme, sizeof(pme), MPI_BYTE, ms, sizeof(pme), MPI_BYTE, node);
 	if (rc != MPI_SUCCESS)
 		goto out;
 	if (!f->offnode) {
@@ -844,7 +845,7 @@ int shl_file_coll_rw(struct shl_file *f, enum shl_file_dir dir, MPI_Offset pos, 
 	} else {
 		long long v[3] = { me.bytes > 0 ? -me.lo : -INT64_MAX, me.bytes > 0 ? me.hi : 0,
 				   !plain(&me) }, g[3];
-		rc = PMPI_Allreduce(v, g, 3, MPI_LONG_LONG, MPI_MAX, f->comm);
+		rc = PMPI_Allreduce(v, g, 3, MPI_LONG_LONG, MPI_MAX, comm);
 		if (rc != MPI_SUCCESS)
 			goto out;
 		gmin = -g[0];
@@ -865,13 +866,13 @@ int shl_file_coll_rw(struct shl_file *f, enum shl_file_dir dir, MPI_Offset pos, 
 		if (err == 0)
 			err = -two_phase(f, ms, dir);
 	} else if (gmin < gmax) {
-		rc = two_phase_net(f, ms, &me, dir, gmin, gmax);
+		rc = two_phase_net(f, comm, node, ms, &me, dir, gmin, gmax);
 		if (rc > 0)
 			goto out;
 		if (err == 0)
 			err = -rc;
 	}
-	rc = PMPI_Allreduce(&err, &all, 1, MPI_INT, MPI_MAX, f->comm);
+	rc = PMPI_Allreduce(&err, &all, 1, MPI_INT, MPI_MAX, comm);
 	if (rc != MPI_SUCCESS)
 		goto out;
 	if (all != 0) {
