@@ -1,5 +1,5 @@
 #!/bin/bash
-# file_open_for_writing_is_named_when_job_dies: a job that ends while its ranks have a file open for writing says so ("shoal: file PATH was open for writing by ranks 0, 1, 2, 3 and may be incomplete") and keeps the exit status of the end: MPI_Abort, a segfault, a rank's exit; files open read-only, or closed, are not named, and a job that closes its files prints nothing of the kind.
+# file_open_for_writing_is_named_when_job_dies: a job that ends while its ranks have a file open for writing says so ("shoal: file PATH was open for writing by ranks 0, 1, 2, 3 and may be incomplete") and keeps the exit status of the end: MPI_Abort, a segfault, a rank's exit, a stop signal; files open read-only, or closed, are not named, and a job that closes its files prints nothing of the kind.
 . "$SHOAL_TESTS/lib/common.bash"
 
 build writer <<'SRC'
@@ -7,6 +7,7 @@ build writer <<'SRC'
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <mpi.h>
 int main(int argc, char **argv)
 {
@@ -35,6 +36,10 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return 0;
 	}
+	/* Outside MPI, so that no deadlock check ends the job before the signal. */
+	if (strcmp(argv[1], "wait") == 0)
+		for (;;)
+			sleep(1);
 	if (rank == size - 1) {
 		if (strcmp(argv[1], "abort") == 0)
 			MPI_Abort(MPI_COMM_WORLD, 5);
@@ -66,6 +71,15 @@ run -t 60 "$MPIEXEC" -n 1 "$T/writer" abort .
 cd - >/dev/null
 expect_rc 5
 expect_err "^shoal: file $T/\\./written.dat was open for writing by rank 0 and may be incomplete$"
+
+# A stop signal (mpiexec's SIGTERM, passed to the node).
+"$MPIEXEC" -n 4 "$T/writer" wait "$T" >"$OUT" 2>"$ERR" </dev/null &
+mpx=$!
+await_out_count '^rank [0-3] opened$' 4 || { kill -KILL $mpx; show; fail "the ranks did not open"; }
+kill -TERM $mpx
+await_exit $mpx "mpiexec did not end on SIGTERM"
+expect_rc 143
+expect_err "^shoal: file $T/written.dat was open for writing by ranks 0, 1, 2, 3 and may be incomplete$"
 
 run -t 60 "$MPIEXEC" -n 4 "$T/writer" close "$T"
 expect_rc 0

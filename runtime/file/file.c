@@ -14,7 +14,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "io/exit.h"
@@ -618,22 +617,32 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 }
 SHL_WEAK_ALIAS(File_open);
 
+/* Whether `arg` (a struct shl_file) has no nonblocking operation in flight. */
+static bool none_pending(void *arg)
+{
+	return atomic_load_explicit(&((struct shl_file *)arg)->pending, memory_order_acquire) == 0;
+}
+
 int PMPI_File_close(MPI_File *fh)
 {
 	const char *fn = "MPI_File_close";
+	struct shl_rank *r = shl_rank_or_die(fn);
 	struct shl_file *f;
 	int err, cls = MPI_SUCCESS, sys = 0;
 
-	shl_rank_or_die(fn);
 	if (fh == NULL)
 		return shl_file_err(NULL, MPI_ERR_ARG, fn, "fh is NULL");
 	if ((err = shl_file_check(fn, *fh, &f)) != MPI_SUCCESS)
 		return err;
 	/* Operations the rank started complete first (MPI 4.1, 14.2.2 makes closing with
 	 * requests pending erroneous; they finish rather than touch a closed file). */
-	while (atomic_load_explicit(&f->pending, memory_order_acquire) > 0) {
-		struct timespec ts = { 0, 50 * 1000 };
-		nanosleep(&ts, NULL);
+	if (!none_pending(f)) {
+		/* The rank's own wait: a rank switched in user space parks rather than
+		 * holding its carrier, and the rank progresses meanwhile. */
+		shl_rank_lock(r);
+		while (!shl_wait_once(r, none_pending, f, 1000 * 1000, true))
+			;
+		shl_rank_unlock(r);
 	}
 	shl_file_coll_close(f);
 	shl_file_shared_close(f);
