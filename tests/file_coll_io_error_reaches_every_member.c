@@ -3,7 +3,7 @@
  * members never touch the file) returns the same error class on every member; the file stays usable for a collective below the limit;
  * a collective write on a file opened read-only is MPI_ERR_READ_ONLY and a collective read
  * on a write-only one MPI_ERR_ACCESS, on every member. */
-/* ranks: 1 4 16 */
+/* ranks: 1 4 16 64 */
 #include <signal.h>
 #include <sys/resource.h>
 

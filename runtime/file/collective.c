@@ -72,7 +72,6 @@ static int check_access(const char *fn, MPI_File fh, struct shl_file **fp, enum 
 
 	shl_rank_or_die(fn);
 	err = shl_file_check(fn, fh, fp);
-
 	if (err != MPI_SUCCESS)
 		return err;
 	if (at && offset < 0 && !((*fp)->amode & MPI_MODE_SEQUENTIAL))
