@@ -7,7 +7,7 @@
  *
  * A program describes its pattern by its rank's pieces (file offset, length, in the order
  * they sit in the rank's buffer: the buffer is contiguous) and by the calls that move the
- * buffer (its `access` function). Every 8-byte word of the file holds a value that
+ * buffer (an io_access_fn). Every 8-byte word of the file holds a value that
  * depends on its offset and on the iteration (io_word), so what a rank wrote is checked
  * after each write with plain pread of its pieces, and what it read is checked against
  * what it wrote: a case whose data is wrong on any rank prints no figure, says so on
@@ -24,8 +24,8 @@
  * (10^6 B/s), the best of -i iterations.
  *
  * Output: RESULT <bench> <case> <MB/s> MB/s, where <case> is OP.MODE.FS: OP write or read,
- * MODE ind or coll, FS tmpfs or disk. Options (bench.h): -s file bytes, -i iterations a
- * case; io_contig: -M block bytes; io_small: -m record bytes. */
+ * MODE ind or coll, FS tmpfs or disk. Options (bench.h): -s file bytes, -i timed
+ * iterations a case (default 1); io_contig: -M block bytes; io_small: -m record bytes. */
 #ifndef SHOAL_BENCH_IO_H
 #define SHOAL_BENCH_IO_H
 
