@@ -34,7 +34,7 @@ while read -r name ranks _ _ _ args; do
 		# shellcheck disable=SC2086 # smoke holds several arguments
 		timeout -k 5 "$limit" "$build/bin/mpiexec" -n "$n" "$out/$name" $smoke >>"$log" 2>&1 </dev/null
 		rc=$?
-		pat="^RESULT $name -?[0-9]+ [-+0-9.eE]+ [^ ]+\$"
+		pat="^RESULT $name (-?[0-9]+|[A-Za-z][A-Za-z0-9_.+-]*) [-+0-9.eE]+ [^ ]+\$"
 		if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 			verdict="timed out after $limit s"
 		elif [ "$rc" -ne 0 ]; then
