@@ -22,6 +22,8 @@
  * of its read-modify-write holds other writers back only briefly. */
 #define SHL_FILE_RD_WINDOW (4u << 20)
 #define SHL_FILE_WR_WINDOW (512u << 10)
+/* The largest hole a read's window spans (plan). */
+#define SHL_FILE_SIEVE_GAP 4096
 
 /* ---- system calls ---- */
 
@@ -312,13 +314,17 @@ static bool flush(struct eng *e)
 
 /* Planning, per piece in stream order: extend the window, or move what it holds and start
  * a new one. A window holds pieces that ascend in the file and span at most `cap` bytes;
- * a piece larger than that is a window of its own. */
+ * a piece larger than that is a window of its own. A read's piece after a hole larger than
+ * SHL_FILE_SIEVE_GAP starts a new window: one more pread costs less than copying the hole
+ * (bench/io_strided, docs/io.md). A write keeps sieving: a piece written on its own takes a
+ * lock and a pwrite, more than the window's share of one read-modify-write. */
 static bool plan(void *ctx, MPI_Offset off, size_t len)
 {
 	struct eng *e = ctx;
 
 	if (e->wdata > 0) {
-		if (e->sieve && off >= e->wb && off + (MPI_Offset)len <= e->wa + (MPI_Offset)e->cap) {
+		if (e->sieve && off >= e->wb && off + (MPI_Offset)len <= e->wa + (MPI_Offset)e->cap &&
+		    (e->dir == SHL_FILE_WRITE || off - e->wb <= SHL_FILE_SIEVE_GAP)) {
 			e->wb = off + (MPI_Offset)len;
 			e->wdata += len;
 			e->npieces++;
