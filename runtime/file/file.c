@@ -438,7 +438,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 	struct shl_file *f;
 	char why[PATH_MAX + 256] = "";
 	const char *fault;
-	int cls = MPI_SUCCESS, sys = 0, err;
+	int cls = MPI_SUCCESS, shared, sys = 0, err;
 
 	if (c == NULL)
 		return shl_file_err(NULL, MPI_ERR_COMM, fn, "comm is not a valid communicator%s",
@@ -594,7 +594,10 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 
 	/* Step 4: the pointers (at the end of the file with MPI_MODE_APPEND). */
 	f->fp = amode & MPI_MODE_APPEND ? (MPI_Offset)st.st_size : 0;
-	cls = shl_file_shared_open(f);
+	/* The shared pointer's set-up ends in its own agreement (shared.c): where it
+	 * succeeded it did on every member, and every member undoes it below. */
+	shared = shl_file_shared_open(f);
+	cls = shared;
 	if (cls == MPI_SUCCESS && !(amode & MPI_MODE_RDONLY) && writer_add(r, f) < 0)
 		cls = MPI_ERR_NO_MEM;
 	v[0] = verdict_pack(cls, f->rank, 0);
@@ -605,7 +608,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 	if (agreed.cls != MPI_SUCCESS) {
 		snprintf(why, sizeof(why), "could not set up the shared file pointer");
 		err = verdict_raise(NULL, fn, agreed, f->rank, why, filename);
-		if (cls == MPI_SUCCESS)
+		if (shared == MPI_SUCCESS)
 			shl_file_shared_close(f);
 		writer_remove(f);
 		file_release(f);
