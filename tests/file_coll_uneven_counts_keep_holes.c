@@ -1,5 +1,5 @@
 /* file_coll_uneven_counts_keep_holes: ranks interleave blocks of a vector view and pass
- * different counts to MPI_File_write_all (a third pass 0, others end mid-filetype), from a
+ * different counts to MPI_File_write_all (every third rank 0, others end mid-filetype), from a
  * non-contiguous memory type (every other int): the file matches the views byte for byte and
  * the bytes nobody wrote keep what the file held (read-modify-write of the holes); read_all
  * into the same memory type returns exactly what each rank wrote and leaves the gaps of its

@@ -552,17 +552,8 @@ static int rw_call(const char *fn, MPI_File fh, bool at, MPI_Offset offset, void
 	MPI_Offset r;
 	int err;
 
-	shl_rank_or_die(fn);
-	if ((err = shl_file_check(fn, fh, &f)) != MPI_SUCCESS)
-		return err;
-	if (f->amode & MPI_MODE_SEQUENTIAL)
-		return shl_file_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn, "the file was opened "
-				    "with MPI_MODE_SEQUENTIAL: only the shared file pointer "
-				    "accesses it");
-	if (at && offset < 0)
-		return shl_file_err(f, MPI_ERR_ARG, fn, "offset is %lld: it must be at least 0",
-				    (long long)offset);
-	if ((err = shl_file_check_buf(f, fn, dir, buf, count, type)) != MPI_SUCCESS)
+	if ((err = shl_file_check_access(fn, fh, &f, dir, at, offset, buf, count, type)) !=
+	    MPI_SUCCESS)
 		return err;
 	if (!at)
 		offset = f->fp;

@@ -432,6 +432,23 @@ int shl_file_check_io(const char *fn, struct shl_file *f, enum shl_file_dir dir,
 	return shl_file_check_buf(f, fn, dir, buf, count, type);
 }
 
+int shl_file_check_access(const char *fn, MPI_File fh, struct shl_file **f,
+			  enum shl_file_dir dir, bool at, MPI_Offset offset, const void *buf,
+			  MPI_Count count, MPI_Datatype type)
+{
+	int err;
+
+	shl_rank_or_die(fn);
+	err = shl_file_check(fn, fh, f);
+	if (err == MPI_SUCCESS)
+		err = shl_file_check_io(fn, *f, dir, at ? SHL_FILE_AT : SHL_FILE_INDIVIDUAL, buf,
+					count, type);
+	if (err == MPI_SUCCESS && at && offset < 0)
+		err = shl_file_err(*f, MPI_ERR_ARG, fn, "offset %lld is negative",
+				   (long long)offset);
+	return err;
+}
+
 /* MPI_File_iread_at and its kin: `offset` in etypes (explicit), or -1: the individual file
  * pointer, which moves now by what the call asks for (MPI 4.1, 14.4.3). */
 static int istart_call(const char *fn, MPI_File fh, MPI_Offset offset, bool at, void *buf,
@@ -441,19 +458,11 @@ static int istart_call(const char *fn, MPI_File fh, MPI_Offset offset, bool at, 
 	struct shl_file *f;
 	int err;
 
-	shl_rank_or_die(fn);
-	err = shl_file_check(fn, fh, &f);
-	if (err != MPI_SUCCESS)
-		return err;
-	err = shl_file_check_io(fn, f, dir, at ? SHL_FILE_AT : SHL_FILE_INDIVIDUAL, buf, count,
-				type);
+	err = shl_file_check_access(fn, fh, &f, dir, at, offset, buf, count, type);
 	if (err != MPI_SUCCESS)
 		return err;
 	if (request == NULL)
 		return shl_file_err(f, MPI_ERR_REQUEST, fn, "request is NULL");
-	if (at && offset < 0)
-		return shl_file_err(f, MPI_ERR_ARG, fn, "offset %lld is negative",
-				    (long long)offset);
 	if (!at) {
 		offset = f->fp;
 		f->fp += shl_file_etypes(f, count, type);

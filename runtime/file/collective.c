@@ -61,25 +61,6 @@ struct shl_file_coll *shl_file_coll_state(struct shl_file *f)
 	return st;
 }
 
-/* The arguments of a collective access `fn`: the file, the offset of the explicit-offset
- * forms (`offset` >= 0 where `at`), and what every access checks (shl_file_check_io).
- * Raises on the file's handler (MPI_FILE_NULL's for a bad file). */
-static int check_access(const char *fn, MPI_File fh, struct shl_file **fp, enum shl_file_dir dir,
-			bool at, MPI_Offset offset, const void *buf, MPI_Count count,
-			MPI_Datatype type)
-{
-	int err;
-
-	shl_rank_or_die(fn);
-	err = shl_file_check(fn, fh, fp);
-	if (err != MPI_SUCCESS)
-		return err;
-	if (at && offset < 0 && !((*fp)->amode & MPI_MODE_SEQUENTIAL))
-		return shl_file_err(*fp, MPI_ERR_ARG, fn, "offset %lld is negative", offset);
-	return shl_file_check_io(fn, *fp, dir, at ? SHL_FILE_AT : SHL_FILE_INDIVIDUAL, buf, count,
-				 type);
-}
-
 /* The stream position an access starts at: the explicit offset or the individual file
  * pointer, in etypes of the view. */
 static MPI_Offset start_of(const struct shl_file *f, bool at, MPI_Offset offset)
@@ -285,7 +266,7 @@ static int blocking(const char *fn, MPI_File fh, enum shl_file_dir dir, bool at,
 {
 	struct shl_file *f;
 	MPI_Offset moved;
-	int err = check_access(fn, fh, &f, dir, at, offset, buf, count, type);
+	int err = shl_file_check_access(fn, fh, &f, dir, at, offset, buf, count, type);
 
 	if (err == MPI_SUCCESS)
 		err = run(f, fn, dir, at, offset, buf, count, type, &moved);
@@ -365,7 +346,7 @@ static int begin(const char *fn, MPI_File fh, int kind, enum shl_file_dir dir, b
 {
 	struct shl_file *f;
 	MPI_Offset moved;
-	int err = check_access(fn, fh, &f, dir, at, offset, buf, count, type);
+	int err = shl_file_check_access(fn, fh, &f, dir, at, offset, buf, count, type);
 
 	if (err != MPI_SUCCESS)
 		return err;
@@ -500,7 +481,7 @@ static int nonblocking(const char *fn, MPI_File fh, enum shl_file_dir dir, bool 
 		       MPI_Request *request)
 {
 	struct shl_file *f;
-	int err = check_access(fn, fh, &f, dir, at, offset, buf, count, type);
+	int err = shl_file_check_access(fn, fh, &f, dir, at, offset, buf, count, type);
 
 	if (err != MPI_SUCCESS)
 		return err;

@@ -282,6 +282,13 @@ enum shl_file_via { SHL_FILE_AT, SHL_FILE_INDIVIDUAL, SHL_FILE_SHARED };
  * raised on f's handler. Returns MPI_SUCCESS or what the handler returned. */
 int shl_file_check_io(const char *fn, struct shl_file *f, enum shl_file_dir dir,
 		      enum shl_file_via via, const void *buf, MPI_Count count, MPI_Datatype type);
+/* Owner thread, at the MPI boundary of a data access call `fn` through an explicit offset
+ * or the individual pointer (`at`): file handle `fh` (*f), then shl_file_check_io, then
+ * `offset` >= 0 where `at` (MPI_ERR_ARG), raised on the file's handler (MPI_FILE_NULL's
+ * for a bad handle). Returns MPI_SUCCESS or what the handler returned. */
+int shl_file_check_access(const char *fn, MPI_File fh, struct shl_file **f,
+			  enum shl_file_dir dir, bool at, MPI_Offset offset, const void *buf,
+			  MPI_Count count, MPI_Datatype type);
 /* Etypes of f's view that `count` elements of `type` hold (the pointers' move). */
 MPI_Offset shl_file_etypes(const struct shl_file *f, MPI_Count count,
 			   const struct shl_datatype *type);
