@@ -166,6 +166,34 @@ TEST_TOOLS    := $(MPIH) $(RANKCRT) $(RANKMAP) $(WRAPPERS)
 TEST_FLAGS    := -O1 -g -Wall -MMD -MP -Itests -I.
 TEST_RUN       = SHOAL_BUILD=$(abspath $(BUILD)) tests/run $(if $(J),-j$(J)) $(T)
 
+# mpifort and Fortran test programs: mpifort (wrappers/mpifort.in, mpicc taught Fortran)
+# under its three names, ompi-fort.pc (Meson's pkg-config name for Fortran), and the Fortran
+# test programs tests/NAME.f90 (free form) and tests/NAME.f (fixed form), built like the C
+# ones into $(BUILD)/tests/NAME; each program's own modules go to a directory of its own.
+# FORTRAN_ALL gathers what `all` builds for Fortran (every Fortran block adds to it; a block
+# defined after this one adds its own `all:` line too, as prerequisites expand when read).
+FORTRAN_ALL   += $(BUILD)/bin/mpifort $(BUILD)/bin/mpif77 $(BUILD)/bin/mpif90 \
+                 $(BUILD)/lib/pkgconfig/ompi-fort.pc
+FTEST_FLAGS   := -O1 -g -Wall
+TEST_PROGRAMS += $(patsubst tests/%.f90,$(BUILD)/tests/%,$(wildcard tests/*.f90)) \
+                 $(patsubst tests/%.f,$(BUILD)/tests/%,$(wildcard tests/*.f))
+all: $(FORTRAN_ALL)
+
+$(BUILD)/bin/mpif77 $(BUILD)/bin/mpif90: $(BUILD)/bin/mpifort
+	ln -sf mpifort $@
+
+$(BUILD)/tests/%: tests/%.f90 $(TEST_TOOLS) $(FORTRAN_ALL) | $(LIBMPI)
+	@mkdir -p $(@D)/fmod/$*
+	@echo "$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $<"
+	@$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $< >$@.build 2>&1 || \
+	  { cat $@.build; rm -f $@; exit 1; }; cat $@.build; rm -f $@.build
+
+$(BUILD)/tests/%: tests/%.f $(TEST_TOOLS) $(FORTRAN_ALL) | $(LIBMPI)
+	@mkdir -p $(@D)/fmod/$*
+	@echo "$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $<"
+	@$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $< >$@.build 2>&1 || \
+	  { cat $@.build; rm -f $@; exit 1; }; cat $@.build; rm -f $@.build
+
 test-programs: $(TEST_PROGRAMS)
 
 $(BUILD)/tests/%: tests/%.c $(TEST_TOOLS) | $(LIBMPI)
@@ -367,7 +395,9 @@ install-fortran: all
 install: all
 	install -d $(PREFIX)/bin $(PREFIX)/include $(PREFIX)/lib/shoal $(PREFIX)/lib/pkgconfig
 	install -m 755 $(MPIEXEC) $(BUILD)/bin/mpicc $(BUILD)/bin/mpicxx $(BUILD)/bin/pkg-config \
-	  $(PREFIX)/bin/
+	  $(BUILD)/bin/mpifort $(PREFIX)/bin/
+	ln -sf mpifort $(PREFIX)/bin/mpif77
+	ln -sf mpifort $(PREFIX)/bin/mpif90
 	ln -sf mpiexec $(PREFIX)/bin/mpirun
 	ln -sf mpicxx $(PREFIX)/bin/mpic++
 	ln -sf mpicxx $(PREFIX)/bin/mpiCC
@@ -375,7 +405,7 @@ install: all
 	install -m 755 $(LIBMPI) $(PREFIX)/lib/
 	install -m 644 $(RANKCRT) $(RANKMAP) $(PREFIX)/lib/shoal/
 	install -m 755 $(NODE) $(PREFIX)/lib/shoal/
-	install -m 644 $(PCFILES) $(PREFIX)/lib/pkgconfig/
+	install -m 644 $(PCFILES) $(BUILD)/lib/pkgconfig/ompi-fort.pc $(PREFIX)/lib/pkgconfig/
 	install -m 644 $(BUILD)/lib/shoal/shoal_gdb.py $(PREFIX)/lib/shoal/
 	install -m 755 $(BUILD)/bin/shoal-gdb $(PREFIX)/bin/
 
