@@ -1,13 +1,10 @@
-! fortran_mpi_module_conversions: through `use mpi` (explicit interfaces), the bindings
-! convert what C and Fortran see differently: a communicator's name set with trailing
-! blanks comes back trimmed, blank-padded and cut to a short CHARACTER; MPI_WAITALL fills
-! an array of statuses (source, tag, count); MPI_TESTSOME and MPI_WAITANY give 1-based
-! indices; MPI_TYPE_CREATE_STRUCT takes arrays of lengths, addresses and types, and sends
-! from MPI_BOTTOM with absolute addresses; MPI_ALLTOALLW takes an array of datatypes;
-! MPI_IN_PLACE and MPI_STATUS_IGNORE are the sentinels (the module variable is never
-! written); LOGICAL flags come back .TRUE./.FALSE.; MPI_INFO_GET's value is a string out;
-! under MPI_ERRORS_RETURN a bad handle gives its error class in IERROR (a bad
-! communicator is reported on MPI_COMM_SELF). Entered by each rank's main thread.
+! fortran_mpi_module_conversions: through `use mpi`, the bindings convert: a name set with
+! trailing blanks comes back trimmed, blank-padded, cut to a short CHARACTER; MPI_WAITALL
+! fills an array of statuses; MPI_TESTSOME and MPI_WAITANY give 1-based indices;
+! MPI_TYPE_CREATE_STRUCT takes arrays (absolute addresses, sent from MPI_BOTTOM);
+! MPI_ALLTOALLW takes datatype arrays; MPI_IN_PLACE, MPI_STATUS_IGNORE (never written);
+! LOGICAL flags; MPI_INFO_GET's string out; under MPI_ERRORS_RETURN a bad handle's class
+! in IERROR (a bad communicator's on MPI_COMM_SELF). Entered by each rank's main thread.
 ! ranks: 1 4 64
 program conversions
   use mpi
