@@ -276,8 +276,8 @@ SENTINELS = [("MPI_BOTTOM", "INTEGER", "", "shl_f_bottom"),
              ("MPI_UNWEIGHTED", "INTEGER", "(1)", "shl_f_unweighted"),
              ("MPI_WEIGHTS_EMPTY", "INTEGER", "(1)", "shl_f_weights_empty"),
              ("MPI_BUFFER_AUTOMATIC", "INTEGER", "", "shl_f_buffer_automatic"),
-             ("MPI_ARGV_NULL", "CHARACTER*1", "(1)", "shl_f_argv_null"),
-             ("MPI_ARGVS_NULL", "CHARACTER*1", "(1,1)", "shl_f_argvs_null")]
+             ("MPI_ARGV_NULL", "CHARACTER(LEN=1)", "(1)", "shl_f_argv_null"),
+             ("MPI_ARGVS_NULL", "CHARACTER(LEN=1)", "(1,1)", "shl_f_argvs_null")]
 # The predefined callbacks a Fortran program passes by name (written in
 # runtime/fortran/callbacks.c).
 CALLBACKS = ["MPI_COMM_NULL_COPY_FN", "MPI_COMM_NULL_DELETE_FN", "MPI_COMM_DUP_FN",
