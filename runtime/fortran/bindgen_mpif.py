@@ -147,7 +147,13 @@ def wrapper(f):
                 if p.name == "baseptr":
                     call.append(fp)
                     continue
-                pre.append(f"{base} *{n} = ({base} *){fp};")
+                if "nul" in p.flags:
+                    # A C string length that counts the NUL, a Fortran one that does not.
+                    pre.append(f"{base} {n}_v = *{fp} > 0 ? *{fp} + 1 : *{fp};")
+                    pre.append(f"{base} *{n} = &{n}_v;")
+                    post.append(f"*{fp} = {n}_v > 0 ? {n}_v - 1 : {n}_v;")
+                else:
+                    pre.append(f"{base} *{n} = ({base} *){fp};")
                 call.append(n)
                 if "plus1" in p.flags:
                     post.append(f"if (*{n} >= 0)")
