@@ -375,11 +375,26 @@ def f_decl(p):
     return [f"{base}{intent} :: {p.name}"]
 
 
-def interface(f, prefix):
+def interface(f, prefix, cptr=False):
+    """The interface body of f (as prefix + name); with cptr, the MPI_<NAME>_CPTR form whose
+    baseptr is a TYPE(C_PTR), bound by name to the same C function (a C pointer either
+    way: the INTEGER(KIND=MPI_ADDRESS_KIND) and the TYPE(C_PTR) are 8 bytes)."""
     ps = [p for p in f.params if p.kind != "omit"]
     names = [p.name for p in ps] + (["ierror"] if f.ierror else [])
     head = f"{prefix}{f.name}({', '.join(names)})"
     L = []
+    if cptr:
+        L.append(f"subroutine {prefix}{f.name}_cptr({', '.join(names)}) &")
+        L.append(f"    bind(C, name=\"{prefix.lower()}{f.name.lower()}_\")")
+        L.append("  use, intrinsic :: iso_c_binding, only: c_ptr")
+        for p in ps:
+            if p.name == "baseptr":
+                L.append(f"  TYPE(C_PTR), INTENT({p.intent.upper()}) :: baseptr")
+            else:
+                L += ["  " + d for d in f_decl(p)]
+        L.append("  INTEGER, INTENT(OUT) :: ierror")
+        L.append("end subroutine")
+        return L
     if f.ret_kind == "error":
         L.append(f"subroutine {head}")
     else:
@@ -432,8 +447,12 @@ def mpi_module(funcs, consts):
     L += wrap_free("EXTERNAL :: " + ", ".join(CALLBACKS), "  ")
     L.append("")
     L.append("  interface")
+    cptr_funcs = []
     for f in funcs:
         if not f.bound or f.ret_kind != "error":
+            continue
+        if any(p.name == "baseptr" for p in f.params):
+            cptr_funcs.append(f)  # generic, below
             continue
         for prefix in ("MPI_", "PMPI_"):
             for x in interface(f, prefix):
@@ -443,6 +462,15 @@ def mpi_module(funcs, consts):
           "    subroutine PMPI_F_sync_reg(buf)", "      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf",
           "      TYPE(*), DIMENSION(*) :: buf", "    end subroutine"]
     L.append("  end interface")
+    L.append("")
+    # A memory address out (MPI_ALLOC_MEM, MPI_WIN_ALLOCATE, ...): generic over an
+    # INTEGER(KIND=MPI_ADDRESS_KIND) and a TYPE(C_PTR) (MPI 4.1, 19.1.3).
+    for f in cptr_funcs:
+        for prefix in ("MPI_", "PMPI_"):
+            L.append(f"  interface {prefix}{f.name}")
+            for x in interface(f, prefix) + interface(f, prefix, cptr=True):
+                L += wrap_free(x, "    ")
+            L.append("  end interface")
     L.append("")
     specifics = [f"shl_mpi_sizeof_{t[0].lower()}{t[1]}" for t in SIZEOF_TYPES]
     for prefix in ("MPI_", "PMPI_"):
