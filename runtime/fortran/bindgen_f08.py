@@ -23,12 +23,13 @@ How a specific binds (docs/fortran.md, "mpi_f08"):
 
 Run by the Makefile: python3 bindgen_f08.py MPI_H BINDINGS_TXT OUTDIR. A parameter it cannot
 bind fails the run, so a function that lands later gets its binding or a build error."""
+import fnmatch
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bindgen import load  # noqa: E402  (fgen's loader, the one description)
+from bindgen import DescriptionError, consts_rules, load  # noqa: E402  (the one description)
 
 # Functions bound by hand in mpi_f08_types.f90, and the C-only ones (MPI 4.1 19.3.4).
 HANDWRITTEN = {"Status_f082f", "Status_f2f08", "Sizeof", "F_sync_reg"}
@@ -70,7 +71,7 @@ def nonblocking(name):
 
 
 def is_cptr(p):
-    return p.kind == "buffer" and p.name in CPTR_NAMES
+    return p.kind in ("buffer", "aint") and p.name in CPTR_NAMES
 
 
 def cb_type(p):
@@ -83,6 +84,12 @@ def ftype(func, p, asynch):
     if intent is None:
         fail(func, f"parameter {p.name}: no intent")
     k = p.kind
+    if k == "" and p.name.startswith("attribute_val") and func.manual:
+        # The attribute families (hand-written C): INTEGER(MPI_ADDRESS_KIND) values, the
+        # MPI-1 Attr_ ones INTEGER.
+        k = "int" if func.name.startswith("Attr_") else "aint"
+    if is_cptr(p):
+        return "type(c_ptr), " + intent
     if k == "buffer":
         if is_cptr(p):
             return "type(c_ptr), " + intent
@@ -128,10 +135,10 @@ FRESULT = {"double": "double precision", "MPI_Aint": "integer(MPI_ADDRESS_KIND)"
 
 
 def params_of(func):
-    ps = list(func.params)
-    if func.name in ("Init", "Init_thread"):  # MPI 4.1: no argc/argv in Fortran
-        ps = [p for p in ps if p.name not in ("argc", "argv")]
-    return ps
+    """The Fortran dummies: the description's parameters without the omitted ones (argc,
+    argv) and the discarded results (but buffer_addr, which mpi_f08 returns as C_PTR)."""
+    return [p for p in func.params
+            if p.kind != "omit" and ("discard" not in p.flags or is_cptr(p))]
 
 
 def path_of(func):
@@ -208,6 +215,7 @@ def signature(func):
     for p in params_of(func):
         t = ftype(func, p, False).split(",")[0]
         t = re.sub(r"integer\(MPI_(ADDRESS|OFFSET|COUNT)_KIND\)", "integer8", t)
+        t = re.sub(r"procedure\(.*", "procedure", t)  # not told apart by their interfaces
         sig.append((t, bool(dims(p))))
     return tuple(sig)
 
@@ -227,23 +235,26 @@ def fortran_module(funcs):
            "  use mpi_f08_constants",
            "  implicit none",
            ""]
-    skipped = []
+    generics = []
     for base in sorted(byname):
         group = byname[base]
         plain = [f for f in group if not f.large_count]
         large = [f for f in group if f.large_count]
         if plain and large and signature(plain[0]) == signature(large[0]):
-            # Not distinguishable by kinds on this platform: the int form only.
-            skipped.append(large[0].name)
-            large = []
+            # Not told apart by their arguments (MPI_ADDRESS_KIND is MPI_COUNT_KIND here; a
+            # procedure argument): the large-count form has its own name (MPI 4.1 19.2).
+            generics += [(base, plain), (large[0].name, large)]
+        else:
+            generics.append((base, plain + large))
+    for base, fs in generics:
         for prof in (False, True):
             gname = ("PMPI_" if prof else "MPI_") + base
-            bodies = [specific(f, prof) for f in plain + large]
+            bodies = [specific(f, prof) for f in fs]
             out.append(f"  interface {gname}")
             out.extend(b for _, b in bodies)
             out.append(f"  end interface {gname}")
     out.append("end module mpi_f08")
-    return "\n".join(out) + "\n", skipped
+    return "\n".join(out) + "\n"
 
 
 # ---- C entry points -------------------------------------------------------------------------
@@ -267,11 +278,11 @@ OBJ_KINDS = {"Comm": "SHL_F08_COMM", "Win": "SHL_F08_WIN", "File": "SHL_F08_FILE
 def array_len(expr):
     """A length expression of the description, in C over the locals (named as the C
     parameters)."""
-    return re.sub(r"\b([a-z_]+)\(", r"shl_f08_\1(", expr)
+    return re.sub(r"\b([a-z_]+)\(", r"shl_f_\1(", expr)
 
 
 def c_function(func):
-    ps = params_of(func)
+    ps = list(func.params)
     asynch = nonblocking(func.name)
     fargs, call = [], []
     decls, pre, post, frees, sect = [], [], [], [], []
@@ -287,6 +298,15 @@ def c_function(func):
     for i, p in enumerate(ps):
         n, fn = p.name, "f_" + p.name
         k = p.kind
+        if k == "omit":
+            call.append(p.value)
+            continue
+        if "discard" in p.flags and not is_cptr(p):
+            if k not in ("int", "aint", "offset", "count") or p.array:
+                fail(func, f"parameter {n}: a discarded {k} has no C entry point form")
+            decls.append(f"\t{c_base(p.ctype)} {n}_v = 0;")
+            call.append(f"&{n}_v")
+            continue
         if k not in FPTR:
             fail(func, f"parameter {n}: kind {k!r} has no C entry point form")
         call.append(n)
@@ -299,11 +319,15 @@ def c_function(func):
             buffers.append((i, p))
             continue
         if k in ("int", "logical", "aint", "offset", "count"):
+            if "plus1" in p.flags and (p.array or k != "int"):
+                fail(func, f"parameter {n}: a 1-based index array has no C entry point form")
             if c_is_ptr(p):
                 ct = p.ctype.replace("[]", "").strip()
                 if not ct.endswith("*"):
                     ct += " *"
                 decls.append(f"\t{ct}{n} = {fn};")
+                if "plus1" in p.flags:
+                    post.append(f"\tif (rc == MPI_SUCCESS && *{n} >= 0)\n\t\t*{n} += 1;")
             else:
                 decls.append(f"\t{c_base(p.ctype)} {n} = *{fn};")
         elif k == "handle":
@@ -386,7 +410,7 @@ def c_function(func):
         if paired:
             decls.append(f"\tMPI_Count {n}_count;")
         pre.append(f"\tif (SHL_F08_LIKELY(shl_f08_contig({fn}))) {{")
-        pre.append(f"\t\t{n} = shl_f08_addr({fn}->base_addr);")
+        pre.append(f"\t\t{n} = shl_f_buf({fn}->base_addr);")
         pre.append("\t} else {")
         if paired:
             pre.append(f"\t\t{n}_count = {nxt.name};")
@@ -428,10 +452,12 @@ def c_file(funcs):
 
 # ---- constants ------------------------------------------------------------------------------
 
-def constants_program(mpi_h):
+def constants_program(mpi_h, bindings):
     """A C program printing module mpi_f08_constants: every predefined handle of mpi.h as a
     PARAMETER of its derived type (through PMPI_X_c2f, the integers of this build), every
-    integer #define MPI_* as an INTEGER PARAMETER (of kind 8 where it needs it)."""
+    integer #define MPI_* as a PARAMETER of the kind bindings.txt gives it (INTEGER by
+    default, of kind 8 where the value needs it); bindings.txt's skip-const lines apply."""
+    kinds, skips = consts_rules(bindings)
     text = re.sub(r"/\*.*?\*/", "", open(mpi_h).read(), flags=re.S)
     typedefs = {}
     for m in re.finditer(r"typedef struct (\w+) \*(MPI_\w+);", text):
@@ -444,7 +470,7 @@ def constants_program(mpi_h):
     handles, ints = [], []
     for m in re.finditer(r"^#define (MPI_\w+)[ \t]+(.+)$", text, re.M):
         name, val = m.group(1), m.group(2).strip()
-        if name.startswith(("MPI_F_", "MPI_F08_")) or name in SKIP_CONSTANTS:
+        if name in SKIP_CONSTANTS or any(fnmatch.fnmatchcase(name, pat) for pat, _ in skips):
             continue
         h = None
         mm = re.fullmatch(r"\(\(\s*(MPI_\w+)\s*\)\s*0\s*\)", val)
@@ -456,7 +482,7 @@ def constants_program(mpi_h):
         if h:
             handles.append((name, h))
         elif re.fullmatch(r"[-()0-9xXa-fA-FuUlL \t|<>+*~]+|\(?MPI_\w+\)?", val):
-            ints.append(name)
+            ints.append((name, kinds.get(name, "int")))
     p = ['/* Generated by runtime/fortran/bindgen_f08.py: prints module mpi_f08_constants. */',
          "#include <stdio.h>", '#include "mpi.h"', "",
          "int main(void)", "{",
@@ -469,10 +495,18 @@ def constants_program(mpi_h):
         conv = {"MPI_Datatype": "Type"}.get(h, h[4:])
         p.append(f'\tprintf("  type({h}), parameter :: {name} = {h}(%d)\\n", '
                  f"(int)PMPI_{conv}_c2f({name}));")
-    for name in ints:
-        p.append(f"\t{{ long long v = (long long)({name}); if (v == (int)v) "
-                 f'printf("  integer, parameter :: {name} = %lld\\n", v); else '
-                 f'printf("  integer(8), parameter :: {name} = %lld_8\\n", v); }}')
+    fkind = {"aint": "MPI_ADDRESS_KIND", "offset": "MPI_OFFSET_KIND", "count": "MPI_COUNT_KIND"}
+    for name, kind in ints:
+        if kind == "logical":
+            p.append(f'\tprintf("  logical, parameter :: {name} = %s\\n", '
+                     f'({name}) ? ".true." : ".false.");')
+        elif kind in fkind:
+            p.append(f'\tprintf("  integer({fkind[kind]}), parameter :: {name} = '
+                     f'%lld_{fkind[kind]}\\n", (long long)({name}));')
+        else:
+            p.append(f"\t{{ long long v = (long long)({name}); if (v == (int)v) "
+                     f'printf("  integer, parameter :: {name} = %lld\\n", v); else '
+                     f'printf("  integer(8), parameter :: {name} = %lld_8\\n", v); }}')
     p.append('\tprintf("  integer, parameter :: MPI_STATUS_SIZE = %d\\n", MPI_F_STATUS_SIZE);')
     p.append('\tputs("end module mpi_f08_constants");')
     p.append("\treturn 0;")
@@ -493,20 +527,23 @@ def main():
     if len(sys.argv) != 4:
         sys.exit("usage: bindgen_f08.py MPI_H BINDINGS_TXT OUTDIR")
     mpi_h, bindings, outdir = sys.argv[1:]
-    funcs = [f for f in load(mpi_h, bindings)
-             if not C_ONLY.search(f.name) and f.name not in HANDWRITTEN]
+    try:
+        funcs = load(mpi_h, bindings)
+    except DescriptionError as e:
+        sys.exit("bindgen_f08: " + str(e).replace("\n", "\nbindgen_f08: "))
+    funcs = [f for f in funcs if not (f.c_only or C_ONLY.search(f.name) or
+                                      f.name in HANDWRITTEN or f.varargs and not f.params)]
     # Deprecated functions whose callbacks mpi_f08 has no interface for.
     funcs = [f for f in funcs
              if not any(p.kind == "callback" and cb_type(p) not in CALLBACKS for p in f.params)]
     os.makedirs(outdir, exist_ok=True)
-    module, skipped = fortran_module(funcs)
-    funcs = [f for f in funcs if f.name not in skipped]
+    module = fortran_module(funcs)
     with open(os.path.join(outdir, "mpi_f08.f90"), "w") as fh:
         fh.write(module)
     with open(os.path.join(outdir, "f08_bindings.c"), "w") as fh:
         fh.write(c_file(funcs))
     with open(os.path.join(outdir, "f08_constants.c"), "w") as fh:
-        fh.write(constants_program(mpi_h))
+        fh.write(constants_program(mpi_h, bindings))
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "mpi.h"
+#include "runtime/fortran/fortran.h"
 
 #define SHL_F08_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SHL_F08_STACK 32
@@ -24,31 +25,14 @@
 	extern __typeof__(PMPI_##name##_f08ts) MPI_##name##_f08ts \
 		__attribute__((weak, alias("PMPI_" #name "_f08ts"), visibility("default")));
 
-/* The sentinels of the mpi_f08 module: its BIND(C) module variables (mpi_f08_types.f90),
- * objects of libmpifort that every user of the module shares the address of. */
-extern char shl_f_bottom, shl_f_in_place, shl_f_buffer_automatic, shl_f_status_ignore,
-	shl_f_statuses_ignore;
-
 static inline bool shl_f08_is_status_ignore(const MPI_Fint *s)
 {
-	return (const void *)s == (const void *)&shl_f_status_ignore;
+	return shl_f_is_status_ignore(s);
 }
 
 static inline bool shl_f08_is_statuses_ignore(const MPI_Fint *s)
 {
-	return (const void *)s == (const void *)&shl_f_statuses_ignore;
-}
-
-/* A buffer's address as C sees it: the sentinels become C's. */
-static inline void *shl_f08_addr(void *p)
-{
-	if (p == &shl_f_bottom)
-		return MPI_BOTTOM;
-	if (p == &shl_f_in_place)
-		return MPI_IN_PLACE;
-	if (p == &shl_f_buffer_automatic)
-		return MPI_BUFFER_AUTOMATIC;
-	return p;
+	return shl_f_is_statuses_ignore(s);
 }
 
 /* Whether the described elements lie one after the other (a scalar, a whole array, a
@@ -65,19 +49,6 @@ static inline bool shl_f08_contig(const CFI_cdesc_t *d)
 		want *= n;
 	}
 	return true;
-}
-
-/* The size of a communicator's group for an array of the description ("comm_size(comm)"):
- * the remote group's for an intercommunicator, as the collectives count their peers. */
-static inline int shl_f08_comm_size(MPI_Comm comm)
-{
-	int inter = 0, n = 0;
-	PMPI_Comm_test_inter(comm, &inter);
-	if (inter)
-		PMPI_Comm_remote_size(comm, &n);
-	else
-		PMPI_Comm_size(comm, &n);
-	return n;
 }
 
 enum { SHL_F08_NONE, SHL_F08_COMM, SHL_F08_WIN, SHL_F08_FILE };
@@ -269,13 +240,6 @@ static inline void shl_f08_sect_leave(struct shl_f08_sect *s, int rc)
 	}
 	if (s->made)
 		PMPI_Type_free(&s->made);
-}
-
-/* MPI_F_sync_reg: nothing, in a function the compiler of the caller cannot see into. */
-SHL_F08_EXPORT void shl_f08_sync_reg(CFI_cdesc_t *buf);
-SHL_F08_EXPORT void shl_f08_sync_reg(CFI_cdesc_t *buf)
-{
-	(void)buf;
 }
 
 #endif

@@ -10,6 +10,8 @@
 ! addresses matter, never their values; libmpifort is a copy per rank, so each rank has its own.
 module mpi_f08_types
   use, intrinsic :: iso_c_binding, only: c_int, c_intptr_t, c_long_long, c_ptr
+  use shl_mpi_sentinels, only: MPI_BOTTOM, MPI_IN_PLACE, MPI_BUFFER_AUTOMATIC, &
+    MPI_ERRCODES_IGNORE, MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY, MPI_ARGV_NULL, MPI_ARGVS_NULL
   implicit none
   private :: c_int, c_intptr_t, c_long_long, c_ptr
 
@@ -25,17 +27,9 @@ module mpi_f08_types
   logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.
   logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false.
 
-  ! The sentinels: variables whose addresses the C side tells apart (runtime/fortran/f08.h,
-  ! fortran.h), the same objects as the `mpi` module's.
-  integer, bind(C, name="shl_f_bottom") :: MPI_BOTTOM
-  integer, bind(C, name="shl_f_in_place") :: MPI_IN_PLACE
-  integer, bind(C, name="shl_f_buffer_automatic") :: MPI_BUFFER_AUTOMATIC
-  integer, bind(C, name="shl_f_errcodes_ignore") :: MPI_ERRCODES_IGNORE(1)
-  integer, bind(C, name="shl_f_unweighted") :: MPI_UNWEIGHTED(1)
-  integer, bind(C, name="shl_f_weights_empty") :: MPI_WEIGHTS_EMPTY(1)
-  character(len=1), bind(C, name="shl_f_argv_null") :: MPI_ARGV_NULL(1)
-  character(len=1), bind(C, name="shl_f_argvs_null") :: MPI_ARGVS_NULL(1, 1)
-
+  ! The sentinels: variables whose addresses the C side tells apart (runtime/fortran/
+  ! fortran.h), the `mpi` module's objects (shl_mpi_sentinels); the statuses' are typed here
+  ! under the same binding names.
   ! Handles.
   type, bind(C) :: MPI_Comm
     integer :: MPI_VAL
@@ -211,14 +205,15 @@ module mpi_f08_types
   private :: shl_sizeof_character1
 
   ! MPI_F_SYNC_REG (MPI 4.1 19.1.17): an external call the compiler cannot see into, so a
-  ! buffer of a nonblocking call is not kept in registers across it.
+  ! buffer of a nonblocking call is not kept in registers across it (runtime/fortran/
+  ! support.c's, which does nothing).
   interface MPI_F_sync_reg
-    subroutine shl_f08_sync_reg(buf) bind(C, name="shl_f08_sync_reg")
+    subroutine shl_f08_sync_reg(buf) bind(C, name="mpi_f_sync_reg_")
       type(*), dimension(..), asynchronous :: buf
     end subroutine shl_f08_sync_reg
   end interface MPI_F_sync_reg
   interface PMPI_F_sync_reg
-    subroutine shl_f08_psync_reg(buf) bind(C, name="shl_f08_sync_reg")
+    subroutine shl_f08_psync_reg(buf) bind(C, name="pmpi_f_sync_reg_")
       type(*), dimension(..), asynchronous :: buf
     end subroutine shl_f08_psync_reg
   end interface PMPI_F_sync_reg
