@@ -7,11 +7,16 @@ bin=$SHOAL_BUILD/bin
 lib=$(cd "$SHOAL_BUILD/lib" && pwd -P)
 inc=$(cd "$SHOAL_BUILD/include" && pwd -P)
 cd "$TEST_TMP" || fail "no scratch directory"
+# mpifort's compile flags: the include directory, and -fallow-argument-mismatch where the
+# compiler has it (mpif.h programs).
+cf="-I$inc"
+gfortran -fallow-argument-mismatch -fsyntax-only -x f95 /dev/null >/dev/null 2>&1 &&
+	cf="$cf -fallow-argument-mismatch"
 
 for w in mpifort mpif77 mpif90; do
 	run "$bin/$w" -showme:compile
 	expect_rc 0
-	expect_out "^-I$inc -fPIC\$"
+	expect_out "^$cf -fPIC\$"
 	run "$bin/$w" -showme:link
 	expect_rc 0
 	expect_out "-Wl,$lib/shoal/rankcrt.o -Wl,$lib/shoal/mpif_sentinels.o -L$lib .*-lmpifort -lmpi\$"
@@ -20,19 +25,19 @@ for w in mpifort mpif77 mpif90; do
 	run "$bin/$w" -showme:version
 	expect_out '^mpifort: Shoal [0-9.]+ \(Language: Fortran\)$'
 	run "$bin/$w" -show -o p p.f90
-	expect_out "^gfortran -I$inc -o p p.f90 -fPIC -shared .*$lib/shoal/rankcrt.o $lib/shoal/mpif_sentinels.o -L$lib .*-lmpifort -lmpi\$"
+	expect_out "^gfortran $cf -o p p.f90 -fPIC -shared .*$lib/shoal/rankcrt.o $lib/shoal/mpif_sentinels.o -L$lib .*-lmpifort -lmpi\$"
 done
 run "$bin/mpifort" -compile-info -c p.f90
-expect_out "^gfortran -I$inc -c p.f90 -fPIC\$"
+expect_out "^gfortran $cf -c p.f90 -fPIC\$"
 run "$bin/mpifort" -link-info p.o
-expect_out "^gfortran -I$inc p.o -fPIC -shared "
+expect_out "^gfortran $cf p.o -fPIC -shared "
 run env SHOAL_FC="ccache gfortran-12" "$bin/mpifort" -show -c p.f90
 expect_out '^ccache gfortran-12 '
 run "$bin/mpifort" -static -o p p.f90
 expect_rc 1
 expect_err '^mpifort: -static is not possible with Shoal'
 run "$bin/mpifort" -show -J mods -c p.f90
-expect_out "^gfortran -I$inc -J mods -c p.f90 -fPIC\$"
+expect_out "^gfortran $cf -J mods -c p.f90 -fPIC\$"
 # A build system handing back -showme:link (FC=mpifort with Meson's pkg-config flags).
 run "$bin/mpifort" -show p.o $("$bin/mpifort" -showme:link)
 [ "$(grep -o 'rankcrt.o' "$OUT" | wc -l)" = 1 ] && [ "$(grep -o 'mpif_sentinels.o' "$OUT" | wc -l)" = 1 ] ||
