@@ -20,6 +20,9 @@ my %foreign = (
 	'summary.md' => "a table bench/run writes into its results",
 	'run.py'     => "a user's script in the README's example",
 	'rank.sh'    => "the script process_ranks_exit_status_follows_rank_rules writes",
+	'mpif.h'     => "the Fortran include file runtime/fortran/bindgen.py writes into the build",
+	'mpif_bindings.c' => "C that runtime/fortran/bindgen.py writes into the build",
+	'f08_bindings.c'  => "C that runtime/fortran/bindgen_f08.py writes into the build",
 );
 # The sections of docs/architecture.md whose every name in backticks must be in the sources.
 my %named = map { $_ => 1 } ('The objects', 'One message on a node', 'One message across hosts',
@@ -36,7 +39,7 @@ sub walk {
 		my $p = $dir eq '.' ? $e : "$dir/$e";
 		if (-d $p) {
 			walk($p) unless -l $p || $p =~ m{^(?:build|\.(?!ci$))};
-		} elsif (-f _ && ($e =~ /\.(?:c|h|cpp|map|py|sh|bash|conf|in|supp|md)$/ ||
+		} elsif (-f _ && ($e =~ /\.(?:c|h|cpp|map|py|sh|bash|conf|in|supp|md|f|f90|inc|txt)$/ ||
 				  $e eq 'Makefile' || ($e !~ /\./ && -x _ && -T _))) {
 			push @files, $p;
 			$exists{$p} = 1;
