@@ -369,7 +369,7 @@ void shl_fold_dup(const struct shl_fold *f, void *dst, const void *src)
 
 /* MPI_Op_create (fn) and MPI_Op_create_c (fn_c): exactly one function is given. */
 static int op_create(const char *fn, MPI_User_function *user_fn,
-		     MPI_User_function_c *user_fn_c, int commute, MPI_Op *op)
+		     MPI_User_function_c *user_fn_c, bool fortran, int commute, MPI_Op *op)
 {
 	struct shl_op *o;
 
@@ -380,7 +380,7 @@ static int op_create(const char *fn, MPI_User_function *user_fn,
 	if (o == NULL)
 		return shl_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
 	*o = (struct shl_op){ .magic = SHL_OP_MAGIC, .kind = SHL_OP_USER, .commute = commute != 0,
-			      .fn = user_fn, .fn_c = user_fn_c };
+			      .fortran = fortran, .fn = user_fn, .fn_c = user_fn_c };
 	atomic_init(&o->refs, 1);
 	*op = o;
 	return MPI_SUCCESS;
@@ -388,15 +388,41 @@ static int op_create(const char *fn, MPI_User_function *user_fn,
 
 int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 {
-	return op_create("MPI_Op_create", user_fn, NULL, commute, op);
+	return op_create("MPI_Op_create", user_fn, NULL, false, commute, op);
 }
 SHL_WEAK_ALIAS(Op_create);
 
 int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
 {
-	return op_create("MPI_Op_create_c", NULL, user_fn, commute, op);
+	return op_create("MPI_Op_create_c", NULL, user_fn, false, commute, op);
 }
 SHL_WEAK_ALIAS(Op_create_c);
+
+/* The Fortran functions are kept as C function pointers of another type and called back
+ * through their own type (shl_op_call_fortran). */
+SHL_API int shl_f_op_create(shl_f_user_function *fn, int commute, MPI_Op *op)
+{
+	return op_create("MPI_Op_create", (MPI_User_function *)fn, NULL, true, commute, op);
+}
+
+SHL_API int shl_f_op_create_c(shl_f_user_function_c *fn, int commute, MPI_Op *op)
+{
+	return op_create("MPI_Op_create_c", NULL, (MPI_User_function_c *)fn, true, commute, op);
+}
+
+void shl_op_call_fortran(const struct shl_op *op, const void *in, void *inout, MPI_Count len,
+			 MPI_Datatype type)
+{
+	MPI_Fint t = shl_handle_to_int(type);
+
+	if (op->fn_c != NULL) {
+		MPI_Count n = len;
+		((shl_f_user_function_c *)op->fn_c)((void *)in, inout, &n, &t);
+	} else {
+		MPI_Fint n = (MPI_Fint)len;
+		((shl_f_user_function *)op->fn)((void *)in, inout, &n, &t);
+	}
+}
 
 int PMPI_Op_free(MPI_Op *op)
 {
