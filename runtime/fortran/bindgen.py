@@ -22,6 +22,8 @@ The IR (stable: fields are added, never renamed):
     Fortran binding; reason: why manual or C-only; large_count: a `_c` twin (mpi_f08
     only); fortran_only: a function of the Fortran bindings alone (MPI_SIZEOF,
     MPI_F_SYNC_REG); varargs: the C declaration ends in `...` (MPI_Pcontrol), dropped.
+    ierror: the Fortran call has a final IERROR argument (an MPI call's int return);
+    false for functions (MPI_WTIME) and for those bindings.txt lists as no-ierror.
     Properties: fname ("MPI_SEND"), cname ("MPI_Send"), ret_kind ("error" for the int
     return of an MPI call, else the kind of a function's value: "double", "aint").
   Param(name, ctype, kind, handle, array, intent, fkind, size, value, flags)
@@ -105,6 +107,7 @@ class Func:
     c_only: bool = False
     reason: str = ""
     varargs: bool = False
+    ierror: bool = True
 
     @property
     def cname(self):
@@ -204,7 +207,7 @@ def parse_mpi_h(path):
 def parse_bindings(path):
     """bindings.txt as lists of directives (each a dict)."""
     out = {"c-only": [], "manual": [], "param": [], "fortran-only": [], "const": [],
-           "skip-const": []}
+           "skip-const": [], "no-ierror": []}
     for n, raw in enumerate(open(path), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -212,7 +215,7 @@ def parse_bindings(path):
         where = f"{os.path.basename(path)}:{n}"
         word, _, rest = line.partition(" ")
         rest = rest.strip()
-        if word in ("c-only", "manual", "skip-const"):
+        if word in ("c-only", "manual", "skip-const", "no-ierror"):
             pat, _, reason = rest.partition(" ")
             if not reason.strip():
                 raise DescriptionError(f"{where}: '{word} {pat}' needs a reason")
@@ -380,6 +383,15 @@ def load(mpi_h, bindings_txt):
                 setattr(p, k, v)
         if d["set"].get("kind") in ("string",) and "array" not in d["set"]:
             p.array = None
+    for d in b["no-ierror"]:
+        f = byname.get(d["pattern"])
+        if f is None:
+            errors.append(f"{d['where']}: mpi.h declares no MPI_{d['pattern']}")
+        else:
+            f.ierror, d["used"] = False, True
+    for f in funcs:
+        if f.ret != "int":
+            f.ierror = False
     for d in b["c-only"] + b["manual"]:
         if not d["used"]:
             errors.append(f"{d['where']}: '{d['pattern']}' matches no function of mpi.h")
@@ -462,15 +474,20 @@ def main(argv):
             print(f"{f.cname} {what} {f.reason}".rstrip())
         return 0
     import bindgen_mpif  # the backend, beside this file
-    if argv[1] == "mpif":
-        bindgen_mpif.write_c(funcs, mpi_h, txt, argv[2])
-    elif argv[1] == "mpif-headers":
-        bindgen_mpif.write_headers(funcs, txt, argv[2], argv[3])
-    else:
-        _fail(f"unknown backend '{argv[1]}'")
+    try:
+        if argv[1] == "mpif":
+            bindgen_mpif.write_c(funcs, mpi_h, txt, argv[2])
+        elif argv[1] == "mpif-headers":
+            bindgen_mpif.write_headers(funcs, txt, argv[2], argv[3])
+        else:
+            _fail(f"unknown backend '{argv[1]}'")
+    except DescriptionError as e:
+        _fail(str(e))
     return 0
 
 
 if __name__ == "__main__":
+    # Run as the module `bindgen` (the one the backends import), not as __main__.
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    sys.exit(main(sys.argv))
+    import bindgen
+    sys.exit(bindgen.main(sys.argv))

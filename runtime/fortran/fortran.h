@@ -46,7 +46,7 @@ struct shl_f_registry {
 	int n;
 	struct shl_f_sentinels set[SHL_F_SENTINEL_SETS];
 };
-extern struct shl_f_registry shl_f_registry;
+extern SHL_F_API struct shl_f_registry shl_f_registry;
 
 /* Registers a program's or library's sentinels (mpif_sentinels.o's constructor; mpi_f08
  * may register typed ones of its own). Thread-safe against other registrations; called

@@ -10,7 +10,7 @@
 
 #include "runtime/fortran/fortran.h"
 
-struct shl_f_registry shl_f_registry;
+SHL_F_API struct shl_f_registry shl_f_registry;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The modules' sentinels: BIND(C) variables of module shl_mpi_sentinels
