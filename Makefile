@@ -182,13 +182,16 @@ all: $(FORTRAN_ALL)
 $(BUILD)/bin/mpif77 $(BUILD)/bin/mpif90: $(BUILD)/bin/mpifort
 	ln -sf mpifort $@
 
-$(BUILD)/tests/%: tests/%.f90 $(TEST_TOOLS) $(FORTRAN_ALL) | $(LIBMPI)
+# The Fortran blocks below this one add to FORTRAN_ALL later: $$(FORTRAN_ALL) is read when
+# the rule is used (second expansion), with every block's part.
+.SECONDEXPANSION:
+$(BUILD)/tests/%: tests/%.f90 $(TEST_TOOLS) $$(FORTRAN_ALL) | $(LIBMPI)
 	@mkdir -p $(@D)/fmod/$*
 	@echo "$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $<"
 	@$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $< >$@.build 2>&1 || \
 	  { cat $@.build; rm -f $@; exit 1; }; cat $@.build; rm -f $@.build
 
-$(BUILD)/tests/%: tests/%.f $(TEST_TOOLS) $(FORTRAN_ALL) | $(LIBMPI)
+$(BUILD)/tests/%: tests/%.f $(TEST_TOOLS) $$(FORTRAN_ALL) | $(LIBMPI)
 	@mkdir -p $(@D)/fmod/$*
 	@echo "$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $<"
 	@$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $< >$@.build 2>&1 || \
@@ -383,6 +386,47 @@ $(FORT_OBJ)/mpif_sentinels.o: runtime/fortran/mpif_sentinels.c runtime/fortran/f
 $(MPIF_SENTINELS): $(FORT_OBJ)/mpif_sentinels.o
 	@mkdir -p $(@D)
 	cp $< $@
+
+# mpi_f08
+# runtime/fortran/bindgen_f08.py reads the same description (bindgen.load) and writes, into
+# $(FORT_GEN): the mpi_f08 module's source (a generic interface per function), the C entry
+# points of its buffer and large-count specifics (f08_bindings.c, over runtime/fortran/f08.h)
+# and a program printing module mpi_f08_constants (the handles' integers of this libmpi),
+# run here. The hand-written runtime/fortran/mpi_f08_types.f90 holds the types. Their
+# objects join libmpifort.so, their .mod files $(BUILD)/include.
+F08_OBJS      := $(FORT_OBJ)/mpi_f08_types.o $(FORT_OBJ)/mpi_f08_constants.o \
+                 $(FORT_OBJ)/mpi_f08.o $(FORT_OBJ)/f08_bindings.o
+F08_MOD       := $(BUILD)/include/mpi_f08.mod
+FORT_MOD_OBJS += $(F08_OBJS)
+FORTRAN_ALL   += $(F08_MOD)
+all: $(FORTRAN_ALL)
+$(LIBMPIFORT): $(F08_OBJS)
+
+$(FORT_GEN)/mpi_f08.f90 $(FORT_GEN)/f08_bindings.c $(FORT_GEN)/f08_constants.c &: \
+    runtime/mpi.h runtime/fortran/bindgen_f08.py $(FORT_GEN_PY)
+	@mkdir -p $(@D)
+	python3 runtime/fortran/bindgen_f08.py runtime/mpi.h runtime/fortran/bindings.txt $(FORT_GEN)
+
+$(FORT_GEN)/f08_constants: $(FORT_GEN)/f08_constants.c $(LIBMPI) $(MPIH)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -L$(BUILD)/lib -Wl,-rpath,$(abspath $(BUILD)/lib) -lmpi
+
+$(FORT_GEN)/mpi_f08_constants.f90: $(FORT_GEN)/f08_constants
+	$< >$@.tmp && mv $@.tmp $@
+
+$(FORT_OBJ)/mpi_f08_types.o: runtime/fortran/mpi_f08_types.f90 $(FORT_OBJ)/sentinels_f90.o
+	@mkdir -p $(@D)
+	$(GFORTRAN) $(FORT_FFLAGS) -J$(BUILD)/include -c $< -o $@
+
+$(FORT_OBJ)/mpi_f08_constants.o: $(FORT_GEN)/mpi_f08_constants.f90 $(FORT_OBJ)/mpi_f08_types.o
+	$(GFORTRAN) $(FORT_FFLAGS) -J$(BUILD)/include -c $< -o $@
+
+$(FORT_OBJ)/mpi_f08.o $(F08_MOD) &: $(FORT_GEN)/mpi_f08.f90 $(FORT_OBJ)/mpi_f08_constants.o
+	$(GFORTRAN) $(FORT_FFLAGS) -J$(BUILD)/include -c $< -o $(FORT_OBJ)/mpi_f08.o
+
+$(FORT_OBJ)/f08_bindings.o: $(FORT_GEN)/f08_bindings.c runtime/fortran/f08.h \
+    runtime/fortran/fortran.h $(MPIH)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-maybe-uninitialized -c $< -o $@
 
 .PHONY: install-fortran
 install: install-fortran
