@@ -1,5 +1,5 @@
 #!/bin/bash
-# fortran_callbacks_attributes: attribute copy/delete callbacks written in Fortran, the predefined MPI_*_DUP_FN / NULL_COPY_FN, MPI-1 attributes, predefined attributes read from Fortran as values (MPI_TAG_UB, MPI_WIN_*), values crossing between C and Fortran, and MPI_Type_match_size from Fortran (a Fortran program with a C part, both built here), at 1 and 4 ranks.
+# fortran_callbacks_attributes: attribute copy/delete callbacks written in Fortran, the predefined MPI_*_DUP_FN / NULL_COPY_FN, MPI-1 attributes, predefined attributes read from Fortran as values (MPI_TAG_UB, MPI_WIN_*), values crossing between C and Fortran, MPI_Type_match_size and MPI_Type_create_f90_* from Fortran (a Fortran program with a C part, both built here), at 1 and 4 ranks.
 # timeout: 120
 . "$SHOAL_TESTS/lib/common.bash"
 name=fortran_callbacks_attributes
@@ -36,7 +36,8 @@ cat >"$TEST_TMP/$name.f90" <<'FORTRAN'
 ! INTEGERs; MPI_TYPE_DUP_FN on MPI_Type_dup; MPI_TAG_UB, MPI_WIN_SIZE, MPI_WIN_DISP_UNIT,
 ! MPI_WIN_CREATE_FLAVOR read as values and MPI_WIN_BASE as the address; a value set in C is
 ! an address in Fortran and a value set in Fortran a pointer-sized integer in C (c_* in
-! the script's C part); MPI_Type_match_size answers the sized Fortran types.
+! the script's C part); MPI_Type_match_size answers the sized Fortran types;
+! MPI_Type_create_f90_real/integer types reduce Fortran kinds.
 ! Prints "ok".
 module attrfns
     use mpi
@@ -92,6 +93,9 @@ program fortran_callbacks_attributes
     integer(kind=MPI_ADDRESS_KIND) :: val, addr
     logical :: flag
     integer :: wbuf(25)
+    integer, parameter :: dp = selected_real_kind(15)
+    real(dp) :: x, xs
+    integer(kind=selected_int_kind(18)) :: i8, i8s
 
     call MPI_Init(ierr)
     call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -167,6 +171,15 @@ program fortran_callbacks_attributes
     call expect(t == MPI_REAL4, 'match_size real 4 is MPI_REAL4')
     call MPI_Type_match_size(MPI_TYPECLASS_COMPLEX, 16, t, ierr)
     call expect(t == MPI_COMPLEX16, 'match_size complex 16 is MPI_COMPLEX16')
+    call MPI_Type_create_f90_real(15, MPI_UNDEFINED, t, ierr)
+    x = rank + 0.5_dp
+    call MPI_Allreduce(x, xs, 1, t, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call expect(ierr == MPI_SUCCESS .and. xs == n * n / 2.0_dp, &
+                'an MPI_Type_create_f90_real type sums REAL(selected_real_kind(15))')
+    call MPI_Type_create_f90_integer(18, t, ierr)
+    i8 = rank * 10000000000_8
+    call MPI_Allreduce(i8, i8s, 1, t, MPI_MAX, MPI_COMM_WORLD, ierr)
+    call expect(i8s == (n - 1) * 10000000000_8, 'an MPI_Type_create_f90_integer(18) type')
 
     call MPI_Type_free(t1, ierr)
     call MPI_Type_free(t2, ierr)
