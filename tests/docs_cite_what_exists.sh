@@ -29,7 +29,7 @@ my %named = map { $_ => 1 } ('The objects', 'One message on a node', 'One messag
 			     'Collectives', 'Tuning variables: where each acts');
 
 # The sources: every file of the tree but builds and hidden folders (.ci/ aside) whose
-# name says it is a source, a doc or a script.
+# name says it is a source, a doc or a script; the tree's other files may be cited too.
 my (@files, %exists, %base);
 sub walk {
 	my ($dir) = @_;
@@ -42,6 +42,9 @@ sub walk {
 		} elsif (-f _ && ($e =~ /\.(?:c|h|cpp|map|py|sh|bash|conf|in|supp|md|f|f90|inc|txt)$/ ||
 				  $e eq 'Makefile' || ($e !~ /\./ && -x _ && -T _))) {
 			push @files, $p;
+			$exists{$p} = 1;
+			$base{$e} = 1;
+		} elsif (-f _) {  # cited, not read: Fortran sources, data (.f90, .inc, .txt)
 			$exists{$p} = 1;
 			$base{$e} = 1;
 		}
