@@ -285,7 +285,7 @@ def c_function(func):
     ps = list(func.params)
     asynch = nonblocking(func.name)
     fargs, call = [], []
-    decls, pre, post, frees, sect = [], [], [], [], []
+    decls, pre, post, always, frees, sect = [], [], [], [], [], []
     obj = ("SHL_F08_NONE", "NULL")
     for p in ps:
         if p.kind == "handle" and p.handle in OBJ_KINDS and not c_is_ptr(p) and obj[1] == "NULL":
@@ -340,8 +340,8 @@ def c_function(func):
                 init = f"PMPI_{conv}_f2c(*{fn})" if p.intent != "out" else f"({ct})0"
                 decls.append(f"\t{ct} {n}_h = {init};")
                 decls.append(f"\t{ct} *{n} = &{n}_h;")
-                cond = "" if p.intent == "inout" else "if (rc == MPI_SUCCESS) "
-                post.append(f"\t{cond}*{fn} = PMPI_{conv}_c2f({n}_h);")
+                # Also after an error: an out handle the call did not make is the null one.
+                always.append(f"\t*{fn} = PMPI_{conv}_c2f({n}_h);")
             else:
                 decls.append(f"\tint {n}_n = 0;")
                 decls.append(f"\t{ct} {n}_stack[SHL_F08_STACK] = {{ 0 }};")
@@ -431,7 +431,7 @@ def c_function(func):
     out += sect + post
     if frees or "goto out" in "\n".join(pre):
         out.append("out:")
-    out += frees
+    out += always + frees
     out += ["\tif (ierror)", "\t\t*ierror = rc;", "}", f"SHL_F08_ALIAS({func.name})"]
     return "\n".join(out)
 
