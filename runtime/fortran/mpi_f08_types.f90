@@ -73,6 +73,8 @@ module mpi_f08_types
     integer :: MPI_ERROR
     integer, private :: shl_internal(5)
   end type MPI_Status
+  ! The places of the public fields in an INTEGER status (MPI_Status_f082f's).
+  integer, parameter :: MPI_SOURCE = 1, MPI_TAG = 2, MPI_ERROR = 3
   type(MPI_Status), bind(C, name="shl_f_status_ignore") :: MPI_STATUS_IGNORE
   type(MPI_Status), bind(C, name="shl_f_statuses_ignore") :: MPI_STATUSES_IGNORE(1)
 
