@@ -343,6 +343,17 @@ module mpi_f08_types
     end subroutine MPI_Datarep_conversion_function_c
   end interface
 
+  ! The predefined callbacks (runtime/fortran/callbacks.c's external procedures, which the
+  ! create functions recognise).
+  procedure(MPI_Comm_copy_attr_function) :: MPI_COMM_NULL_COPY_FN, MPI_COMM_DUP_FN
+  procedure(MPI_Comm_delete_attr_function) :: MPI_COMM_NULL_DELETE_FN
+  procedure(MPI_Type_copy_attr_function) :: MPI_TYPE_NULL_COPY_FN, MPI_TYPE_DUP_FN
+  procedure(MPI_Type_delete_attr_function) :: MPI_TYPE_NULL_DELETE_FN
+  procedure(MPI_Win_copy_attr_function) :: MPI_WIN_NULL_COPY_FN, MPI_WIN_DUP_FN
+  procedure(MPI_Win_delete_attr_function) :: MPI_WIN_NULL_DELETE_FN
+  procedure(MPI_Datarep_conversion_function) :: MPI_CONVERSION_FN_NULL
+  procedure(MPI_Datarep_conversion_function_c) :: MPI_CONVERSION_FN_NULL_C
+
 contains
 
   elemental logical function shl_comm_eq(a, b)
