@@ -335,9 +335,9 @@ def c_function(func):
             conv = HANDLE_F2C.get(h, h)
             ct = f"MPI_{h}"
             if not c_is_ptr(p):
-                decls.append(f"\t{ct} {n} = PMPI_{conv}_f2c(*{fn});")
+                decls.append(f"\t{ct} {n} = shl_f_{conv}_f2c(*{fn});")
             elif not p.array:
-                init = f"PMPI_{conv}_f2c(*{fn})" if p.intent != "out" else f"({ct})0"
+                init = f"shl_f_{conv}_f2c(*{fn})" if p.intent != "out" else f"({ct})0"
                 decls.append(f"\t{ct} {n}_h = {init};")
                 decls.append(f"\t{ct} *{n} = &{n}_h;")
                 # Also after an error: an out handle the call did not make is the null one.
@@ -352,7 +352,7 @@ def c_function(func):
                 pre.append(f"\tif (!{n})\n\t\t{nomem}")
                 if p.intent != "out":
                     pre.append(f"\tfor (int i = 0; i < {n}_n; i++)\n"
-                               f"\t\t{n}[i] = PMPI_{conv}_f2c({fn}[i]);")
+                               f"\t\t{n}[i] = shl_f_{conv}_f2c({fn}[i]);")
                 if p.intent != "in":
                     post.append(f"\tif (rc == MPI_SUCCESS)\n\t\tfor (int i = 0; i < {n}_n; i++)\n"
                                 f"\t\t\t{fn}[i] = PMPI_{conv}_c2f({n}[i]);")
