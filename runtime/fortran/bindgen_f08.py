@@ -353,6 +353,12 @@ def c_function(func):
                 if p.intent != "out":
                     pre.append(f"\tfor (int i = 0; i < {n}_n; i++)\n"
                                f"\t\t{n}[i] = shl_f_{conv}_f2c({fn}[i]);")
+                if p.intent == "in" and asynch:
+                    # Read by the pending operation after this returns.
+                    decls.append(f"\t{ct} *{n}_kept = NULL;")
+                    pre.append(f"\t{n}_kept = shl_f08_keep({n}, {n}_n, sizeof *{n});")
+                    pre.append(f"\tif (!{n}_kept)\n\t\t{nomem}")
+                    call[-1] = f"{n}_kept"
                 if p.intent != "in":
                     post.append(f"\tif (rc == MPI_SUCCESS)\n\t\tfor (int i = 0; i < {n}_n; i++)\n"
                                 f"\t\t\t{fn}[i] = PMPI_{conv}_c2f({n}[i]);")
