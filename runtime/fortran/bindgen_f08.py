@@ -120,6 +120,9 @@ def ftype(func, p, asynch):
         return f"procedure({cb})"
     else:
         fail(func, f"parameter {p.name}: kind {k!r} has no mpi_f08 form")
+    if asynch and p.array:
+        # MPI 4.1: the arrays of a nonblocking call are ASYNCHRONOUS too.
+        return f"{t}, {intent}, asynchronous"
     return f"{t}, {intent}"
 
 
