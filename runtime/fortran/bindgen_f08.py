@@ -424,7 +424,7 @@ def c_function(func):
         if paired:
             pre.append(f"\t\t{n}_count = {nxt.name};")
         pre.append(f"\t\trc = shl_f08_sect_enter({fn}, &{n}_s, {count}, {flags},")
-        pre.append(f"\t\t\t\t\"MPI_{func.name}\", {obj[0]}, {obj[1]});")
+        pre.append(f"\t\t\t\t\"MPI_{func.name}\", \"{n}\", {obj[0]}, {obj[1]});")
         pre.append("\t\tif (rc != MPI_SUCCESS)")
         pre.append("\t\t\tgoto out;")
         if paired:
