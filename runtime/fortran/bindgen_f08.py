@@ -521,17 +521,27 @@ def constants_program(mpi_h, bindings):
         for o in m.group(2).split(","):
             objects[o.strip()] = m.group(1)
     handles, ints = [], []
+    defines = dict(re.findall(r"^#define (MPI_\w+)[ \t]+(.+?)\s*$", text, re.M))
+
+    def handle_of(val, depth=0):
+        """The handle type a #define's value is of (MPI_Comm, ...), or None; follows
+        aliases such as `#define MPI_REAL2 MPI_DATATYPE_NULL`."""
+        mm = re.fullmatch(r"\(\(\s*(MPI_\w+)\s*\)\s*0\s*\)", val)
+        if mm and mm.group(1) in typedefs.values():
+            return mm.group(1)
+        mm = re.fullmatch(r"\(&(\w+)\)", val)
+        if mm and mm.group(1) in objects:
+            return typedefs.get(objects[mm.group(1)])
+        mm = re.fullmatch(r"\(?(MPI_\w+)\)?", val)
+        if mm and mm.group(1) in defines and depth < 8:
+            return handle_of(defines[mm.group(1)].strip(), depth + 1)
+        return None
+
     for m in re.finditer(r"^#define (MPI_\w+)[ \t]+(.+)$", text, re.M):
         name, val = m.group(1), m.group(2).strip()
         if name in SKIP_CONSTANTS or any(fnmatch.fnmatchcase(name, pat) for pat, _ in skips):
             continue
-        h = None
-        mm = re.fullmatch(r"\(\(\s*(MPI_\w+)\s*\)\s*0\s*\)", val)
-        if mm and mm.group(1) in typedefs.values():
-            h = mm.group(1)
-        mm = re.fullmatch(r"\(&(\w+)\)", val)
-        if mm and mm.group(1) in objects:
-            h = typedefs.get(objects[mm.group(1)])
+        h = handle_of(val)
         if h:
             handles.append((name, h))
         elif re.fullmatch(r"[-()0-9xXa-fA-FuUlL \t|<>+*~]+|\(?MPI_\w+\)?", val):
