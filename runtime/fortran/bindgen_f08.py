@@ -235,6 +235,7 @@ def fortran_module(funcs):
            "  use mpi_f08_types",
            "  use mpi_f08_constants",
            "  implicit none",
+           "  private :: c_ptr",
            ""]
     generics = []
     for base in sorted(byname):
