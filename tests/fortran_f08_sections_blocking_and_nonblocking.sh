@@ -6,7 +6,8 @@
 # elements (a blocking call gets a copy); every received element is right and every element
 # around the section untouched. Then fewer elements than a 2-D section c(1:6:2, 1:3) holds
 # (5 of 9: a whole column and two more) arrive by MPI_Irecv in array element order, and a
-# reversed section a(n:1:-2, 1) is sent; at 1, 4 and 64 ranks.
+# reversed section a(n:1:-2, 1) is sent, and an assumed-size dummy (whose last extent the
+# descriptor gives as -1) is passed on whole; at 1, 4 and 64 ranks.
 # timeout: 180
 . "$SHOAL_TESTS/lib/common.bash"
 
@@ -80,9 +81,23 @@ program sections
     call expect(b(j, 1) == 1000 * prev + 10 + (n + 2 - 2 * j), 'reversed section element')
   end do
 
+  ! An assumed-size array passed on.
+  five = [(100 * rank + i, i = 1, 5)]
+  c = -1
+  call pass_on(five, 5)
+  do j = 1, 5
+    call expect(c(j, 1) == 100 * prev + j, 'assumed-size buffer element')
+  end do
+
   call MPI_Finalize()
   if (rank == 0) print '(a)', 'sections ok'
 contains
+  subroutine pass_on(buf, m)
+    integer :: buf(*), m
+    call MPI_Sendrecv(buf, m, MPI_INT, next, 6, c(:, 1), m, MPI_INT, prev, 6, &
+                      MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+  end subroutine pass_on
+
   subroutine fill()
     integer :: j, k
     do k = 1, 4
