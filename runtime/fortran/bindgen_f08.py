@@ -13,7 +13,7 @@ runtime/mpi.h and the Fortran facts of runtime/fortran/bindings.txt) and writes,
                      integer constants of mpi.h, with the values of this build of libmpi),
                      which the build runs.
 
-How a specific binds (docs/fortran.md, "mpi_f08"):
+How a specific binds (docs/fortran.md, "The mpi_f08 module"):
   - no choice buffer, no string, no large count: BIND(C) to the mpif.h/`mpi` C function
     (mpi_x_, by reference, NULL ierror when absent): a TYPE(MPI_Comm) is one integer;
   - a string (no buffer) or a hand-written (callback) function: an interface without
@@ -63,7 +63,7 @@ def nonblocking(name):
     split, partitioned and one-sided calls, and buffers attached to the library. Their
     buffers are ASYNCHRONOUS and are never copied to a temporary."""
     base = name[:-2] if name.endswith("_c") else name
-    return bool(re.match(r"I[a-mo-z]|Ineighbor|File_i(read|write)|R(put|get|accumulate|"
+    return bool(re.match(r"I(?!nfo|ntercomm|nit|s_)|File_i(read|write)|R(put|get|accumulate|"
                          r"get_accumulate)$|(Put|Get|Accumulate|Get_accumulate|Fetch_and_op|"
                          r"Compare_and_swap)$|Win_(create|attach|detach)$|"
                          r"(Buffer|Comm|Session)_(attach|detach)", base)
@@ -91,8 +91,6 @@ def ftype(func, p, asynch):
     if is_cptr(p):
         return "type(c_ptr), " + intent
     if k == "buffer":
-        if is_cptr(p):
-            return "type(c_ptr), " + intent
         d = "type(*), dimension(..)"
         if p.intent == "in":
             d += ", intent(in)"
@@ -120,6 +118,9 @@ def ftype(func, p, asynch):
         return f"procedure({cb})"
     else:
         fail(func, f"parameter {p.name}: kind {k!r} has no mpi_f08 form")
+    if asynch and p.array:
+        # MPI 4.1: the arrays of a nonblocking call are ASYNCHRONOUS too.
+        return f"{t}, {intent}, asynchronous"
     return f"{t}, {intent}"
 
 
@@ -234,6 +235,7 @@ def fortran_module(funcs):
            "  use mpi_f08_types",
            "  use mpi_f08_constants",
            "  implicit none",
+           "  private :: c_ptr",
            ""]
     generics = []
     for base in sorted(byname):
@@ -285,7 +287,7 @@ def c_function(func):
     ps = list(func.params)
     asynch = nonblocking(func.name)
     fargs, call = [], []
-    decls, pre, post, frees, sect = [], [], [], [], []
+    decls, pre, post, always, frees, sect = [], [], [], [], [], []
     obj = ("SHL_F08_NONE", "NULL")
     for p in ps:
         if p.kind == "handle" and p.handle in OBJ_KINDS and not c_is_ptr(p) and obj[1] == "NULL":
@@ -335,13 +337,13 @@ def c_function(func):
             conv = HANDLE_F2C.get(h, h)
             ct = f"MPI_{h}"
             if not c_is_ptr(p):
-                decls.append(f"\t{ct} {n} = PMPI_{conv}_f2c(*{fn});")
+                decls.append(f"\t{ct} {n} = shl_f_{conv}_f2c(*{fn});")
             elif not p.array:
-                init = f"PMPI_{conv}_f2c(*{fn})" if p.intent != "out" else f"({ct})0"
+                init = f"shl_f_{conv}_f2c(*{fn})" if p.intent != "out" else f"({ct})0"
                 decls.append(f"\t{ct} {n}_h = {init};")
                 decls.append(f"\t{ct} *{n} = &{n}_h;")
-                cond = "" if p.intent == "inout" else "if (rc == MPI_SUCCESS) "
-                post.append(f"\t{cond}*{fn} = PMPI_{conv}_c2f({n}_h);")
+                # Also after an error: an out handle the call did not make is the null one.
+                always.append(f"\t*{fn} = PMPI_{conv}_c2f({n}_h);")
             else:
                 decls.append(f"\tint {n}_n = 0;")
                 decls.append(f"\t{ct} {n}_stack[SHL_F08_STACK] = {{ 0 }};")
@@ -352,7 +354,13 @@ def c_function(func):
                 pre.append(f"\tif (!{n})\n\t\t{nomem}")
                 if p.intent != "out":
                     pre.append(f"\tfor (int i = 0; i < {n}_n; i++)\n"
-                               f"\t\t{n}[i] = PMPI_{conv}_f2c({fn}[i]);")
+                               f"\t\t{n}[i] = shl_f_{conv}_f2c({fn}[i]);")
+                if p.intent == "in" and asynch:
+                    # Read by the pending operation after this returns.
+                    decls.append(f"\t{ct} *{n}_kept = NULL;")
+                    pre.append(f"\t{n}_kept = shl_f08_keep({n}, {n}_n, sizeof *{n});")
+                    pre.append(f"\tif (!{n}_kept)\n\t\t{nomem}")
+                    call[-1] = f"{n}_kept"
                 if p.intent != "in":
                     post.append(f"\tif (rc == MPI_SUCCESS)\n\t\tfor (int i = 0; i < {n}_n; i++)\n"
                                 f"\t\t\t{fn}[i] = PMPI_{conv}_c2f({n}[i]);")
@@ -415,7 +423,7 @@ def c_function(func):
         if paired:
             pre.append(f"\t\t{n}_count = {nxt.name};")
         pre.append(f"\t\trc = shl_f08_sect_enter({fn}, &{n}_s, {count}, {flags},")
-        pre.append(f"\t\t\t\t\"MPI_{func.name}\", {obj[0]}, {obj[1]});")
+        pre.append(f"\t\t\t\t\"MPI_{func.name}\", \"{n}\", {obj[0]}, {obj[1]});")
         pre.append("\t\tif (rc != MPI_SUCCESS)")
         pre.append("\t\t\tgoto out;")
         if paired:
@@ -431,8 +439,50 @@ def c_function(func):
     out += sect + post
     if frees or "goto out" in "\n".join(pre):
         out.append("out:")
-    out += frees
+    out += always + frees
     out += ["\tif (ierror)", "\t\t*ierror = rc;", "}", f"SHL_F08_ALIAS({func.name})"]
+    return "\n".join(out)
+
+
+def c_forwarder(func):
+    """The hand-written large-count functions with callbacks (runtime/fortran/callbacks.c)
+    are MPI_X_c_f08ts there, in gfortran's own convention (all by reference, string lengths
+    last): the name an interface without BIND(C) cannot take. Their specifics call
+    pmpi_x_c_ / mpi_x_c_ here, which forward; declared weak, so libmpifort loads without
+    them (a call then is MPI_ERR_OTHER)."""
+    args, names, lens = [], [], []
+    for p in params_of(func):
+        k = p.kind
+        if k == "callback":
+            args.append(f"void *{p.name}")
+        elif k in ("aint", "extra_state"):
+            args.append(f"MPI_Aint *{p.name}")
+        elif k == "count":
+            args.append(f"MPI_Count *{p.name}")
+        elif k == "offset":
+            args.append(f"MPI_Offset *{p.name}")
+        elif k == "string":
+            args.append(f"char *{p.name}")
+            lens.append(f"{p.name}_len")
+        elif k in ("int", "logical", "handle"):
+            args.append(f"MPI_Fint *{p.name}")
+        else:
+            fail(func, f"parameter {p.name}: kind {k!r} in a hand-written large-count function")
+        names.append(p.name)
+    args.append("MPI_Fint *ierror")
+    names.append("ierror")
+    args += [f"size_t {n}" for n in lens]
+    names += lens
+    a, n, lo = ", ".join(args), ", ".join(names), func.name.lower()
+    out = []
+    for pre, low in (("PMPI_", "pmpi_"), ("MPI_", "mpi_")):
+        out += [f"SHL_F08_EXPORT void {pre}{func.name}_f08ts({a}) __attribute__((weak));",
+                f"SHL_F08_EXPORT void {low}{lo}_({a});",
+                f"void {low}{lo}_({a})", "{",
+                f"\tif ({pre}{func.name}_f08ts)",
+                f"\t\t{pre}{func.name}_f08ts({n});",
+                "\telse if (ierror)",
+                "\t\t*ierror = MPI_ERR_OTHER;", "}", ""]
     return "\n".join(out)
 
 
@@ -447,6 +497,8 @@ def c_file(funcs):
         if path_of(f) == "ts":
             out.append(c_function(f))
             out.append("")
+        elif f.manual and f.large_count:
+            out.append(c_forwarder(f))
     return "\n".join(out)
 
 
@@ -468,17 +520,27 @@ def constants_program(mpi_h, bindings):
         for o in m.group(2).split(","):
             objects[o.strip()] = m.group(1)
     handles, ints = [], []
+    defines = dict(re.findall(r"^#define (MPI_\w+)[ \t]+(.+?)\s*$", text, re.M))
+
+    def handle_of(val, depth=0):
+        """The handle type a #define's value is of (MPI_Comm, ...), or None; follows
+        aliases such as `#define MPI_REAL2 MPI_DATATYPE_NULL`."""
+        mm = re.fullmatch(r"\(\(\s*(MPI_\w+)\s*\)\s*0\s*\)", val)
+        if mm and mm.group(1) in typedefs.values():
+            return mm.group(1)
+        mm = re.fullmatch(r"\(&(\w+)\)", val)
+        if mm and mm.group(1) in objects:
+            return typedefs.get(objects[mm.group(1)])
+        mm = re.fullmatch(r"\(?(MPI_\w+)\)?", val)
+        if mm and mm.group(1) in defines and depth < 8:
+            return handle_of(defines[mm.group(1)].strip(), depth + 1)
+        return None
+
     for m in re.finditer(r"^#define (MPI_\w+)[ \t]+(.+)$", text, re.M):
         name, val = m.group(1), m.group(2).strip()
         if name in SKIP_CONSTANTS or any(fnmatch.fnmatchcase(name, pat) for pat, _ in skips):
             continue
-        h = None
-        mm = re.fullmatch(r"\(\(\s*(MPI_\w+)\s*\)\s*0\s*\)", val)
-        if mm and mm.group(1) in typedefs.values():
-            h = mm.group(1)
-        mm = re.fullmatch(r"\(&(\w+)\)", val)
-        if mm and mm.group(1) in objects:
-            h = typedefs.get(objects[mm.group(1)])
+        h = handle_of(val)
         if h:
             handles.append((name, h))
         elif re.fullmatch(r"[-()0-9xXa-fA-FuUlL \t|<>+*~]+|\(?MPI_\w+\)?", val):

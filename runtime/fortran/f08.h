@@ -8,6 +8,7 @@
 #define SHL_FORTRAN_F08_H
 
 #include <ISO_Fortran_binding.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,33 +56,36 @@ enum { SHL_F08_NONE, SHL_F08_COMM, SHL_F08_WIN, SHL_F08_FILE };
 
 /* Reports an error of the binding itself through the error handler of the call's object
  * (MPI_COMM_SELF's for calls without one), with a code of `errclass` whose string is
- * `what` naming the function; returns the code for ierror. The rank's copy of libmpifort
- * keeps one code per message. */
-static inline int shl_f08_error(int errclass, const char *func, const char *what, int objkind,
-			 void *obj)
+ * "func: arg what" (string literals: the pointers key the codes); returns the code for
+ * ierror. The rank's copy of libmpifort keeps one code per message. */
+static inline int shl_f08_error(int errclass, const char *func, const char *arg,
+				const char *what, int objkind, void *obj)
 {
 	static struct f08_code {
-		const char *func, *what;
+		const char *func, *arg, *what;
 		int code;
 		struct f08_code *next;
 	} *codes;
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	struct f08_code *c;
+	pthread_mutex_lock(&lock);
 	for (c = codes; c; c = c->next)
-		if (c->func == func && c->what == what)
+		if (c->func == func && c->arg == arg && c->what == what)
 			break;
 	int code = errclass;
 	if (c) {
 		code = c->code;
 	} else if ((c = malloc(sizeof *c)) && PMPI_Add_error_code(errclass, &code) == MPI_SUCCESS) {
 		char text[MPI_MAX_ERROR_STRING];
-		snprintf(text, sizeof text, "%s: %s", func, what);
+		snprintf(text, sizeof text, "%s: %s%s", func, arg, what);
 		PMPI_Add_error_string(code, text);
-		*c = (struct f08_code){ func, what, code, codes };
+		*c = (struct f08_code){ func, arg, what, code, codes };
 		codes = c;
 	} else {
 		free(c);
 		code = errclass;
 	}
+	pthread_mutex_unlock(&lock);
 	switch (objkind) {
 	case SHL_F08_COMM:
 		PMPI_Comm_call_errhandler((MPI_Comm)obj, code);
@@ -100,7 +104,7 @@ static inline int shl_f08_error(int errclass, const char *func, const char *what
 
 static inline int shl_f08_no_mem(const char *func, int objkind, void *obj)
 {
-	return shl_f08_error(MPI_ERR_NO_MEM, func, "no memory to convert the arguments",
+	return shl_f08_error(MPI_ERR_NO_MEM, func, "", "no memory to convert the arguments",
 			     objkind, obj);
 }
 
@@ -125,6 +129,39 @@ static inline void shl_f08_str_out(const CFI_cdesc_t *d, const char *c)
 	size_t n = strnlen(c, d->elem_len);
 	memcpy(d->base_addr, c, n);
 	memset((char *)d->base_addr + n, ' ', d->elem_len - n);
+}
+
+/* An array of handles that a nonblocking or persistent call reads until it completes (the
+ * datatypes of MPI_Ialltoallw, MPI_Neighbor_alltoallw_init, ...), which C takes as the
+ * caller's memory: a copy that lives as long as the rank, one per distinct array (a program
+ * passes the same few arrays again and again), so nothing frees it under a pending call.
+ * NULL when out of memory. Entered by the rank's threads, under a lock of the rank's copy. */
+#define SHL_F08_KEPT_BUCKETS 256
+static inline void *shl_f08_keep(const void *a, int n, size_t size)
+{
+	static struct kept {
+		struct kept *next;
+		size_t bytes;
+		_Alignas(max_align_t) unsigned char a[];
+	} *buckets[SHL_F08_KEPT_BUCKETS];
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	size_t bytes = (size_t)(n > 0 ? n : 0) * size;
+	unsigned h = (unsigned)bytes;
+	for (size_t i = 0; i < bytes; i++)
+		h = h * 31u + ((const unsigned char *)a)[i];
+	struct kept **b = &buckets[h % SHL_F08_KEPT_BUCKETS], *k;
+	pthread_mutex_lock(&lock);
+	for (k = *b; k; k = k->next)
+		if (k->bytes == bytes && memcmp(k->a, a, bytes) == 0)
+			break;
+	if (!k && (k = malloc(sizeof *k + (bytes ? bytes : 1)))) {
+		k->bytes = bytes;
+		memcpy(k->a, a, bytes);
+		k->next = *b;
+		*b = k;
+	}
+	pthread_mutex_unlock(&lock);
+	return k ? k->a : NULL;
 }
 
 /* ---- non-contiguous sections ---- */
@@ -167,21 +204,86 @@ static inline void shl_f08_copy(const CFI_cdesc_t *d, char *tmp, bool to_tmp)
 	}
 }
 
+/* A datatype of all the elements of the section's dimensions 0..r-1 (nested hvectors of
+ * the descriptor's strides over `elem`); *t is `elem` itself for r = 0. */
+static inline int shl_f08_whole(const CFI_cdesc_t *d, int r, MPI_Datatype elem, MPI_Datatype *t)
+{
+	*t = elem;
+	for (int k = 0; k < r; k++) {
+		MPI_Datatype next;
+		int rc = PMPI_Type_create_hvector((int)d->dim[k].extent, 1, (MPI_Aint)d->dim[k].sm,
+						  *t, &next);
+		if (*t != elem)
+			PMPI_Type_free(t);
+		if (rc != MPI_SUCCESS)
+			return rc;
+		*t = next;
+	}
+	return MPI_SUCCESS;
+}
+
+/* A datatype of the first `m` elements, in array element order, of the section's
+ * dimensions 0..r-1 (0 < m <= their number): q whole slices along dimension r-1, then the
+ * first elements of the next slice. *t is `elem` itself when that is all it takes. */
+static inline int shl_f08_first(const CFI_cdesc_t *d, int r, MPI_Count m, MPI_Datatype elem,
+				MPI_Datatype *t)
+{
+	if (r == 0) {
+		*t = elem;
+		return MPI_SUCCESS;
+	}
+	MPI_Count slice = 1;
+	for (int k = 0; k < r - 1; k++)
+		slice *= d->dim[k].extent;
+	MPI_Count q = m / slice, rem = m % slice;
+	MPI_Aint sm = (MPI_Aint)d->dim[r - 1].sm;
+	MPI_Datatype whole = elem, head = MPI_DATATYPE_NULL, tail = MPI_DATATYPE_NULL;
+	int rc = MPI_SUCCESS;
+	if (q > 0) {
+		rc = shl_f08_whole(d, r - 1, elem, &whole);
+		if (rc == MPI_SUCCESS)
+			rc = PMPI_Type_create_hvector((int)q, 1, sm, whole, &head);
+		if (whole != elem)
+			PMPI_Type_free(&whole);
+	}
+	if (rc == MPI_SUCCESS && rem > 0)
+		rc = shl_f08_first(d, r - 1, rem, elem, &tail);
+	if (rc == MPI_SUCCESS && q > 0 && rem > 0) {
+		int len[2] = { 1, 1 };
+		MPI_Aint disp[2] = { 0, (MPI_Aint)q * sm };
+		MPI_Datatype parts[2] = { head, tail };
+		rc = PMPI_Type_create_struct(2, len, disp, parts, t);
+	} else if (rc == MPI_SUCCESS) {
+		*t = q > 0 ? head : tail;
+		return MPI_SUCCESS;
+	}
+	if (head != MPI_DATATYPE_NULL)
+		PMPI_Type_free(&head);
+	if (tail != MPI_DATATYPE_NULL && tail != elem)
+		PMPI_Type_free(&tail);
+	return rc;
+}
+
 /* A section the call cannot take as it is (rank >= 1, not contiguous, not empty). With a
- * predefined datatype of the elements' size and a count of all the section's elements, the
- * call gets a datatype that walks the section (nested hvectors of the descriptor's strides:
- * no copy, so nonblocking calls work too); otherwise a blocking call gets a contiguous copy,
- * written back after it if the call writes the buffer. A nonblocking call in that case is
- * MPI_ERR_BUFFER (mpi_f08's MPI_SUBARRAYS_SUPPORTED is .FALSE.). */
+ * predefined datatype of the elements' size and a count of at most the section's elements,
+ * the call gets a datatype that walks the first `count` of them (nested hvectors of the
+ * descriptor's strides: no copy, so nonblocking calls work too) and count 1; otherwise a
+ * blocking call gets a contiguous copy of the section, written back after it if the call
+ * writes the buffer. A nonblocking call in that case is MPI_ERR_BUFFER (mpi_f08's
+ * MPI_SUBARRAYS_SUPPORTED is .FALSE.). */
 static inline int shl_f08_sect_enter(const CFI_cdesc_t *d, struct shl_f08_sect *s, MPI_Count *count,
-			      MPI_Datatype *type, int flags, const char *func, int objkind,
-			      void *obj)
+			      MPI_Datatype *type, int flags, const char *func, const char *arg,
+			      int objkind, void *obj)
 {
 	MPI_Count elems = 1;
 	for (int r = 0; r < d->rank; r++)
 		elems *= d->dim[r].extent;
 	s->d = d;
-	if (count && type && *count == elems) {
+	if (count && type && *count == 0) {
+		s->addr = d->base_addr;
+		return MPI_SUCCESS;
+	}
+	if (count && type && *count > 0 && *count <= elems) {
 		int ni = 0, na = 0, nd = 0, combiner = 0, size = 0;
 		bool fits = true;
 		for (int r = 0; r < d->rank; r++)
@@ -189,18 +291,11 @@ static inline int shl_f08_sect_enter(const CFI_cdesc_t *d, struct shl_f08_sect *
 		if (fits && PMPI_Type_get_envelope(*type, &ni, &na, &nd, &combiner) == MPI_SUCCESS &&
 		    combiner == MPI_COMBINER_NAMED &&
 		    PMPI_Type_size(*type, &size) == MPI_SUCCESS && (size_t)size == d->elem_len) {
-			MPI_Datatype t = *type;
-			for (int r = 0; r < d->rank; r++) {
-				MPI_Datatype next;
-				int rc = PMPI_Type_create_hvector((int)d->dim[r].extent, 1,
-								  (MPI_Aint)d->dim[r].sm, t, &next);
-				if (t != *type)
-					PMPI_Type_free(&t);
-				if (rc != MPI_SUCCESS)
-					return rc;
-				t = next;
-			}
-			int rc = PMPI_Type_commit(&t);
+			MPI_Datatype t;
+			int rc = shl_f08_first(d, d->rank, *count, *type, &t);
+			if (rc != MPI_SUCCESS)
+				return rc;
+			rc = PMPI_Type_commit(&t);
 			if (rc != MPI_SUCCESS) {
 				PMPI_Type_free(&t);
 				return rc;
@@ -213,13 +308,24 @@ static inline int shl_f08_sect_enter(const CFI_cdesc_t *d, struct shl_f08_sect *
 		}
 	}
 	if (!(flags & SHL_F08_BLOCKING))
-		return shl_f08_error(MPI_ERR_BUFFER, func,
-				     "a non-contiguous array section as the buffer of a "
-				     "nonblocking, persistent or one-sided call needs a predefined "
-				     "datatype of the elements' size and a count of all the "
+		return shl_f08_error(MPI_ERR_BUFFER, func, arg,
+				     " is a non-contiguous array section, which a nonblocking, "
+				     "persistent or one-sided call takes only with a predefined "
+				     "datatype of the elements' size and a count of at most the "
 				     "section's elements (MPI_SUBARRAYS_SUPPORTED is .FALSE.)",
 				     objkind, obj);
-	s->tmp = malloc((size_t)elems * d->elem_len);
+	/* Room for what the call may touch, were the count too large for the section (only the
+	 * section's elements are copied back). */
+	size_t bytes = (size_t)elems * d->elem_len;
+	MPI_Aint lb, extent, tlb, textent;
+	if (count && type && *count > 0 &&
+	    PMPI_Type_get_extent(*type, &lb, &extent) == MPI_SUCCESS &&
+	    PMPI_Type_get_true_extent(*type, &tlb, &textent) == MPI_SUCCESS) {
+		MPI_Count reach = (*count - 1) * (MPI_Count)extent + tlb + textent;
+		if (reach > 0 && (size_t)reach > bytes)
+			bytes = (size_t)reach;
+	}
+	s->tmp = malloc(bytes ? bytes : 1);
 	if (!s->tmp)
 		return shl_f08_no_mem(func, objkind, obj);
 	shl_f08_copy(d, s->tmp, true);
