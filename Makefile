@@ -13,7 +13,8 @@ CC      ?= cc
 CXX     ?= c++
 
 DEB_PACKAGES := build-essential liburcu-dev libelf-dev gdb procps time clang iproute2 python3 \
-                libssl-dev slurmd slurmctld slurm-client munge cmake meson ninja-build pkg-config
+                libssl-dev slurmd slurmctld slurm-client munge cmake meson ninja-build pkg-config \
+                gfortran
 
 WARN    := -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS  ?= -O2 -g
@@ -43,7 +44,9 @@ LOADER_PROGRAMS := $(wildcard loader/mpiexec*.c) loader/shoal_node.c loader/rank
 MPIEXEC_SRCS := $(wildcard loader/mpiexec*.c) loader/report.c loader/jobdir.c loader/program_elf.c \
                 io/ctl.c io/auth.c
 # io/fuzz_*.c are libFuzzer targets (make fuzz), not library code.
-LIB_SRCS := $(wildcard runtime/*/*.c queues/*.c) $(filter-out io/fuzz_%,$(wildcard io/*.c)) \
+# runtime/fortran/ builds libmpifort.so (the Fortran bindings block below), not libmpi.
+LIB_SRCS := $(filter-out runtime/fortran/%,$(wildcard runtime/*/*.c queues/*.c)) \
+            $(filter-out io/fuzz_%,$(wildcard io/*.c)) \
             $(filter-out $(LOADER_PROGRAMS),$(wildcard loader/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 # Sources' headers; not those of build directories (build/, build-asan/ of make test-san).
@@ -163,6 +166,34 @@ TEST_PROGRAMS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*.c)) \
 TEST_TOOLS    := $(MPIH) $(RANKCRT) $(RANKMAP) $(WRAPPERS)
 TEST_FLAGS    := -O1 -g -Wall -MMD -MP -Itests -I.
 TEST_RUN       = SHOAL_BUILD=$(abspath $(BUILD)) tests/run $(if $(J),-j$(J)) $(T)
+
+# mpifort and Fortran test programs: mpifort (wrappers/mpifort.in, mpicc taught Fortran)
+# under its three names, ompi-fort.pc (Meson's pkg-config name for Fortran), and the Fortran
+# test programs tests/NAME.f90 (free form) and tests/NAME.f (fixed form), built like the C
+# ones into $(BUILD)/tests/NAME; each program's own modules go to a directory of its own.
+# FORTRAN_ALL gathers what `all` builds for Fortran (every Fortran block adds to it; a block
+# defined after this one adds its own `all:` line too, as prerequisites expand when read).
+FORTRAN_ALL   += $(BUILD)/bin/mpifort $(BUILD)/bin/mpif77 $(BUILD)/bin/mpif90 \
+                 $(BUILD)/lib/pkgconfig/ompi-fort.pc
+FTEST_FLAGS   := -O1 -g -Wall
+TEST_PROGRAMS += $(patsubst tests/%.f90,$(BUILD)/tests/%,$(wildcard tests/*.f90)) \
+                 $(patsubst tests/%.f,$(BUILD)/tests/%,$(wildcard tests/*.f))
+all: $(FORTRAN_ALL)
+
+$(BUILD)/bin/mpif77 $(BUILD)/bin/mpif90: $(BUILD)/bin/mpifort
+	ln -sf mpifort $@
+
+$(BUILD)/tests/%: tests/%.f90 $(TEST_TOOLS) $(FORTRAN_ALL) | $(LIBMPI)
+	@mkdir -p $(@D)/fmod/$*
+	@echo "$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $<"
+	@$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $< >$@.build 2>&1 || \
+	  { cat $@.build; rm -f $@; exit 1; }; cat $@.build; rm -f $@.build
+
+$(BUILD)/tests/%: tests/%.f $(TEST_TOOLS) $(FORTRAN_ALL) | $(LIBMPI)
+	@mkdir -p $(@D)/fmod/$*
+	@echo "$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $<"
+	@$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $< >$@.build 2>&1 || \
+	  { cat $@.build; rm -f $@; exit 1; }; cat $@.build; rm -f $@.build
 
 test-programs: $(TEST_PROGRAMS)
 
@@ -285,10 +316,130 @@ fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 	    >>$(BUILD)/fuzz/summary; \
 	done; cat $(BUILD)/fuzz/summary
 
+# Fortran bindings (libmpifort, mpif.h, modules)
+# runtime/fortran/bindgen.py reads runtime/mpi.h and runtime/fortran/bindings.txt (it fails
+# on a function it cannot classify) and writes, into $(FORT_GEN): the C bodies of mpif.h
+# and the `mpi` module, and a program that prints mpi.h's constants (handles as their
+# Fortran integers, which belong to this libmpi), run here; then mpif.h and the `mpi`
+# module's source from its output. libmpifort.so: runtime/fortran/*.c (but
+# mpif_sentinels.c), the generated C and the modules' objects, over libmpi and
+# libgfortran; each rank loads its own copy. mpif_sentinels.o goes into every Fortran
+# program and library (mpifort), never with sanitizer instrumentation.
+GFORTRAN     ?= gfortran
+FORT_GEN     := $(BUILD)/gen/fortran
+FORT_OBJ     := $(BUILD)/obj/runtime/fortran
+FORT_GEN_PY  := runtime/fortran/bindgen.py runtime/fortran/bindgen_mpif.py runtime/fortran/bindings.txt
+FORT_C_SRCS  := $(filter-out runtime/fortran/mpif_sentinels.c,$(wildcard runtime/fortran/*.c))
+FORT_C_OBJS  := $(FORT_C_SRCS:%.c=$(BUILD)/obj/%.o) $(FORT_OBJ)/mpif_bindings.o
+FORT_MOD_OBJS := $(FORT_OBJ)/sentinels_f90.o $(FORT_OBJ)/mpi_f90.o
+FORT_FFLAGS  := -O2 -g -fPIC -Wno-c-binding-type
+LIBMPIFORT   := $(BUILD)/lib/libmpifort.so
+MPIFH        := $(BUILD)/include/mpif.h
+MPIMOD       := $(BUILD)/include/mpi.mod
+MPIF_SENTINELS := $(BUILD)/lib/shoal/mpif_sentinels.o
+FORTRAN_ALL  += $(LIBMPIFORT) $(MPIFH) $(MPIMOD) $(MPIF_SENTINELS)
+all: $(FORTRAN_ALL)
+
+$(FORT_GEN)/mpif_bindings.c $(FORT_GEN)/mpif_consts.c &: runtime/mpi.h $(FORT_GEN_PY)
+	@mkdir -p $(@D)
+	python3 runtime/fortran/bindgen.py mpif $(FORT_GEN)
+
+$(FORT_GEN)/mpif_consts: $(FORT_GEN)/mpif_consts.c $(LIBMPI) $(MPIH)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -L$(BUILD)/lib -Wl,-rpath,$(abspath $(BUILD)/lib) -lmpi
+
+$(FORT_GEN)/consts.txt: $(FORT_GEN)/mpif_consts
+	$< >$@.tmp && mv $@.tmp $@
+
+$(FORT_GEN)/mpif.h $(FORT_GEN)/mpi.f90 &: $(FORT_GEN)/consts.txt runtime/mpi.h $(FORT_GEN_PY)
+	python3 runtime/fortran/bindgen.py mpif-headers $(FORT_GEN) $(FORT_GEN)/consts.txt
+
+$(MPIFH): $(FORT_GEN)/mpif.h
+	@mkdir -p $(@D)
+	cp $< $@
+
+# The modules' .mod files go to $(BUILD)/include (-J), where programs find them.
+$(FORT_OBJ)/sentinels_f90.o: runtime/fortran/sentinels.f90
+	@mkdir -p $(@D) $(BUILD)/include
+	$(GFORTRAN) $(FORT_FFLAGS) -J$(BUILD)/include -c $< -o $@
+
+$(FORT_OBJ)/mpi_f90.o $(MPIMOD) &: $(FORT_GEN)/mpi.f90 $(FORT_OBJ)/sentinels_f90.o
+	@mkdir -p $(@D)
+	$(GFORTRAN) $(FORT_FFLAGS) -J$(BUILD)/include -c $< -o $(FORT_OBJ)/mpi_f90.o
+
+$(FORT_OBJ)/mpif_bindings.o: $(FORT_GEN)/mpif_bindings.c runtime/fortran/fortran.h $(MPIH)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-maybe-uninitialized -c $< -o $@
+
+$(LIBMPIFORT): $(FORT_C_OBJS) $(FORT_MOD_OBJS) $(LIBMPI)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libmpifort.so -Wl,-Bsymbolic -o $@ \
+	  $(FORT_C_OBJS) $(FORT_MOD_OBJS) -L$(BUILD)/lib -Wl,-rpath,'$$ORIGIN' -lmpi -lgfortran
+
+# Also the object the layer test reads (tests/layers_go_down.sh).
+$(FORT_OBJ)/mpif_sentinels.o: runtime/fortran/mpif_sentinels.c runtime/fortran/fortran.h $(MPIH)
+	@mkdir -p $(@D)
+	$(CC) -std=c17 $(WARN) -O2 -g -fPIC -fcommon -fvisibility=hidden -D_GNU_SOURCE -I. \
+	  -I$(BUILD)/include -c $< -o $@
+
+$(MPIF_SENTINELS): $(FORT_OBJ)/mpif_sentinels.o
+	@mkdir -p $(@D)
+	cp $< $@
+
+# mpi_f08
+# runtime/fortran/bindgen_f08.py reads the same description (bindgen.load) and writes, into
+# $(FORT_GEN): the mpi_f08 module's source (a generic interface per function), the C entry
+# points of its buffer and large-count specifics (f08_bindings.c, over runtime/fortran/f08.h)
+# and a program printing module mpi_f08_constants (the handles' integers of this libmpi),
+# run here. The hand-written runtime/fortran/mpi_f08_types.f90 holds the types. Their
+# objects join libmpifort.so, their .mod files $(BUILD)/include.
+F08_OBJS      := $(FORT_OBJ)/mpi_f08_types.o $(FORT_OBJ)/mpi_f08_constants.o \
+                 $(FORT_OBJ)/mpi_f08.o $(FORT_OBJ)/f08_bindings.o
+F08_MOD       := $(BUILD)/include/mpi_f08.mod
+FORT_MOD_OBJS += $(F08_OBJS)
+FORTRAN_ALL   += $(F08_MOD)
+all: $(FORTRAN_ALL)
+$(LIBMPIFORT): $(F08_OBJS)
+
+$(FORT_GEN)/mpi_f08.f90 $(FORT_GEN)/f08_bindings.c $(FORT_GEN)/f08_constants.c &: \
+    runtime/mpi.h runtime/fortran/bindgen_f08.py $(FORT_GEN_PY)
+	@mkdir -p $(@D)
+	python3 runtime/fortran/bindgen_f08.py runtime/mpi.h runtime/fortran/bindings.txt $(FORT_GEN)
+
+$(FORT_GEN)/f08_constants: $(FORT_GEN)/f08_constants.c $(LIBMPI) $(MPIH)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -L$(BUILD)/lib -Wl,-rpath,$(abspath $(BUILD)/lib) -lmpi
+
+$(FORT_GEN)/mpi_f08_constants.f90: $(FORT_GEN)/f08_constants
+	$< >$@.tmp && mv $@.tmp $@
+
+$(FORT_OBJ)/mpi_f08_types.o: runtime/fortran/mpi_f08_types.f90 $(FORT_OBJ)/sentinels_f90.o
+	@mkdir -p $(@D)
+	$(GFORTRAN) $(FORT_FFLAGS) -J$(BUILD)/include -c $< -o $@
+
+$(FORT_OBJ)/mpi_f08_constants.o: $(FORT_GEN)/mpi_f08_constants.f90 $(FORT_OBJ)/mpi_f08_types.o
+	$(GFORTRAN) $(FORT_FFLAGS) -J$(BUILD)/include -c $< -o $@
+
+$(FORT_OBJ)/mpi_f08.o $(F08_MOD) &: $(FORT_GEN)/mpi_f08.f90 $(FORT_OBJ)/mpi_f08_constants.o
+	$(GFORTRAN) $(FORT_FFLAGS) -J$(BUILD)/include -c $< -o $(FORT_OBJ)/mpi_f08.o
+
+$(FORT_OBJ)/f08_bindings.o: $(FORT_GEN)/f08_bindings.c runtime/fortran/f08.h \
+    runtime/fortran/fortran.h $(MPIH)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-maybe-uninitialized -c $< -o $@
+
+.PHONY: install-fortran
+install: install-fortran
+install-fortran: all
+	install -d $(PREFIX)/include $(PREFIX)/lib/shoal
+	install -m 755 $(LIBMPIFORT) $(PREFIX)/lib/
+	install -m 644 $(MPIFH) $(BUILD)/include/*.mod $(PREFIX)/include/
+	install -m 644 $(MPIF_SENTINELS) $(PREFIX)/lib/shoal/
+
 install: all
 	install -d $(PREFIX)/bin $(PREFIX)/include $(PREFIX)/lib/shoal $(PREFIX)/lib/pkgconfig
 	install -m 755 $(MPIEXEC) $(BUILD)/bin/mpicc $(BUILD)/bin/mpicxx $(BUILD)/bin/pkg-config \
-	  $(PREFIX)/bin/
+	  $(BUILD)/bin/mpifort $(PREFIX)/bin/
+	ln -sf mpifort $(PREFIX)/bin/mpif77
+	ln -sf mpifort $(PREFIX)/bin/mpif90
 	ln -sf mpiexec $(PREFIX)/bin/mpirun
 	ln -sf mpicxx $(PREFIX)/bin/mpic++
 	ln -sf mpicxx $(PREFIX)/bin/mpiCC
@@ -296,7 +447,7 @@ install: all
 	install -m 755 $(LIBMPI) $(PREFIX)/lib/
 	install -m 644 $(RANKCRT) $(RANKMAP) $(PREFIX)/lib/shoal/
 	install -m 755 $(NODE) $(PREFIX)/lib/shoal/
-	install -m 644 $(PCFILES) $(PREFIX)/lib/pkgconfig/
+	install -m 644 $(PCFILES) $(BUILD)/lib/pkgconfig/ompi-fort.pc $(PREFIX)/lib/pkgconfig/
 	install -m 644 $(BUILD)/lib/shoal/shoal_gdb.py $(PREFIX)/lib/shoal/
 	install -m 755 $(BUILD)/bin/shoal-gdb $(PREFIX)/bin/
 

@@ -1,7 +1,9 @@
 /* The node's standard streams as ranks see them: stdout and stderr line by line per rank,
  * labelled or not (mpiexec --tag-output, -l), copied to a file per rank and stream
  * (mpiexec --output-filename), stdin read by rank 0 alone (the others read end-of-file),
- * and a rank's freopen or fclose of one of them its own, as in a process.
+ * and a rank's freopen or fclose of one of them its own, as in a process. A rank's own
+ * write(2) and writev(2) on descriptors 1 and 2 (libgfortran writes units 6 and 0 so, and
+ * a program may) join the same line buffers; libmpi's own writes there do not.
  * Ranks that are processes (loader/node_exec.c) write into pipes whose bytes the node's main
  * thread passes to shl_loader_stdio_put: their lines are cut and labelled the same way.
  * Entered by the node's main thread (setup, before ranks start; the pipes of process ranks),
@@ -10,6 +12,7 @@
  * Must not mix two ranks' bytes in one line nor lose a line a rank completed. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
@@ -210,22 +213,35 @@ static void put_locked(struct stream *o, int k, const char *p, size_t n)
 	}
 }
 
+/* `n` pieces of output of the calling thread on `o`, as one write: a rank's go into its
+ * line buffer (or its own freopen'ed file); the node's own threads' (Shoal's messages) out
+ * unlabelled. */
+static void put_pieces(struct stream *o, struct line *l, const struct iovec *iov, int n)
+{
+	if (l != NULL && (l->closed || l->file != NULL)) {  /* the rank's own fclose, freopen */
+		for (int i = 0; i < n && !l->closed; i++)
+			fwrite(iov[i].iov_base, 1, iov[i].iov_len, l->file);
+		return;
+	}
+	pthread_mutex_lock(&o->lock);
+	for (int i = 0; i < n; i++) {
+		if (l == NULL) {
+			struct iovec one = iov[i];
+
+			write_all(o->fd, &one, 1);
+		} else if (iov[i].iov_len > 0) {
+			put_locked(o, (int)(l - o->lines), iov[i].iov_base, iov[i].iov_len);
+		}
+	}
+	pthread_mutex_unlock(&o->lock);
+}
+
 static ssize_t write_out(void *cookie, const char *p, size_t n)
 {
 	struct stream *o = cookie;
-	struct line *l = rank_side(o);
+	struct iovec iov = { (void *)p, n };
 
-	if (l != NULL && (l->closed || l->file != NULL))  /* the rank's own fclose, freopen */
-		return l->closed ? (ssize_t)n : (ssize_t)fwrite(p, 1, n, l->file);
-	pthread_mutex_lock(&o->lock);
-	if (l == NULL) {  /* the node's own threads: Shoal's messages, unlabelled */
-		struct iovec iov = { (void *)p, n };
-
-		write_all(o->fd, &iov, 1);
-	} else {
-		put_locked(o, (int)(l - o->lines), p, n);
-	}
-	pthread_mutex_unlock(&o->lock);
+	put_pieces(o, rank_side(o), &iov, 1);
 	return (ssize_t)n;
 }
 
@@ -310,6 +326,42 @@ static ssize_t read_in(void *cookie, char *p, size_t n)
 	return (ssize_t)n;
 }
 
+/* The addresses of libmpi.so's own segments: a write(2) called from there is Shoal's (the
+ * line buffers' own writes, messages, crash reports) and goes to the descriptor as is.
+ * Set by the main thread before the streams are made, read by any thread after. */
+static uintptr_t own_lo, own_hi;
+
+static int find_own(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	uintptr_t lo = UINTPTR_MAX, hi = 0, here = (uintptr_t)arg;
+
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (info->dlpi_addr + ph->p_vaddr < lo)
+			lo = info->dlpi_addr + ph->p_vaddr;
+		if (info->dlpi_addr + ph->p_vaddr + ph->p_memsz > hi)
+			hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+	}
+	if (here < lo || here >= hi)
+		return 0;
+	own_lo = lo;
+	own_hi = hi;
+	return 1;
+}
+
+/* gfortran's run-time library buffers its preconnected units (WRITE(*,*) to unit 6, unit
+ * 0) when they are not a terminal, and writes them at its buffer's end or the rank's: each
+ * rank's lines would show late and out of step with its C output. Unbuffered, every WRITE
+ * statement reaches the rank's line buffer as it ends, as C's lines do. Read by each
+ * rank's copy of libgfortran as it loads, after this; a user's own setting stays. */
+static void fortran_unbuffered(void)
+{
+	setenv("GFORTRAN_UNBUFFERED_PRECONNECTED", "y", 0);
+}
+
 int shl_loader_stdio_setup(void)
 {
 	const char *label = getenv("SHOAL_OUTPUT_LABEL");
@@ -318,6 +370,8 @@ int shl_loader_stdio_setup(void)
 		if (shl_loader.copies[k].rank <= shl_loader.copies[k - 1].rank)
 			return -EINVAL;  /* local_index needs rank order */
 	fflush(NULL);
+	dl_iterate_phdr(find_own, (void *)(uintptr_t)shl_loader_stdio_setup);
+	fortran_unbuffered();
 	/* Line by line also means output shows as it is printed (under `| tee`, in a batch
 	 * job's log) and a job killed with SIGKILL keeps what it printed, as Open MPI gives
 	 * with its ranks' pty; glibc would buffer a pipe or file fully. */
@@ -365,6 +419,63 @@ static struct stream *ours(FILE *f)
 		if (fn == NULL)                                         \
 			fn = (__typeof__(fn))dlsym(RTLD_NEXT, name);   \
 	} while (0)
+
+/* The stream whose line buffers take a write(2) on `fd` called from `caller`, with the
+ * calling rank's side in *l: descriptors 1 and 2, written by a rank's code (its program,
+ * its libraries: libgfortran's units 6 and 0), once the streams are made. NULL for other
+ * descriptors, for Shoal's own writes (from libmpi.so, so the line buffers' own writes and
+ * crash reports never come back here) and for the node's own threads. */
+static struct stream *rank_fd(int fd, const void *caller, struct line **l)
+{
+	struct stream *s;
+	uintptr_t at = (uintptr_t)caller;
+
+	if (fd == STDOUT_FILENO)
+		s = &streams[OUT];
+	else if (fd == STDERR_FILENO)
+		s = &streams[ERR];
+	else
+		return NULL;
+	if (s->lines == NULL || (at >= own_lo && at < own_hi))
+		return NULL;
+	*l = rank_side(s);
+	return *l != NULL ? s : NULL;
+}
+
+/* A rank's write(1, ...) or write(2, ...) is one of its lines (or a piece), labelled and
+ * copied as its printf's are; it counts as written whole. */
+SHL_LOADER_EXPORT ssize_t write(int fd, const void *p, size_t n)
+{
+	static ssize_t (*real)(int, const void *, size_t);
+	struct line *l;
+	struct stream *s = rank_fd(fd, __builtin_return_address(0), &l);
+
+	if (s == NULL) {
+		FIND(real, "write");
+		return real(fd, p, n);
+	}
+	struct iovec iov = { (void *)p, n };
+
+	put_pieces(s, l, &iov, 1);
+	return (ssize_t)n;
+}
+
+SHL_LOADER_EXPORT ssize_t writev(int fd, const struct iovec *iov, int n)
+{
+	static ssize_t (*real)(int, const struct iovec *, int);
+	struct line *l;
+	struct stream *s = rank_fd(fd, __builtin_return_address(0), &l);
+	size_t total = 0;
+
+	if (s == NULL || n < 0 || n > IOV_MAX) {
+		FIND(real, "writev");
+		return real(fd, iov, n);
+	}
+	for (int i = 0; i < n; i++)
+		total += iov[i].iov_len;
+	put_pieces(s, l, iov, n);
+	return (ssize_t)total;
+}
 
 /* A program's setvbuf(stdout, NULL, _IOLBF, 0) (common in MPI programs, for timely output)
  * must not give the FILEs made here a buffer: for those the buffering calls do nothing

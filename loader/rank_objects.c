@@ -1,7 +1,8 @@
 /* The node's private objects: the program and every library loaded once per rank, found by
  * walking DT_NEEDED from the program (and from each plug-in a rank dlopens). A library is
- * private when it needs Shoal's libmpi.so, when SHOAL_PRIVATE_LIBS names it, or when it
- * needs a private library (its DT_NEEDED would otherwise bind every rank to one copy). For
+ * private when it needs Shoal's libmpi.so, when SHOAL_PRIVATE_LIBS names it, when it is one
+ * of the run-time libraries below (per_rank_runtimes), or when it needs a private library
+ * (its DT_NEEDED would otherwise bind every rank to one copy). For
  * each, this file records what a rank's copy must change so that each rank's objects bind
  * to each other: the library's soname and, in the objects that need it, its DT_NEEDED name
  * become a name of the same length that only that rank's copies carry. Files are read with
@@ -79,6 +80,13 @@ struct walk {
 /* SHOAL_PRIVATE_LIBS, split at ':'; read once by the main thread before ranks start. */
 static char **named;
 static int nnamed;
+/* Run-time libraries of a language that keep per-process state which its programs expect
+ * to own, private without being named (by stem, as SHOAL_PRIVATE_LIBS names): libgfortran
+ * holds the table of open units (OPEN(unit=10) in every rank at once, each to its own
+ * file), the command-line arguments GET_COMMAND_ARGUMENT returns (set by each program's
+ * main), the preconnected units' buffers and the options of the program's own main
+ * (_gfortran_set_options); one copy for a node's ranks would share all of it. */
+static const char *const per_rank_runtimes[] = { "libgfortran" };
 /* Shoal's libmpi.so, by file identity: a library may name it under another path. */
 static dev_t libmpi_dev;
 static ino_t libmpi_ino;
@@ -483,23 +491,32 @@ static int walk(struct walk *w, const char *root)
 	return 0;
 }
 
-/* Whether SHOAL_PRIVATE_LIBS names node `n`, as first needed under `asked`: by soname, by
- * the name it was needed by, by file name or path, or by a stem ("libfoo" for libfoo.so*). */
-static bool is_named(const struct node *n, const char *asked)
+/* Whether one of `list` names node `n`, as first needed under `asked`: by soname, by the
+ * name it was needed by, by file name or path, or by a stem ("libfoo" for libfoo.so*). */
+static bool named_in(const struct node *n, const char *asked, const char *const *list,
+		     int count)
 {
 	const char *names[] = { n->soname, asked, base_of(n->path), n->path };
 
-	for (int k = 0; k < nnamed; k++)
+	for (int k = 0; k < count; k++)
 		for (size_t j = 0; j < sizeof(names) / sizeof(names[0]); j++) {
-			size_t len = strlen(named[k]);
+			size_t len = strlen(list[k]);
 
 			if (!names[j])
 				continue;
-			if (!strcmp(names[j], named[k]) ||
-			    (!strncmp(names[j], named[k], len) && !strncmp(names[j] + len, ".so", 3)))
+			if (!strcmp(names[j], list[k]) ||
+			    (!strncmp(names[j], list[k], len) && !strncmp(names[j] + len, ".so", 3)))
 				return true;
 		}
 	return false;
+}
+
+/* Whether SHOAL_PRIVATE_LIBS names node `n` or it is a per-rank run-time library. */
+static bool is_named(const struct node *n, const char *asked)
+{
+	return named_in(n, asked, (const char *const *)named, nnamed) ||
+	       named_in(n, asked, per_rank_runtimes,
+			(int)(sizeof(per_rank_runtimes) / sizeof(per_rank_runtimes[0])));
 }
 
 /* The name node `i` was first needed under (or its file name, for the walk's root). */

@@ -1,6 +1,6 @@
 #!/bin/bash
 # layers_go_down: the runtime's folders call only down the layers core < datatype < comm <
-# p2p < coll < rma < file < session. A file in runtime/<folder> includes headers of its own folder and lower ones
+# p2p < coll < rma < file < session < fortran. A file in runtime/<folder> includes headers of its own folder and lower ones
 # only (core/rt.h, the object model, may include datatype/datatype.h and comm/comm.h), and
 # every function an object of runtime/<folder> calls in a higher folder is declared in the
 # hooks.h of its folder or of a lower one (core/hooks.h, datatype/hooks.h): the upcalls are
@@ -20,7 +20,7 @@ call_exceptions="
 p2p/remote.o -> shl_coll_net_init
 "
 
-folders="core datatype comm p2p coll rma file session"
+folders="core datatype comm p2p coll rma file session fortran"
 level() {
 	local i=0 f
 	for f in $folders; do

@@ -1,5 +1,5 @@
 #!/bin/bash
-# ranks_reopen_and_close_their_own_stdio: as with a process per rank, a rank's freopen of stdout, stderr or stdin and its fclose(stdout) change that rank's streams only: its output goes to its own file (flushed by fflush(stdout) while the job runs), the other ranks keep printing to mpiexec, a rank reading its reopened stdin gets its file, fileno(stdout) stays 1 and write(fileno(stdout)) reaches mpiexec; with and without output labels, and with more ranks than cores.
+# ranks_reopen_and_close_their_own_stdio: as with a process per rank, a rank's freopen of stdout, stderr or stdin and its fclose(stdout) change that rank's streams only: its output goes to its own file (flushed by fflush(stdout) while the job runs), the other ranks keep printing to mpiexec, a rank reading its reopened stdin gets its file, fileno(stdout) stays 1 and write(fileno(stdout)) reaches mpiexec as one of the rank's lines (labelled as its printf's are); with and without output labels, and with more ranks than cores.
 # tsan: a finding not judged yet (issue 42): TSan reports a rank's freopen of its stdout as racing with another rank's write(1, ...) (TSan's model of freopen closes the stream's descriptor, which the ranks of a node share)
 . "$SHOAL_TESTS/lib/common.bash"
 
@@ -58,7 +58,7 @@ check() {
 	local n=$1 r
 	expect_rc 0
 	expect_out_count "^$2rank 0 read: from mpiexec$" 1
-	expect_out_count "^rank 0 raw$" 1
+	expect_out_count "^$2rank 0 raw$" 1
 	grep -q 'fileno\|not flushed\|after fclose' "$OUT" && { show; fail "fileno, flush or fclose wrong"; }
 	for r in $(seq 0 $((n - 1))); do
 		case $((r % 3)) in

@@ -1,0 +1,245 @@
+/* What the generated C entry points of mpi_f08 (f08_bindings.c, runtime/fortran/
+ * bindgen_f08.py) share: the choice buffers as CFI descriptors (the module's sentinels,
+ * contiguous arrays passed as they are, non-contiguous sections described by a datatype or
+ * copied), strings, and the errors of those steps. Included by f08_bindings.c alone, so its
+ * functions are static; part of libmpifort.so, a copy per rank (the error code made below
+ * is the rank's). Entered by rank threads. Calls only the public PMPI_ interface. */
+#ifndef SHL_FORTRAN_F08_H
+#define SHL_FORTRAN_F08_H
+
+#include <ISO_Fortran_binding.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi.h"
+#include "runtime/fortran/fortran.h"
+
+#define SHL_F08_LIKELY(x) __builtin_expect(!!(x), 1)
+#define SHL_F08_STACK 32
+
+/* MPI_X_f08ts is PMPI_X_f08ts unless a profiling library defines its own. */
+#define SHL_F08_EXPORT __attribute__((visibility("default")))
+#define SHL_F08_ALIAS(name) \
+	extern __typeof__(PMPI_##name##_f08ts) MPI_##name##_f08ts \
+		__attribute__((weak, alias("PMPI_" #name "_f08ts"), visibility("default")));
+
+static inline bool shl_f08_is_status_ignore(const MPI_Fint *s)
+{
+	return shl_f_is_status_ignore(s);
+}
+
+static inline bool shl_f08_is_statuses_ignore(const MPI_Fint *s)
+{
+	return shl_f_is_statuses_ignore(s);
+}
+
+/* Whether the described elements lie one after the other (a scalar, a whole array, a
+ * contiguous section, an empty one). */
+static inline bool shl_f08_contig(const CFI_cdesc_t *d)
+{
+	CFI_index_t want = (CFI_index_t)d->elem_len;
+	for (int r = 0; r < d->rank; r++) {
+		CFI_index_t n = d->dim[r].extent;
+		if (n == 0)
+			return true;
+		if (n != 1 && d->dim[r].sm != want)
+			return false;
+		want *= n;
+	}
+	return true;
+}
+
+enum { SHL_F08_NONE, SHL_F08_COMM, SHL_F08_WIN, SHL_F08_FILE };
+
+/* Reports an error of the binding itself through the error handler of the call's object
+ * (MPI_COMM_SELF's for calls without one), with a code of `errclass` whose string is
+ * `what` naming the function; returns the code for ierror. The rank's copy of libmpifort
+ * keeps one code per message. */
+static inline int shl_f08_error(int errclass, const char *func, const char *what, int objkind,
+			 void *obj)
+{
+	static struct f08_code {
+		const char *func, *what;
+		int code;
+		struct f08_code *next;
+	} *codes;
+	struct f08_code *c;
+	for (c = codes; c; c = c->next)
+		if (c->func == func && c->what == what)
+			break;
+	int code = errclass;
+	if (c) {
+		code = c->code;
+	} else if ((c = malloc(sizeof *c)) && PMPI_Add_error_code(errclass, &code) == MPI_SUCCESS) {
+		char text[MPI_MAX_ERROR_STRING];
+		snprintf(text, sizeof text, "%s: %s", func, what);
+		PMPI_Add_error_string(code, text);
+		*c = (struct f08_code){ func, what, code, codes };
+		codes = c;
+	} else {
+		free(c);
+		code = errclass;
+	}
+	switch (objkind) {
+	case SHL_F08_COMM:
+		PMPI_Comm_call_errhandler((MPI_Comm)obj, code);
+		break;
+	case SHL_F08_WIN:
+		PMPI_Win_call_errhandler((MPI_Win)obj, code);
+		break;
+	case SHL_F08_FILE:
+		PMPI_File_call_errhandler((MPI_File)obj, code);
+		break;
+	default:
+		PMPI_Comm_call_errhandler(MPI_COMM_SELF, code);
+	}
+	return code;
+}
+
+static inline int shl_f08_no_mem(const char *func, int objkind, void *obj)
+{
+	return shl_f08_error(MPI_ERR_NO_MEM, func, "no memory to convert the arguments",
+			     objkind, obj);
+}
+
+/* A string argument: a NUL-terminated copy without the trailing blanks (free()d). */
+static inline char *shl_f08_str_in(const CFI_cdesc_t *d)
+{
+	size_t n = d->elem_len;
+	const char *s = d->base_addr;
+	while (n > 0 && s[n - 1] == ' ')
+		n--;
+	char *c = malloc(n + 1);
+	if (c) {
+		memcpy(c, s, n);
+		c[n] = '\0';
+	}
+	return c;
+}
+
+/* A string result: C's string copied into the Fortran variable, blank-padded. */
+static inline void shl_f08_str_out(const CFI_cdesc_t *d, const char *c)
+{
+	size_t n = strnlen(c, d->elem_len);
+	memcpy(d->base_addr, c, n);
+	memset((char *)d->base_addr + n, ' ', d->elem_len - n);
+}
+
+/* ---- non-contiguous sections ---- */
+
+#define SHL_F08_OUT 1      /* the call writes the buffer */
+#define SHL_F08_BLOCKING 2 /* the buffer is not used after the call returns */
+
+/* What a non-contiguous section became for one call: the address to pass, and what to undo
+ * after it (a copy to write back and free, a datatype to free). */
+struct shl_f08_sect {
+	void *addr;
+	void *tmp;
+	const CFI_cdesc_t *d;
+	bool unpack;
+	MPI_Datatype made;
+};
+
+/* Copies the section's elements to (to_tmp) or from a contiguous `tmp`, in array element
+ * order (the first dimension fastest). */
+static inline void shl_f08_copy(const CFI_cdesc_t *d, char *tmp, bool to_tmp)
+{
+	CFI_index_t idx[CFI_MAX_RANK] = { 0 };
+	size_t len = d->elem_len;
+	for (;;) {
+		char *p = d->base_addr;
+		for (int r = 1; r < d->rank; r++)
+			p += idx[r] * d->dim[r].sm;
+		CFI_index_t n = d->dim[0].extent, sm = d->dim[0].sm;
+		for (CFI_index_t i = 0; i < n; i++, p += sm, tmp += len) {
+			if (to_tmp)
+				memcpy(tmp, p, len);
+			else
+				memcpy(p, tmp, len);
+		}
+		int r = 1;
+		while (r < d->rank && ++idx[r] == d->dim[r].extent)
+			idx[r++] = 0;
+		if (r >= d->rank)
+			return;
+	}
+}
+
+/* A section the call cannot take as it is (rank >= 1, not contiguous, not empty). With a
+ * predefined datatype of the elements' size and a count of all the section's elements, the
+ * call gets a datatype that walks the section (nested hvectors of the descriptor's strides:
+ * no copy, so nonblocking calls work too); otherwise a blocking call gets a contiguous copy,
+ * written back after it if the call writes the buffer. A nonblocking call in that case is
+ * MPI_ERR_BUFFER (mpi_f08's MPI_SUBARRAYS_SUPPORTED is .FALSE.). */
+static inline int shl_f08_sect_enter(const CFI_cdesc_t *d, struct shl_f08_sect *s, MPI_Count *count,
+			      MPI_Datatype *type, int flags, const char *func, int objkind,
+			      void *obj)
+{
+	MPI_Count elems = 1;
+	for (int r = 0; r < d->rank; r++)
+		elems *= d->dim[r].extent;
+	s->d = d;
+	if (count && type && *count == elems) {
+		int ni = 0, na = 0, nd = 0, combiner = 0, size = 0;
+		bool fits = true;
+		for (int r = 0; r < d->rank; r++)
+			fits &= d->dim[r].extent <= 0x7fffffff;
+		if (fits && PMPI_Type_get_envelope(*type, &ni, &na, &nd, &combiner) == MPI_SUCCESS &&
+		    combiner == MPI_COMBINER_NAMED &&
+		    PMPI_Type_size(*type, &size) == MPI_SUCCESS && (size_t)size == d->elem_len) {
+			MPI_Datatype t = *type;
+			for (int r = 0; r < d->rank; r++) {
+				MPI_Datatype next;
+				int rc = PMPI_Type_create_hvector((int)d->dim[r].extent, 1,
+								  (MPI_Aint)d->dim[r].sm, t, &next);
+				if (t != *type)
+					PMPI_Type_free(&t);
+				if (rc != MPI_SUCCESS)
+					return rc;
+				t = next;
+			}
+			int rc = PMPI_Type_commit(&t);
+			if (rc != MPI_SUCCESS) {
+				PMPI_Type_free(&t);
+				return rc;
+			}
+			s->made = t;
+			*type = t;
+			*count = 1;
+			s->addr = d->base_addr;
+			return MPI_SUCCESS;
+		}
+	}
+	if (!(flags & SHL_F08_BLOCKING))
+		return shl_f08_error(MPI_ERR_BUFFER, func,
+				     "a non-contiguous array section as the buffer of a "
+				     "nonblocking, persistent or one-sided call needs a predefined "
+				     "datatype of the elements' size and a count of all the "
+				     "section's elements (MPI_SUBARRAYS_SUPPORTED is .FALSE.)",
+				     objkind, obj);
+	s->tmp = malloc((size_t)elems * d->elem_len);
+	if (!s->tmp)
+		return shl_f08_no_mem(func, objkind, obj);
+	shl_f08_copy(d, s->tmp, true);
+	s->unpack = flags & SHL_F08_OUT;
+	s->addr = s->tmp;
+	return MPI_SUCCESS;
+}
+
+/* Undoes what shl_f08_sect_enter made, after the call (`rc` its result). */
+static inline void shl_f08_sect_leave(struct shl_f08_sect *s, int rc)
+{
+	if (SHL_F08_LIKELY(!s->tmp && !s->made))
+		return;
+	if (s->tmp) {
+		if (s->unpack && rc == MPI_SUCCESS)
+			shl_f08_copy(s->d, s->tmp, false);
+		free(s->tmp);
+	}
+	if (s->made)
+		PMPI_Type_free(&s->made);
+}
+
+#endif
