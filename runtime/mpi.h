@@ -1781,6 +1781,53 @@ SHL_DECLARE(int, File_iwrite_at_all_c, (MPI_File fh, MPI_Offset offset, const vo
 					MPI_Count count, MPI_Datatype datatype,
 					MPI_Request *request));
 
+/* ---- Fortran datatypes and MPI_Type_create_f90_* (MPI 4.1, 3.2.2, 6.9.4, 19.1.9) ----
+ * The Fortran types exist in C too (a C routine may receive Fortran data). Layouts are
+ * gfortran's: default INTEGER, REAL, LOGICAL 4 bytes; REAL16 is IEEE binary128. gfortran
+ * has no 2-byte REAL: MPI_REAL2 and MPI_COMPLEX4 are MPI_DATATYPE_NULL. */
+extern SHL_MPI_OBJECT struct shl_datatype shl_mpi_character, shl_mpi_logical, shl_mpi_integer,
+	shl_mpi_real, shl_mpi_double_precision, shl_mpi_complex, shl_mpi_double_complex,
+	shl_mpi_integer1, shl_mpi_integer2, shl_mpi_integer4, shl_mpi_integer8,
+	shl_mpi_integer16, shl_mpi_real4, shl_mpi_real8, shl_mpi_real16, shl_mpi_complex8,
+	shl_mpi_complex16, shl_mpi_complex32, shl_mpi_logical1, shl_mpi_logical2,
+	shl_mpi_logical4, shl_mpi_logical8, shl_mpi_logical16, shl_mpi_2real,
+	shl_mpi_2double_precision, shl_mpi_2integer;
+#define MPI_CHARACTER (&shl_mpi_character)
+#define MPI_LOGICAL (&shl_mpi_logical)
+#define MPI_INTEGER (&shl_mpi_integer)
+#define MPI_REAL (&shl_mpi_real)
+#define MPI_DOUBLE_PRECISION (&shl_mpi_double_precision)
+#define MPI_COMPLEX (&shl_mpi_complex)
+#define MPI_DOUBLE_COMPLEX (&shl_mpi_double_complex)
+#define MPI_INTEGER1 (&shl_mpi_integer1)
+#define MPI_INTEGER2 (&shl_mpi_integer2)
+#define MPI_INTEGER4 (&shl_mpi_integer4)
+#define MPI_INTEGER8 (&shl_mpi_integer8)
+#define MPI_INTEGER16 (&shl_mpi_integer16)
+#define MPI_REAL2 MPI_DATATYPE_NULL
+#define MPI_REAL4 (&shl_mpi_real4)
+#define MPI_REAL8 (&shl_mpi_real8)
+#define MPI_REAL16 (&shl_mpi_real16)
+#define MPI_COMPLEX4 MPI_DATATYPE_NULL
+#define MPI_COMPLEX8 (&shl_mpi_complex8)
+#define MPI_COMPLEX16 (&shl_mpi_complex16)
+#define MPI_COMPLEX32 (&shl_mpi_complex32)
+#define MPI_LOGICAL1 (&shl_mpi_logical1)
+#define MPI_LOGICAL2 (&shl_mpi_logical2)
+#define MPI_LOGICAL4 (&shl_mpi_logical4)
+#define MPI_LOGICAL8 (&shl_mpi_logical8)
+#define MPI_LOGICAL16 (&shl_mpi_logical16)
+#define MPI_2REAL (&shl_mpi_2real)
+#define MPI_2DOUBLE_PRECISION (&shl_mpi_2double_precision)
+#define MPI_2INTEGER (&shl_mpi_2integer)
+
+/* A type matching SELECTED_INT_KIND(r) / SELECTED_REAL_KIND(p, r) of gfortran (p or r may
+ * be MPI_UNDEFINED), with combiner MPI_COMBINER_F90_*; the same (p, r) gives the same
+ * handle, which must not be freed. */
+SHL_DECLARE(int, Type_create_f90_integer, (int r, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_f90_real, (int p, int r, MPI_Datatype *newtype));
+SHL_DECLARE(int, Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype));
+
 #undef SHL_DECLARE
 
 #ifdef __cplusplus

@@ -3,7 +3,7 @@
 . "$SHOAL_TESTS/lib/common.bash"
 
 # The count the tree reaches: raise it as functions arrive, never lower it.
-FLOOR_MPI41_C_FUNCTIONS=437
+FLOOR_MPI41_C_FUNCTIONS=440
 
 list=$SHOAL_TESTS/lib/mpi41_functions.txt
 header=$SHOAL_BUILD/include/mpi.h

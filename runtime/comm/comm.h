@@ -44,6 +44,7 @@ enum shl_errh_kind { SHL_ERRH_FATAL, SHL_ERRH_RETURN, SHL_ERRH_ABORT, SHL_ERRH_U
 
 /* The objects a handler may be set on: a user handler fits the kind it was created for
  * (MPI 4.1, 9.3), a predefined one any. */
+/* The values 1 to 4 are also SHL_F_ERRH_* of runtime/fortran/callbacks.h. */
 enum shl_errh_obj { SHL_ERRH_ANY, SHL_ERRH_COMM, SHL_ERRH_WIN, SHL_ERRH_SESSION, SHL_ERRH_FILE };
 
 /* Predefined handlers are immutable; a user handler is created by one rank and lives while
@@ -52,6 +53,7 @@ struct shl_errhandler {
 	uint32_t magic;
 	enum shl_errh_kind kind;
 	enum shl_errh_obj obj;
+	bool fortran;                      /* fn is a shl_f_errhandler_function (Fortran) */
 	union {                            /* SHL_ERRH_USER, by `obj` */
 		MPI_Comm_errhandler_function *comm;
 		MPI_Win_errhandler_function *win;
@@ -63,6 +65,15 @@ struct shl_errhandler {
 					    * MPI_Comm_create_errhandler and each
 					    * MPI_Comm_get_errhandler), each freed once */
 };
+
+/* An error handler written in Fortran: the object's Fortran integer and the error code,
+ * both by reference. */
+typedef void shl_f_errhandler_function(MPI_Fint *handle, MPI_Fint *code);
+
+/* Exported for libmpifort (runtime/fortran/callbacks.h): a user error handler for objects
+ * of kind `obj` (SHL_ERRH_COMM, _WIN, _SESSION, _FILE: 1 to 4) whose function is written in
+ * Fortran; errors as MPI_Comm_create_errhandler and its twins. */
+int shl_f_errhandler_create(int obj, shl_f_errhandler_function *fn, MPI_Errhandler *errhandler);
 
 /* Any rank thread: take / drop a reference on `e` (no-ops on predefined handlers). */
 void shl_errh_hold(struct shl_errhandler *e);

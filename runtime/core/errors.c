@@ -158,7 +158,11 @@ int shl_err_raise(struct shl_errhandler *eh, void *handle, const char *objname, 
 	if (eh != NULL && eh->kind == SHL_ERRH_USER) {
 		/* The handler gets the handle the user knows and may change neither. */
 		int code = errclass;
-		if (eh->obj == SHL_ERRH_WIN)
+		if (eh->fortran) {
+			/* Every kind of handle is a pointer; Fortran gets its integer. */
+			MPI_Fint h = shl_handle_to_int(*(void **)handle);
+			((shl_f_errhandler_function *)(void (*)(void))eh->fn.comm)(&h, &code);
+		} else if (eh->obj == SHL_ERRH_WIN)
 			eh->fn.win(handle, &code);
 		else if (eh->obj == SHL_ERRH_SESSION)
 			eh->fn.session(handle, &code);
@@ -438,6 +442,37 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn
 	return MPI_SUCCESS;
 }
 SHL_WEAK_ALIAS(Comm_create_errhandler);
+
+SHL_API int shl_f_errhandler_create(int obj, shl_f_errhandler_function *fn,
+				    MPI_Errhandler *errhandler)
+{
+	static const char *const names[] = {
+		[SHL_ERRH_COMM] = "MPI_Comm_create_errhandler",
+		[SHL_ERRH_WIN] = "MPI_Win_create_errhandler",
+		[SHL_ERRH_SESSION] = "MPI_Session_create_errhandler",
+		[SHL_ERRH_FILE] = "MPI_File_create_errhandler",
+	};
+	const char *name = obj >= SHL_ERRH_COMM && obj <= SHL_ERRH_FILE ? names[obj]
+			   : "MPI_Comm_create_errhandler";
+	struct shl_errhandler *e;
+
+	shl_rank_or_die(name);
+	if (obj < SHL_ERRH_COMM || obj > SHL_ERRH_FILE)
+		return shl_err(NULL, MPI_ERR_INTERN, name, "unknown kind of object %d", obj);
+	if (fn == NULL || errhandler == NULL)
+		return shl_err(NULL, MPI_ERR_ARG, name, "the function or errhandler is NULL");
+	e = shl_handle_alloc(sizeof(*e));
+	if (e == NULL)
+		return shl_err(NULL, MPI_ERR_NO_MEM, name, "out of memory");
+	/* Stored in the union's comm member whatever `obj` is; shl_err_raise calls it back
+	 * through its own type. */
+	*e = (struct shl_errhandler){ .magic = SHL_ERRH_MAGIC, .kind = SHL_ERRH_USER,
+				      .obj = (enum shl_errh_obj)obj, .fortran = true,
+				      .fn.comm = (MPI_Comm_errhandler_function *)(void (*)(void))fn,
+				      .refs = 1, .handles = 1 };
+	*errhandler = e;
+	return MPI_SUCCESS;
+}
 
 bool shl_errh_ok(const struct shl_errhandler *e)
 {

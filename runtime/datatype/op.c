@@ -83,6 +83,14 @@ INT_KERNELS(i32, int32_t, uint32_t)
 INT_KERNELS(u32, uint32_t, uint32_t)
 INT_KERNELS(i64, int64_t, uint64_t)
 INT_KERNELS(u64, uint64_t, uint64_t)
+/* The 16-byte Fortran types through byte-aligned names: a buffer of them (a derived type's
+ * member, a packed accumulator) need not be 16-aligned, and the compiler may otherwise use
+ * aligned vector moves on them. */
+typedef __int128 i128u __attribute__((aligned(1)));
+typedef unsigned __int128 u128u __attribute__((aligned(1)));
+typedef _Float128 qu __attribute__((aligned(1)));
+typedef _Complex _Float128 cqu __attribute__((aligned(1)));
+INT_KERNELS(i128, i128u, u128u)
 
 #define FLOAT_KERNELS(c, T)                                                               \
 	static void c##_max(const void *a, void *b, size_t n)                           \
@@ -97,6 +105,7 @@ INT_KERNELS(u64, uint64_t, uint64_t)
 FLOAT_KERNELS(f, float)
 FLOAT_KERNELS(d, double)
 FLOAT_KERNELS(ld, long double)
+FLOAT_KERNELS(q, qu)
 
 #define COMPLEX_KERNELS(c, T)                                                             \
 	static void c##_sum(const void *a, void *b, size_t n)                           \
@@ -107,6 +116,7 @@ FLOAT_KERNELS(ld, long double)
 COMPLEX_KERNELS(cf, float _Complex)
 COMPLEX_KERNELS(cd, double _Complex)
 COMPLEX_KERNELS(cld, long double _Complex)
+COMPLEX_KERNELS(cq, cqu)
 
 static void bool_land(const void *a, void *b, size_t n)
 { const _Bool *x = a; _Bool *y = b; for (size_t i = 0; i < n; i++) y[i] = x[i] && y[i]; }
@@ -146,6 +156,26 @@ LOC_KERNELS(pi, int)
 LOC_KERNELS(ps, short)
 LOC_KERNELS(pld, long double)
 
+/* MPI_2REAL and MPI_2DOUBLE_PRECISION: the index is a value of the same type (aligned:
+ * these pairs are never packed apart). */
+#define LOC2_KERNELS(c, V)                                                                \
+	static void c##_loc(const void *a, void *b, size_t n, bool max)                 \
+	{                                                                               \
+		const V *x = a;                                                         \
+		V *y = b;                                                               \
+		for (size_t i = 0; i < 2 * n; i += 2) {                                  \
+			if (max ? x[i] > y[i] : x[i] < y[i])                            \
+				y[i] = x[i], y[i + 1] = x[i + 1];                       \
+			else if (x[i] == y[i] && x[i + 1] < y[i + 1])                   \
+				y[i + 1] = x[i + 1];                                    \
+		}                                                                       \
+	}                                                                               \
+	static void c##_minloc(const void *a, void *b, size_t n) { c##_loc(a, b, n, false); } \
+	static void c##_maxloc(const void *a, void *b, size_t n) { c##_loc(a, b, n, true); }
+
+LOC2_KERNELS(p2f, float)
+LOC2_KERNELS(p2d, double)
+
 #define INTS(c) [SHL_OP_MAX] = c##_max, [SHL_OP_MIN] = c##_min, [SHL_OP_SUM] = c##_sum,   \
 	[SHL_OP_PROD] = c##_prod, [SHL_OP_LAND] = c##_land, [SHL_OP_LOR] = c##_lor,       \
 	[SHL_OP_LXOR] = c##_lxor, [SHL_OP_BAND] = c##_band, [SHL_OP_BOR] = c##_bor,       \
@@ -153,6 +183,7 @@ LOC_KERNELS(pld, long double)
 #define FLOATS(c) [SHL_OP_MAX] = c##_max, [SHL_OP_MIN] = c##_min, [SHL_OP_SUM] = c##_sum, \
 	[SHL_OP_PROD] = c##_prod
 #define COMPLEX(c) [SHL_OP_SUM] = c##_sum, [SHL_OP_PROD] = c##_prod
+#define LOGICALS(c) [SHL_OP_LAND] = c##_land, [SHL_OP_LOR] = c##_lor, [SHL_OP_LXOR] = c##_lxor
 #define LOCS(c) [SHL_OP_MINLOC] = c##_minloc, [SHL_OP_MAXLOC] = c##_maxloc
 
 /* Which op applies to which C type: MPI 4.1 section 6.9.2's table (integer: MIN MAX SUM
@@ -172,6 +203,11 @@ static shl_kern *const kernels[SHL_DT_ARITH_COUNT][SHL_OP_REPLACE] = {
 	A(BYTE) = { [SHL_OP_BAND] = u8_band, [SHL_OP_BOR] = u8_bor, [SHL_OP_BXOR] = u8_bxor },
 	A(P_F) = { LOCS(pf) }, A(P_D) = { LOCS(pd) }, A(P_L) = { LOCS(pl) },
 	A(P_I) = { LOCS(pi) }, A(P_S) = { LOCS(ps) }, A(P_LD) = { LOCS(pld) },
+	/* Fortran: LOGICAL has only the logical operations (MPI 4.1 6.9.2). */
+	A(L1) = { LOGICALS(i8) }, A(L2) = { LOGICALS(i16) }, A(L4) = { LOGICALS(i32) },
+	A(L8) = { LOGICALS(i64) }, A(L16) = { LOGICALS(i128) },
+	A(I128) = { INTS(i128) }, A(Q) = { FLOATS(q) }, A(CQ) = { COMPLEX(cq) },
+	A(P_2F) = { LOCS(p2f) }, A(P_2D) = { LOCS(p2d) },
 };
 #undef A
 static_assert(sizeof(long) == 8 && sizeof(MPI_Aint) == 8 && sizeof(MPI_Count) == 8,
@@ -333,7 +369,7 @@ void shl_fold_dup(const struct shl_fold *f, void *dst, const void *src)
 
 /* MPI_Op_create (fn) and MPI_Op_create_c (fn_c): exactly one function is given. */
 static int op_create(const char *fn, MPI_User_function *user_fn,
-		     MPI_User_function_c *user_fn_c, int commute, MPI_Op *op)
+		     MPI_User_function_c *user_fn_c, bool fortran, int commute, MPI_Op *op)
 {
 	struct shl_op *o;
 
@@ -344,7 +380,7 @@ static int op_create(const char *fn, MPI_User_function *user_fn,
 	if (o == NULL)
 		return shl_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
 	*o = (struct shl_op){ .magic = SHL_OP_MAGIC, .kind = SHL_OP_USER, .commute = commute != 0,
-			      .fn = user_fn, .fn_c = user_fn_c };
+			      .fortran = fortran, .fn = user_fn, .fn_c = user_fn_c };
 	atomic_init(&o->refs, 1);
 	*op = o;
 	return MPI_SUCCESS;
@@ -352,15 +388,41 @@ static int op_create(const char *fn, MPI_User_function *user_fn,
 
 int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 {
-	return op_create("MPI_Op_create", user_fn, NULL, commute, op);
+	return op_create("MPI_Op_create", user_fn, NULL, false, commute, op);
 }
 SHL_WEAK_ALIAS(Op_create);
 
 int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
 {
-	return op_create("MPI_Op_create_c", NULL, user_fn, commute, op);
+	return op_create("MPI_Op_create_c", NULL, user_fn, false, commute, op);
 }
 SHL_WEAK_ALIAS(Op_create_c);
+
+/* The Fortran functions are kept as C function pointers of another type and called back
+ * through their own type (shl_op_call_fortran). */
+SHL_API int shl_f_op_create(shl_f_user_function *fn, int commute, MPI_Op *op)
+{
+	return op_create("MPI_Op_create", (MPI_User_function *)fn, NULL, true, commute, op);
+}
+
+SHL_API int shl_f_op_create_c(shl_f_user_function_c *fn, int commute, MPI_Op *op)
+{
+	return op_create("MPI_Op_create_c", NULL, (MPI_User_function_c *)fn, true, commute, op);
+}
+
+void shl_op_call_fortran(const struct shl_op *op, const void *in, void *inout, MPI_Count len,
+			 MPI_Datatype type)
+{
+	MPI_Fint t = shl_handle_to_int(type);
+
+	if (op->fn_c != NULL) {
+		MPI_Count n = len;
+		((shl_f_user_function_c *)op->fn_c)((void *)in, inout, &n, &t);
+	} else {
+		MPI_Fint n = (MPI_Fint)len;
+		((shl_f_user_function *)op->fn)((void *)in, inout, &n, &t);
+	}
+}
 
 int PMPI_Op_free(MPI_Op *op)
 {

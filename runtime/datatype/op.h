@@ -20,12 +20,19 @@ enum shl_op_kind {
 	SHL_OP_NO_OP, SHL_OP_USER,
 };
 
+/* A user function written in Fortran (mpif.h, `mpi`, `mpi_f08` MPI_Op_create): every
+ * argument by reference, the datatype as its Fortran integer. */
+typedef void shl_f_user_function(void *invec, void *inoutvec, MPI_Fint *len, MPI_Fint *datatype);
+typedef void shl_f_user_function_c(void *invec, void *inoutvec, MPI_Count *len,
+				   MPI_Fint *datatype);
+
 /* An operation. Predefined ones are immutable statics; a user one is created by one rank
  * and lives while `refs` (its handle plus each pending nonblocking reduction) is above 0. */
 struct shl_op {
 	uint32_t magic;
 	enum shl_op_kind kind;
 	bool commute;
+	bool fortran;                 /* fn / fn_c is a shl_f_user_function(_c) */
 	MPI_User_function *fn;        /* SHL_OP_USER from MPI_Op_create, else NULL */
 	MPI_User_function_c *fn_c;    /* SHL_OP_USER from MPI_Op_create_c, else NULL */
 	_Atomic int refs;             /* SHL_OP_USER only */
@@ -39,6 +46,15 @@ static inline bool shl_op_ok(MPI_Op op)
 	return shl_handle_mapped(op, sizeof(*op)) && op->magic == SHL_OP_MAGIC;
 }
 
+/* shl_op_call for a function written in Fortran, out of line. */
+void shl_op_call_fortran(const struct shl_op *op, const void *in, void *inout, MPI_Count len,
+			 MPI_Datatype type);
+
+/* Exported for libmpifort (runtime/fortran/callbacks.h): a user op whose function is
+ * written in Fortran. Same checks and errors as MPI_Op_create / MPI_Op_create_c. */
+int shl_f_op_create(shl_f_user_function *fn, int commute, MPI_Op *op);
+int shl_f_op_create_c(shl_f_user_function_c *fn, int commute, MPI_Op *op);
+
 /* Any thread: inout = in op inout for `len` elements of `type` with user op `op`'s
  * function, given the handle `type` (at most INT_MAX elements for an MPI_Op_create
  * function: shl_fold_init refuses more). */
@@ -47,6 +63,10 @@ static inline void shl_op_call(const struct shl_op *op, const void *in, void *in
 {
 	MPI_Datatype t = type;
 
+	if (__builtin_expect(op->fortran, 0)) {
+		shl_op_call_fortran(op, in, inout, len, type);
+		return;
+	}
 	if (op->fn_c != NULL) {
 		MPI_Count n = len;
 		op->fn_c((void *)in, inout, &n, &t);

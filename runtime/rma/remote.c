@@ -111,6 +111,13 @@ static struct shl_datatype *const basics[] = {
 	&shl_mpi_double_int, &shl_mpi_long_int, &shl_mpi_2int, &shl_mpi_short_int,
 	&shl_mpi_long_double_int, &shl_mpi_cxx_bool, &shl_mpi_cxx_float_complex,
 	&shl_mpi_cxx_double_complex, &shl_mpi_cxx_long_double_complex,
+	&shl_mpi_character, &shl_mpi_logical, &shl_mpi_integer, &shl_mpi_real,
+	&shl_mpi_double_precision, &shl_mpi_complex, &shl_mpi_double_complex, &shl_mpi_integer1,
+	&shl_mpi_integer2, &shl_mpi_integer4, &shl_mpi_integer8, &shl_mpi_integer16,
+	&shl_mpi_real4, &shl_mpi_real8, &shl_mpi_real16, &shl_mpi_complex8, &shl_mpi_complex16,
+	&shl_mpi_complex32, &shl_mpi_logical1, &shl_mpi_logical2, &shl_mpi_logical4,
+	&shl_mpi_logical8, &shl_mpi_logical16, &shl_mpi_2real, &shl_mpi_2double_precision,
+	&shl_mpi_2integer,
 };
 #define NBASICS (sizeof(basics) / sizeof(basics[0]))
 
