@@ -368,7 +368,7 @@ $(FORT_OBJ)/mpi_f90.o $(MPIMOD) &: $(FORT_GEN)/mpi.f90 $(FORT_OBJ)/sentinels_f90
 
 $(FORT_OBJ)/mpif_bindings.o: $(FORT_GEN)/mpif_bindings.c runtime/fortran/fortran.h $(MPIH)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Wno-maybe-uninitialized -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -fno-plt -Wno-maybe-uninitialized -c $< -o $@
 
 $(LIBMPIFORT): $(FORT_C_OBJS) $(FORT_MOD_OBJS) $(LIBMPI)
 	@mkdir -p $(@D)

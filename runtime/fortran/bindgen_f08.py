@@ -285,7 +285,7 @@ def c_function(func):
     ps = list(func.params)
     asynch = nonblocking(func.name)
     fargs, call = [], []
-    decls, pre, post, frees, sect = [], [], [], [], []
+    decls, pre, post, always, frees, sect = [], [], [], [], [], []
     obj = ("SHL_F08_NONE", "NULL")
     for p in ps:
         if p.kind == "handle" and p.handle in OBJ_KINDS and not c_is_ptr(p) and obj[1] == "NULL":
@@ -340,8 +340,8 @@ def c_function(func):
                 init = f"PMPI_{conv}_f2c(*{fn})" if p.intent != "out" else f"({ct})0"
                 decls.append(f"\t{ct} {n}_h = {init};")
                 decls.append(f"\t{ct} *{n} = &{n}_h;")
-                cond = "" if p.intent == "inout" else "if (rc == MPI_SUCCESS) "
-                post.append(f"\t{cond}*{fn} = PMPI_{conv}_c2f({n}_h);")
+                # Also after an error: an out handle the call did not make is the null one.
+                always.append(f"\t*{fn} = PMPI_{conv}_c2f({n}_h);")
             else:
                 decls.append(f"\tint {n}_n = 0;")
                 decls.append(f"\t{ct} {n}_stack[SHL_F08_STACK] = {{ 0 }};")
@@ -431,8 +431,50 @@ def c_function(func):
     out += sect + post
     if frees or "goto out" in "\n".join(pre):
         out.append("out:")
-    out += frees
+    out += always + frees
     out += ["\tif (ierror)", "\t\t*ierror = rc;", "}", f"SHL_F08_ALIAS({func.name})"]
+    return "\n".join(out)
+
+
+def c_forwarder(func):
+    """The hand-written large-count functions with callbacks (runtime/fortran/callbacks.c)
+    are MPI_X_c_f08ts there, in gfortran's own convention (all by reference, string lengths
+    last): the name an interface without BIND(C) cannot take. Their specifics call
+    pmpi_x_c_ / mpi_x_c_ here, which forward; declared weak, so libmpifort loads without
+    them (a call then is MPI_ERR_OTHER)."""
+    args, names, lens = [], [], []
+    for p in params_of(func):
+        k = p.kind
+        if k == "callback":
+            args.append(f"void *{p.name}")
+        elif k in ("aint", "extra_state"):
+            args.append(f"MPI_Aint *{p.name}")
+        elif k == "count":
+            args.append(f"MPI_Count *{p.name}")
+        elif k == "offset":
+            args.append(f"MPI_Offset *{p.name}")
+        elif k == "string":
+            args.append(f"char *{p.name}")
+            lens.append(f"{p.name}_len")
+        elif k in ("int", "logical", "handle"):
+            args.append(f"MPI_Fint *{p.name}")
+        else:
+            fail(func, f"parameter {p.name}: kind {k!r} in a hand-written large-count function")
+        names.append(p.name)
+    args.append("MPI_Fint *ierror")
+    names.append("ierror")
+    args += [f"size_t {n}" for n in lens]
+    names += lens
+    a, n, lo = ", ".join(args), ", ".join(names), func.name.lower()
+    out = []
+    for pre, low in (("PMPI_", "pmpi_"), ("MPI_", "mpi_")):
+        out += [f"SHL_F08_EXPORT void {pre}{func.name}_f08ts({a}) __attribute__((weak));",
+                f"SHL_F08_EXPORT void {low}{lo}_({a});",
+                f"void {low}{lo}_({a})", "{",
+                f"\tif ({pre}{func.name}_f08ts)",
+                f"\t\t{pre}{func.name}_f08ts({n});",
+                "\telse if (ierror)",
+                "\t\t*ierror = MPI_ERR_OTHER;", "}", ""]
     return "\n".join(out)
 
 
@@ -447,6 +489,8 @@ def c_file(funcs):
         if path_of(f) == "ts":
             out.append(c_function(f))
             out.append("")
+        elif f.manual and f.large_count:
+            out.append(c_forwarder(f))
     return "\n".join(out)
 
 

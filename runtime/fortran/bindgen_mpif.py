@@ -101,10 +101,10 @@ def wrapper(f):
             args.append(f"MPI_Fint *{fp}")
             if p.array is None:
                 if p.intent == "in":
-                    pre.append(f"{ct} {n} = PMPI_{conv}_f2c(*{fp});")
+                    pre.append(f"{ct} {n} = shl_f_{conv}_f2c(*{fp});")
                     call.append(n)
                 else:
-                    init = f"PMPI_{conv}_f2c(*{fp})" if p.intent == "inout" else f"({ct})0"
+                    init = f"shl_f_{conv}_f2c(*{fp})" if p.intent == "inout" else f"({ct})0"
                     pre.append(f"{ct} {n} = {init};")
                     call.append(f"&{n}")
                     post.append(f"*{fp} = PMPI_{conv}_c2f({n});")
@@ -117,7 +117,7 @@ def wrapper(f):
                 late.append(f"if ({n} == NULL) {{ rc = shl_f_nomem({fn}); goto out_{n}; }}")
                 if p.intent in ("in", "inout"):
                     late.append(f"for (size_t i = 0; i < {n}_n; i++)")
-                    late.append(f"\t{n}[i] = PMPI_{conv}_f2c({fp}[i]);")
+                    late.append(f"\t{n}[i] = shl_f_{conv}_f2c({fp}[i]);")
                 call.append(n)
                 if p.intent in ("out", "inout"):
                     post.append(f"for (size_t i = 0, e = shl_f_len({c_length(p.array)}); "

@@ -104,6 +104,41 @@ static inline int *shl_f_weights(int *p)
 	return p;
 }
 
+/* Handles in. libmpi names a predefined handle (MPI_COMM_WORLD, MPI_INT, MPI_SUM, ...) by
+ * -1 minus its offset in libmpi's predefined section, for offsets below 2^30
+ * (docs/architecture.md, "Handles as integers"): with the section's address, found at load
+ * and checked against PMPI_*_f2c (support.c; 0 when the check fails), such an integer
+ * converts without a call. The pointer it gives for an integer that names no object of
+ * the kind is checked by the call it is passed to, as any C handle is (the call's error
+ * class, MPI_ERR_COMM ...). Other integers go through PMPI_*_f2c. Messages have an
+ * encoding of their own (PMPI_Message_f2c only). */
+extern SHL_F_API uintptr_t shl_f_predef_base;
+#define SHL_F_PREDEF_SPAN ((MPI_Fint)1 << 30)
+#define SHL_F_F2C(conv, ctype)                                                             \
+	static inline ctype shl_f_##conv##_f2c(MPI_Fint f)                                 \
+	{                                                                                  \
+		if (f < 0 && f >= -SHL_F_PREDEF_SPAN && shl_f_predef_base != 0)             \
+			return (ctype)(shl_f_predef_base + (uintptr_t)(-1 - (intptr_t)f)); \
+		if (f == 0)                                                                \
+			return (ctype)0;                                                   \
+		return PMPI_##conv##_f2c(f);                                               \
+	}
+SHL_F_F2C(Comm, MPI_Comm)
+SHL_F_F2C(Type, MPI_Datatype)
+SHL_F_F2C(Request, MPI_Request)
+SHL_F_F2C(Errhandler, MPI_Errhandler)
+SHL_F_F2C(Group, MPI_Group)
+SHL_F_F2C(Info, MPI_Info)
+SHL_F_F2C(Op, MPI_Op)
+SHL_F_F2C(Win, MPI_Win)
+SHL_F_F2C(File, MPI_File)
+SHL_F_F2C(Session, MPI_Session)
+#undef SHL_F_F2C
+static inline MPI_Message shl_f_Message_f2c(MPI_Fint f)
+{
+	return PMPI_Message_f2c(f);
+}
+
 /* An array length from a C int expression (negative: none). */
 static inline size_t shl_f_len(long long n)
 {

@@ -73,6 +73,8 @@ module mpi_f08_types
     integer :: MPI_ERROR
     integer, private :: shl_internal(5)
   end type MPI_Status
+  ! The places of the public fields in an INTEGER status (MPI_Status_f082f's).
+  integer, parameter :: MPI_SOURCE = 1, MPI_TAG = 2, MPI_ERROR = 3
   type(MPI_Status), bind(C, name="shl_f_status_ignore") :: MPI_STATUS_IGNORE
   type(MPI_Status), bind(C, name="shl_f_statuses_ignore") :: MPI_STATUSES_IGNORE(1)
 
@@ -340,6 +342,17 @@ module mpi_f08_types
       integer(kind=MPI_ADDRESS_KIND) :: extra_state
     end subroutine MPI_Datarep_conversion_function_c
   end interface
+
+  ! The predefined callbacks (runtime/fortran/callbacks.c's external procedures, which the
+  ! create functions recognise).
+  procedure(MPI_Comm_copy_attr_function) :: MPI_COMM_NULL_COPY_FN, MPI_COMM_DUP_FN
+  procedure(MPI_Comm_delete_attr_function) :: MPI_COMM_NULL_DELETE_FN
+  procedure(MPI_Type_copy_attr_function) :: MPI_TYPE_NULL_COPY_FN, MPI_TYPE_DUP_FN
+  procedure(MPI_Type_delete_attr_function) :: MPI_TYPE_NULL_DELETE_FN
+  procedure(MPI_Win_copy_attr_function) :: MPI_WIN_NULL_COPY_FN, MPI_WIN_DUP_FN
+  procedure(MPI_Win_delete_attr_function) :: MPI_WIN_NULL_DELETE_FN
+  procedure(MPI_Datarep_conversion_function) :: MPI_CONVERSION_FN_NULL
+  procedure(MPI_Datarep_conversion_function_c) :: MPI_CONVERSION_FN_NULL_C
 
 contains
 

@@ -74,6 +74,27 @@ __attribute__((constructor)) static void register_module_sentinels(void)
 	shl_f_sentinels_add(&s);
 }
 
+SHL_F_API uintptr_t shl_f_predef_base;
+
+/* The address of libmpi's predefined section (fortran.h, "Handles in"), from
+ * MPI_COMM_WORLD's integer; kept only if PMPI_*_f2c agrees for a handle of each of a few
+ * kinds, else 0 (every conversion then calls libmpi). */
+__attribute__((constructor)) static void find_predef_base(void)
+{
+	MPI_Fint w = PMPI_Comm_c2f(MPI_COMM_WORLD);
+	if (w >= 0 || w < -SHL_F_PREDEF_SPAN)
+		return;
+	uintptr_t base = (uintptr_t)MPI_COMM_WORLD + 1 + (intptr_t)w;
+#define AGREES(conv, h) \
+	(PMPI_##conv##_c2f(h) < 0 && PMPI_##conv##_f2c(PMPI_##conv##_c2f(h)) == (h) && \
+	 base + (uintptr_t)(-1 - (intptr_t)PMPI_##conv##_c2f(h)) == (uintptr_t)(h))
+	if (AGREES(Comm, MPI_COMM_SELF) && AGREES(Type, MPI_INT) && AGREES(Type, MPI_DOUBLE) &&
+	    AGREES(Op, MPI_SUM) && AGREES(Errhandler, MPI_ERRORS_RETURN) &&
+	    AGREES(Group, MPI_GROUP_EMPTY))
+		shl_f_predef_base = base;
+#undef AGREES
+}
+
 int shl_f_statuses(MPI_Fint *f, size_t n, MPI_Status **c)
 {
 	if (shl_f_is_statuses_ignore(f) || f == NULL) {

@@ -1,0 +1,98 @@
+#!/bin/bash
+# fortran_f08_sections_blocking_and_nonblocking: with `use mpi_f08`, each rank sends the
+# array section a(1:n:2, 3) (every other element of a column) to the next rank around a ring,
+# which receives it into b(2:n:2, 2): with MPI_Sendrecv, with MPI_Irecv/MPI_Isend/MPI_Waitall
+# (no copy: the binding describes the section with a datatype) and with a datatype of two
+# elements (a blocking call gets a copy); every received element is right and every element
+# around the section untouched, at 1, 4 and 64 ranks.
+# timeout: 180
+. "$SHOAL_TESTS/lib/common.bash"
+
+cat >"$TEST_TMP/sections.f90" <<'SRC'
+program sections
+  use mpi_f08
+  implicit none
+  integer, parameter :: n = 10, half = n / 2, pairs = 2
+  integer :: rank, size, next, prev, i, ierr, cnt
+  double precision :: a(n, 4), b(n, 4)
+  type(MPI_Request) :: req(2)
+  type(MPI_Status) :: st, sts(2)
+  type(MPI_Datatype) :: pair
+
+  call MPI_Init()
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+  call MPI_Comm_size(MPI_COMM_WORLD, size)
+  next = mod(rank + 1, size)
+  prev = mod(rank + size - 1, size)
+
+  call fill()
+  call MPI_Sendrecv(a(1:n:2, 3), half, MPI_DOUBLE, next, 1, &
+                    b(2:n:2, 2), half, MPI_DOUBLE, prev, 1, MPI_COMM_WORLD, st, ierr)
+  call expect(ierr == MPI_SUCCESS, 'sendrecv ierror')
+  call expect(st%MPI_SOURCE == prev .and. st%MPI_TAG == 1, 'sendrecv status')
+  call MPI_Get_count(st, MPI_DOUBLE, cnt)
+  call expect(cnt == half, 'sendrecv count')
+  call check(n)
+
+  call fill()
+  call MPI_Irecv(b(2:n:2, 2), half, MPI_DOUBLE, prev, 2, MPI_COMM_WORLD, req(1))
+  call MPI_Isend(a(1:n:2, 3), half, MPI_DOUBLE, next, 2, MPI_COMM_WORLD, req(2))
+  call MPI_Waitall(2, req, sts)
+  call expect(req(1) == MPI_REQUEST_NULL .and. req(2) == MPI_REQUEST_NULL, 'requests freed')
+  call expect(sts(1)%MPI_SOURCE == prev .and. sts(1)%MPI_TAG == 2, 'waitall status')
+  call check(n)
+
+  call MPI_Type_contiguous(2, MPI_DOUBLE, pair)
+  call MPI_Type_commit(pair)
+  call fill()
+  call MPI_Sendrecv(a(1:n:2, 3), pairs, pair, next, 3, &
+                    b(2:n:2, 2), pairs, pair, prev, 3, MPI_COMM_WORLD, st)
+  call check(2 * pairs * 2)
+  call MPI_Type_free(pair)
+
+  call MPI_Finalize()
+  if (rank == 0) print '(a)', 'sections ok'
+contains
+  subroutine fill()
+    integer :: j, k
+    do k = 1, 4
+      do j = 1, n
+        a(j, k) = 1000 * rank + 10 * k + j
+      end do
+    end do
+    b = -1
+  end subroutine fill
+
+  ! b(2:upto:2, 2) holds prev's a(1:upto-1:2, 3); everything else is still -1.
+  subroutine check(upto)
+    integer, intent(in) :: upto
+    integer :: j, k
+    do k = 1, 4
+      do j = 1, n
+        if (k == 2 .and. mod(j, 2) == 0 .and. j <= upto) then
+          call expect(b(j, k) == 1000 * prev + 30 + (j - 1), 'received section element')
+        else
+          call expect(b(j, k) == -1, 'element around the section untouched')
+        end if
+      end do
+    end do
+  end subroutine check
+
+  subroutine expect(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    if (.not. ok) then
+      write (0, '(a, i0, 2a)') 'rank ', rank, ': FAILED: ', what
+      error stop 1
+    end if
+  end subroutine expect
+end program sections
+SRC
+"$SHOAL_BUILD/bin/mpifort" -g -o "$TEST_TMP/sections" "$TEST_TMP/sections.f90" \
+	>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build"; }
+
+for n in 1 4 64; do
+	run -t 120 "$MPIEXEC" -n $n "$TEST_TMP/sections"
+	expect_rc 0
+	expect_out "sections ok"
+done
