@@ -3,7 +3,8 @@
  * (mpiexec --output-filename), stdin read by rank 0 alone (the others read end-of-file),
  * and a rank's freopen or fclose of one of them its own, as in a process. A rank's own
  * write(2) and writev(2) on descriptors 1 and 2 (libgfortran writes units 6 and 0 so, and
- * a program may) join the same line buffers; libmpi's own writes there do not.
+ * a program may) join the same line buffers, and its read(2) on descriptor 0 reads as its
+ * stdin does; libmpi's own calls do not.
  * Ranks that are processes (loader/node_exec.c) write into pipes whose bytes the node's main
  * thread passes to shl_loader_stdio_put: their lines are cut and labelled the same way.
  * Entered by the node's main thread (setup, before ranks start; the pipes of process ranks),
@@ -440,6 +441,29 @@ static struct stream *rank_fd(int fd, const void *caller, struct line **l)
 		return NULL;
 	*l = rank_side(s);
 	return *l != NULL ? s : NULL;
+}
+
+/* A rank's read(0, ...) (libgfortran's unit 5 reads so) reads what its stdin FILE would:
+ * rank 0 the node's descriptor 0, through the same read-ahead, the others end-of-file, a
+ * rank that reopened stdin its file. With one rank, and for Shoal's own reads, it is
+ * libc's read. */
+SHL_LOADER_EXPORT ssize_t read(int fd, void *p, size_t n)
+{
+	static ssize_t (*real)(int, void *, size_t);
+	struct stream *s = &streams[IN];
+	uintptr_t at = (uintptr_t)__builtin_return_address(0);
+
+	if (fd == STDIN_FILENO && s->f != NULL && (at < own_lo || at >= own_hi) &&
+	    rank_side(s) != NULL) {
+		ssize_t r;
+
+		flockfile(s->f);  /* in_buf's guard, as for the FILE's own reads */
+		r = read_in(s, p, n);
+		funlockfile(s->f);
+		return r;
+	}
+	FIND(real, "read");
+	return real(fd, p, n);
 }
 
 /* A rank's write(1, ...) or write(2, ...) is one of its lines (or a piece), labelled and
