@@ -183,13 +183,16 @@ all: $(FORTRAN_ALL)
 $(BUILD)/bin/mpif77 $(BUILD)/bin/mpif90: $(BUILD)/bin/mpifort
 	ln -sf mpifort $@
 
-$(BUILD)/tests/%: tests/%.f90 $(TEST_TOOLS) $(FORTRAN_ALL) | $(LIBMPI)
+# The Fortran blocks below this one add to FORTRAN_ALL later: $$(FORTRAN_ALL) is read when
+# the rule is used (second expansion), with every block's part.
+.SECONDEXPANSION:
+$(BUILD)/tests/%: tests/%.f90 $(TEST_TOOLS) $$(FORTRAN_ALL) | $(LIBMPI)
 	@mkdir -p $(@D)/fmod/$*
 	@echo "$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $<"
 	@$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $< >$@.build 2>&1 || \
 	  { cat $@.build; rm -f $@; exit 1; }; cat $@.build; rm -f $@.build
 
-$(BUILD)/tests/%: tests/%.f $(TEST_TOOLS) $(FORTRAN_ALL) | $(LIBMPI)
+$(BUILD)/tests/%: tests/%.f $(TEST_TOOLS) $$(FORTRAN_ALL) | $(LIBMPI)
 	@mkdir -p $(@D)/fmod/$*
 	@echo "$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $<"
 	@$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $< >$@.build 2>&1 || \

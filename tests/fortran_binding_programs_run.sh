@@ -9,6 +9,8 @@
 MPIFORT=$SHOAL_BUILD/bin/mpifort
 [ -x "$MPIFORT" ] || fail "no $MPIFORT: make all builds it"
 command -v gfortran >/dev/null || skip "no gfortran"
+# Once tests/run builds and runs Fortran programs itself, they run there, not twice.
+grep -q 'tests/\*\.f90' "$SHOAL_TESTS/run" && skip "tests/run runs these Fortran programs itself"
 
 for src in fortran_mpif_h_fixed_form.f fortran_mpif_h_free_form.f90 \
 	fortran_mpi_module_conversions.f90; do

@@ -1,16 +1,15 @@
-! fortran_mpi_module_conversions: through `use mpi` (explicit interfaces), the bindings
-! convert what C and Fortran see differently: a communicator's name set with trailing
-! blanks comes back trimmed, blank-padded and cut to a short CHARACTER; MPI_WAITALL fills
-! an array of statuses (source, tag, count); MPI_TESTSOME and MPI_WAITANY give 1-based
-! indices; MPI_TYPE_CREATE_STRUCT takes arrays of lengths, addresses and types, and sends
-! from MPI_BOTTOM with absolute addresses; MPI_ALLTOALLW takes an array of datatypes;
-! MPI_IN_PLACE and MPI_STATUS_IGNORE are the sentinels (the module variable is never
-! written); LOGICAL flags come back .TRUE./.FALSE.; MPI_INFO_GET's value is a string out;
-! under MPI_ERRORS_RETURN a bad handle gives its error class in IERROR (a bad
-! communicator is reported on MPI_COMM_SELF). Entered by each rank's main thread.
+! fortran_mpi_module_conversions: through `use mpi`, the bindings convert: a name set with
+! trailing blanks comes back trimmed, blank-padded, cut to a short CHARACTER; MPI_WAITALL
+! fills an array of statuses; MPI_TESTSOME and MPI_WAITANY give 1-based indices;
+! MPI_TYPE_CREATE_STRUCT takes arrays (absolute addresses, sent from MPI_BOTTOM);
+! MPI_ALLTOALLW takes datatype arrays; MPI_IN_PLACE, MPI_STATUS_IGNORE (never written);
+! LOGICAL flags; MPI_INFO_GET's string out; under MPI_ERRORS_RETURN a bad handle's class
+! in IERROR (a bad communicator's on MPI_COMM_SELF); MPI_ALLOC_MEM into a TYPE(C_PTR).
+! Entered by each rank's main thread.
 ! ranks: 1 4 64
 program conversions
   use mpi
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer, c_associated
   implicit none
   integer :: ierr, rank, nranks, left, right, i, n, cls, outcount, idx, cnt, info, dup
   integer :: req(3), idxs(3), statuses(MPI_STATUS_SIZE, 3), st(MPI_STATUS_SIZE)
@@ -24,6 +23,8 @@ program conversions
   integer(kind=MPI_ADDRESS_KIND) :: disps(2)
   integer, allocatable :: a2a_s(:), a2a_r(:), a2a_c(:), a2a_d(:), a2a_t(:)
   integer :: fails, ierr2
+  type(c_ptr) :: mem
+  double precision, pointer :: darr(:)
 
   fails = 0
   call MPI_Init(ierr)
@@ -165,6 +166,16 @@ program conversions
   call check(.not. flag, 'MPI_Info_get of a missing key gives .FALSE.')
   call MPI_Info_free(info, ierr)
   call check(info == MPI_INFO_NULL, 'MPI_Info_free sets MPI_INFO_NULL')
+
+  ! MPI_Alloc_mem into a TYPE(C_PTR).
+  call MPI_Alloc_mem(int(8 * nranks, MPI_ADDRESS_KIND), MPI_INFO_NULL, mem, ierr)
+  call check(ierr == MPI_SUCCESS .and. c_associated(mem), 'MPI_Alloc_mem into a TYPE(C_PTR)')
+  call c_f_pointer(mem, darr, (/ nranks /))
+  darr = rank
+  call MPI_Allreduce(MPI_IN_PLACE, darr, nranks, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, ierr)
+  call check(all(darr == nranks * (nranks - 1) / 2), 'memory of MPI_Alloc_mem works')
+  call MPI_Free_mem(darr, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_Free_mem of it')
 
   ! Errors: the class of a bad handle in IERROR.
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)

@@ -39,7 +39,8 @@ The IR (stable: fields are added, never renamed):
           choice buffer); size: the C room of an out string (with its NUL);
     flags: set of "plus1" (a 0-based C index, 1-based in Fortran), "discard" (an out
           value C writes and Fortran does not get), "sentinel" (an int array that may be
-          MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY), "const" (declared const in C).
+          MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY), "const" (declared const in C), "nul" (a
+          string length that counts the NUL in C and not in Fortran).
 """
 
 import fnmatch

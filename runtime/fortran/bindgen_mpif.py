@@ -147,7 +147,13 @@ def wrapper(f):
                 if p.name == "baseptr":
                     call.append(fp)
                     continue
-                pre.append(f"{base} *{n} = ({base} *){fp};")
+                if "nul" in p.flags:
+                    # A C string length that counts the NUL, a Fortran one that does not.
+                    pre.append(f"{base} {n}_v = *{fp} > 0 ? *{fp} + 1 : *{fp};")
+                    pre.append(f"{base} *{n} = &{n}_v;")
+                    post.append(f"*{fp} = {n}_v > 0 ? {n}_v - 1 : {n}_v;")
+                else:
+                    pre.append(f"{base} *{n} = ({base} *){fp};")
                 call.append(n)
                 if "plus1" in p.flags:
                     post.append(f"if (*{n} >= 0)")
@@ -276,8 +282,8 @@ SENTINELS = [("MPI_BOTTOM", "INTEGER", "", "shl_f_bottom"),
              ("MPI_UNWEIGHTED", "INTEGER", "(1)", "shl_f_unweighted"),
              ("MPI_WEIGHTS_EMPTY", "INTEGER", "(1)", "shl_f_weights_empty"),
              ("MPI_BUFFER_AUTOMATIC", "INTEGER", "", "shl_f_buffer_automatic"),
-             ("MPI_ARGV_NULL", "CHARACTER*1", "(1)", "shl_f_argv_null"),
-             ("MPI_ARGVS_NULL", "CHARACTER*1", "(1,1)", "shl_f_argvs_null")]
+             ("MPI_ARGV_NULL", "CHARACTER(LEN=1)", "(1)", "shl_f_argv_null"),
+             ("MPI_ARGVS_NULL", "CHARACTER(LEN=1)", "(1,1)", "shl_f_argvs_null")]
 # The predefined callbacks a Fortran program passes by name (written in
 # runtime/fortran/callbacks.c).
 CALLBACKS = ["MPI_COMM_NULL_COPY_FN", "MPI_COMM_NULL_DELETE_FN", "MPI_COMM_DUP_FN",
@@ -369,11 +375,26 @@ def f_decl(p):
     return [f"{base}{intent} :: {p.name}"]
 
 
-def interface(f, prefix):
+def interface(f, prefix, cptr=False):
+    """The interface body of f (as prefix + name); with cptr, the MPI_<NAME>_CPTR form whose
+    baseptr is a TYPE(C_PTR), bound by name to the same C function (a C pointer either
+    way: the INTEGER(KIND=MPI_ADDRESS_KIND) and the TYPE(C_PTR) are 8 bytes)."""
     ps = [p for p in f.params if p.kind != "omit"]
     names = [p.name for p in ps] + (["ierror"] if f.ierror else [])
     head = f"{prefix}{f.name}({', '.join(names)})"
     L = []
+    if cptr:
+        L.append(f"subroutine {prefix}{f.name}_cptr({', '.join(names)}) &")
+        L.append(f"    bind(C, name=\"{prefix.lower()}{f.name.lower()}_\")")
+        L.append("  use, intrinsic :: iso_c_binding, only: c_ptr")
+        for p in ps:
+            if p.name == "baseptr":
+                L.append(f"  TYPE(C_PTR), INTENT({p.intent.upper()}) :: baseptr")
+            else:
+                L += ["  " + d for d in f_decl(p)]
+        L.append("  INTEGER, INTENT(OUT) :: ierror")
+        L.append("end subroutine")
+        return L
     if f.ret_kind == "error":
         L.append(f"subroutine {head}")
     else:
@@ -426,8 +447,12 @@ def mpi_module(funcs, consts):
     L += wrap_free("EXTERNAL :: " + ", ".join(CALLBACKS), "  ")
     L.append("")
     L.append("  interface")
+    cptr_funcs = []
     for f in funcs:
         if not f.bound or f.ret_kind != "error":
+            continue
+        if any(p.name == "baseptr" for p in f.params):
+            cptr_funcs.append(f)  # generic, below
             continue
         for prefix in ("MPI_", "PMPI_"):
             for x in interface(f, prefix):
@@ -437,6 +462,15 @@ def mpi_module(funcs, consts):
           "    subroutine PMPI_F_sync_reg(buf)", "      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf",
           "      TYPE(*), DIMENSION(*) :: buf", "    end subroutine"]
     L.append("  end interface")
+    L.append("")
+    # A memory address out (MPI_ALLOC_MEM, MPI_WIN_ALLOCATE, ...): generic over an
+    # INTEGER(KIND=MPI_ADDRESS_KIND) and a TYPE(C_PTR) (MPI 4.1, 19.1.3).
+    for f in cptr_funcs:
+        for prefix in ("MPI_", "PMPI_"):
+            L.append(f"  interface {prefix}{f.name}")
+            for x in interface(f, prefix) + interface(f, prefix, cptr=True):
+                L += wrap_free(x, "    ")
+            L.append("  end interface")
     L.append("")
     specifics = [f"shl_mpi_sizeof_{t[0].lower()}{t[1]}" for t in SIZEOF_TYPES]
     for prefix in ("MPI_", "PMPI_"):
