@@ -4,7 +4,8 @@
 # MPI_COMM_NULL), TYPE(MPI_Status) with MPI_SOURCE/MPI_TAG/MPI_ERROR filled by a receive and
 # converted to and from an INTEGER status (MPI_Status_f082f/f2f08), MPI_STATUS_IGNORE,
 # ierror optional (absent, or present and set to the error's code under MPI_ERRORS_RETURN),
-# LOGICAL flags and MPI_SIZEOF; at 1, 4 and 64 ranks.
+# LOGICAL flags, MPI_SIZEOF and MPI_BOTTOM (a message described by absolute addresses);
+# at 1, 4 and 64 ranks.
 # timeout: 180
 . "$SHOAL_TESTS/lib/common.bash"
 
@@ -15,6 +16,8 @@ program handles
   type(MPI_Comm) :: dup
   type(MPI_Status) :: st, back
   type(MPI_Request) :: req
+  type(MPI_Datatype) :: absolute
+  integer(MPI_ADDRESS_KIND) :: addr(1)
   integer :: fst(MPI_STATUS_SIZE)
   integer :: rank, size, ierr, cls, v, got, res, bytes
   logical :: flag
@@ -51,6 +54,18 @@ program handles
   call expect(back%MPI_TAG == 7 .and. got == 1, 'f2f08 keeps the byte count')
   call MPI_Test_cancelled(st, flag)
   call expect(.not. flag, 'not cancelled')
+
+  ! MPI_BOTTOM: the datatype holds v's address.
+  call MPI_Get_address(v, addr(1))
+  call MPI_Type_create_hindexed(1, [1], addr, MPI_INT, absolute)
+  call MPI_Type_commit(absolute)
+  v = 200 + rank
+  got = -1
+  call MPI_Isend(MPI_BOTTOM, 1, absolute, rank, 8, dup, req)
+  call MPI_Recv(got, 1, MPI_INT, rank, 8, dup, MPI_STATUS_IGNORE)
+  call MPI_Wait(req, MPI_STATUS_IGNORE)
+  call expect(got == 200 + rank, 'sent from MPI_BOTTOM')
+  call MPI_Type_free(absolute)
 
   ! ierror present: the error's code; absent: the handler (ERRORS_RETURN) returns.
   call MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN)

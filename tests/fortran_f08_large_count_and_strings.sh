@@ -4,7 +4,8 @@
 # count calls MPI_Send_c_f08ts, which a program can intercept and forward to PMPI_Send),
 # MPI_Get_count and MPI_Type_size answer in that kind, MPI_Type_get_extent_c has its own
 # name; CHARACTER arguments go in without their trailing blanks and come back blank-padded
-# with their lengths (communicator names, the processor name, info values, error strings).
+# with their lengths (communicator names, the processor name, info values, error strings,
+# the data representation of MPI_Pack_external, a string beside a choice buffer).
 . "$SHOAL_TESTS/lib/common.bash"
 
 cat >"$TEST_TMP/large.f90" <<'SRC'
@@ -46,6 +47,8 @@ program large
   character(len=40) :: value
   character(len=MPI_MAX_ERROR_STRING) :: text
   logical :: flag
+  integer(MPI_ADDRESS_KIND) :: pos
+  character :: packed(64)
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -83,6 +86,14 @@ program large
   call MPI_Comm_free(dup)
   call MPI_Error_string(MPI_ERR_TRUNCATE, text, ln)
   call expect(ln > 0 .and. ln == len_trim(text), 'error string')
+
+  pos = 0
+  call MPI_Pack_external('external32   ', v, 3, MPI_INT, packed, 64_MPI_ADDRESS_KIND, pos)
+  call expect(pos == 12 .and. ichar(packed(4)) == v(1), 'external32 is big-endian')
+  pos = 0
+  w = 0
+  call MPI_Unpack_external('external32', packed, 64_MPI_ADDRESS_KIND, pos, w, 3, MPI_INT)
+  call expect(all(w == v), 'external32 round trip')
 
   call MPI_Finalize()
   if (rank == 0) print '(a)', 'large and strings ok'

@@ -39,8 +39,8 @@ SRC
 run "$MPIEXEC" -n 1 "$TEST_TMP/secterr" return
 expect_rc 0
 expect_out "error returned"
-expect_out "MPI_Isend: .*non-contiguous.*MPI_SUBARRAYS_SUPPORTED"
+expect_out "MPI_Isend: buf is a non-contiguous array section.*MPI_SUBARRAYS_SUPPORTED"
 
 run "$MPIEXEC" -n 2 "$TEST_TMP/secterr" fatal
 expect_nonzero
-expect_err "MPI_Isend: .*non-contiguous"
+expect_err "rank [01]: .*MPI_Isend: buf is a non-contiguous"

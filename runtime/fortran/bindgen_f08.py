@@ -120,6 +120,9 @@ def ftype(func, p, asynch):
         return f"procedure({cb})"
     else:
         fail(func, f"parameter {p.name}: kind {k!r} has no mpi_f08 form")
+    if asynch and p.array:
+        # MPI 4.1: the arrays of a nonblocking call are ASYNCHRONOUS too.
+        return f"{t}, {intent}, asynchronous"
     return f"{t}, {intent}"
 
 
@@ -335,9 +338,9 @@ def c_function(func):
             conv = HANDLE_F2C.get(h, h)
             ct = f"MPI_{h}"
             if not c_is_ptr(p):
-                decls.append(f"\t{ct} {n} = PMPI_{conv}_f2c(*{fn});")
+                decls.append(f"\t{ct} {n} = shl_f_{conv}_f2c(*{fn});")
             elif not p.array:
-                init = f"PMPI_{conv}_f2c(*{fn})" if p.intent != "out" else f"({ct})0"
+                init = f"shl_f_{conv}_f2c(*{fn})" if p.intent != "out" else f"({ct})0"
                 decls.append(f"\t{ct} {n}_h = {init};")
                 decls.append(f"\t{ct} *{n} = &{n}_h;")
                 # Also after an error: an out handle the call did not make is the null one.
@@ -352,7 +355,13 @@ def c_function(func):
                 pre.append(f"\tif (!{n})\n\t\t{nomem}")
                 if p.intent != "out":
                     pre.append(f"\tfor (int i = 0; i < {n}_n; i++)\n"
-                               f"\t\t{n}[i] = PMPI_{conv}_f2c({fn}[i]);")
+                               f"\t\t{n}[i] = shl_f_{conv}_f2c({fn}[i]);")
+                if p.intent == "in" and asynch:
+                    # Read by the pending operation after this returns.
+                    decls.append(f"\t{ct} *{n}_kept = NULL;")
+                    pre.append(f"\t{n}_kept = shl_f08_keep({n}, {n}_n, sizeof *{n});")
+                    pre.append(f"\tif (!{n}_kept)\n\t\t{nomem}")
+                    call[-1] = f"{n}_kept"
                 if p.intent != "in":
                     post.append(f"\tif (rc == MPI_SUCCESS)\n\t\tfor (int i = 0; i < {n}_n; i++)\n"
                                 f"\t\t\t{fn}[i] = PMPI_{conv}_c2f({n}[i]);")
@@ -415,7 +424,7 @@ def c_function(func):
         if paired:
             pre.append(f"\t\t{n}_count = {nxt.name};")
         pre.append(f"\t\trc = shl_f08_sect_enter({fn}, &{n}_s, {count}, {flags},")
-        pre.append(f"\t\t\t\t\"MPI_{func.name}\", {obj[0]}, {obj[1]});")
+        pre.append(f"\t\t\t\t\"MPI_{func.name}\", \"{n}\", {obj[0]}, {obj[1]});")
         pre.append("\t\tif (rc != MPI_SUCCESS)")
         pre.append("\t\t\tgoto out;")
         if paired:
@@ -512,17 +521,27 @@ def constants_program(mpi_h, bindings):
         for o in m.group(2).split(","):
             objects[o.strip()] = m.group(1)
     handles, ints = [], []
+    defines = dict(re.findall(r"^#define (MPI_\w+)[ \t]+(.+?)\s*$", text, re.M))
+
+    def handle_of(val, depth=0):
+        """The handle type a #define's value is of (MPI_Comm, ...), or None; follows
+        aliases such as `#define MPI_REAL2 MPI_DATATYPE_NULL`."""
+        mm = re.fullmatch(r"\(\(\s*(MPI_\w+)\s*\)\s*0\s*\)", val)
+        if mm and mm.group(1) in typedefs.values():
+            return mm.group(1)
+        mm = re.fullmatch(r"\(&(\w+)\)", val)
+        if mm and mm.group(1) in objects:
+            return typedefs.get(objects[mm.group(1)])
+        mm = re.fullmatch(r"\(?(MPI_\w+)\)?", val)
+        if mm and mm.group(1) in defines and depth < 8:
+            return handle_of(defines[mm.group(1)].strip(), depth + 1)
+        return None
+
     for m in re.finditer(r"^#define (MPI_\w+)[ \t]+(.+)$", text, re.M):
         name, val = m.group(1), m.group(2).strip()
         if name in SKIP_CONSTANTS or any(fnmatch.fnmatchcase(name, pat) for pat, _ in skips):
             continue
-        h = None
-        mm = re.fullmatch(r"\(\(\s*(MPI_\w+)\s*\)\s*0\s*\)", val)
-        if mm and mm.group(1) in typedefs.values():
-            h = mm.group(1)
-        mm = re.fullmatch(r"\(&(\w+)\)", val)
-        if mm and mm.group(1) in objects:
-            h = typedefs.get(objects[mm.group(1)])
+        h = handle_of(val)
         if h:
             handles.append((name, h))
         elif re.fullmatch(r"[-()0-9xXa-fA-FuUlL \t|<>+*~]+|\(?MPI_\w+\)?", val):

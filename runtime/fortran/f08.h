@@ -8,6 +8,7 @@
 #define SHL_FORTRAN_F08_H
 
 #include <ISO_Fortran_binding.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,33 +56,36 @@ enum { SHL_F08_NONE, SHL_F08_COMM, SHL_F08_WIN, SHL_F08_FILE };
 
 /* Reports an error of the binding itself through the error handler of the call's object
  * (MPI_COMM_SELF's for calls without one), with a code of `errclass` whose string is
- * `what` naming the function; returns the code for ierror. The rank's copy of libmpifort
- * keeps one code per message. */
-static inline int shl_f08_error(int errclass, const char *func, const char *what, int objkind,
-			 void *obj)
+ * "func: arg what" (string literals: the pointers key the codes); returns the code for
+ * ierror. The rank's copy of libmpifort keeps one code per message. */
+static inline int shl_f08_error(int errclass, const char *func, const char *arg,
+				const char *what, int objkind, void *obj)
 {
 	static struct f08_code {
-		const char *func, *what;
+		const char *func, *arg, *what;
 		int code;
 		struct f08_code *next;
 	} *codes;
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	struct f08_code *c;
+	pthread_mutex_lock(&lock);
 	for (c = codes; c; c = c->next)
-		if (c->func == func && c->what == what)
+		if (c->func == func && c->arg == arg && c->what == what)
 			break;
 	int code = errclass;
 	if (c) {
 		code = c->code;
 	} else if ((c = malloc(sizeof *c)) && PMPI_Add_error_code(errclass, &code) == MPI_SUCCESS) {
 		char text[MPI_MAX_ERROR_STRING];
-		snprintf(text, sizeof text, "%s: %s", func, what);
+		snprintf(text, sizeof text, "%s: %s%s", func, arg, what);
 		PMPI_Add_error_string(code, text);
-		*c = (struct f08_code){ func, what, code, codes };
+		*c = (struct f08_code){ func, arg, what, code, codes };
 		codes = c;
 	} else {
 		free(c);
 		code = errclass;
 	}
+	pthread_mutex_unlock(&lock);
 	switch (objkind) {
 	case SHL_F08_COMM:
 		PMPI_Comm_call_errhandler((MPI_Comm)obj, code);
@@ -100,7 +104,7 @@ static inline int shl_f08_error(int errclass, const char *func, const char *what
 
 static inline int shl_f08_no_mem(const char *func, int objkind, void *obj)
 {
-	return shl_f08_error(MPI_ERR_NO_MEM, func, "no memory to convert the arguments",
+	return shl_f08_error(MPI_ERR_NO_MEM, func, "", "no memory to convert the arguments",
 			     objkind, obj);
 }
 
@@ -125,6 +129,39 @@ static inline void shl_f08_str_out(const CFI_cdesc_t *d, const char *c)
 	size_t n = strnlen(c, d->elem_len);
 	memcpy(d->base_addr, c, n);
 	memset((char *)d->base_addr + n, ' ', d->elem_len - n);
+}
+
+/* An array of handles that a nonblocking or persistent call reads until it completes (the
+ * datatypes of MPI_Ialltoallw, MPI_Neighbor_alltoallw_init, ...), which C takes as the
+ * caller's memory: a copy that lives as long as the rank, one per distinct array (a program
+ * passes the same few arrays again and again), so nothing frees it under a pending call.
+ * NULL when out of memory. Entered by the rank's threads, under a lock of the rank's copy. */
+#define SHL_F08_KEPT_BUCKETS 256
+static inline void *shl_f08_keep(const void *a, int n, size_t size)
+{
+	static struct kept {
+		struct kept *next;
+		size_t bytes;
+		_Alignas(max_align_t) unsigned char a[];
+	} *buckets[SHL_F08_KEPT_BUCKETS];
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	size_t bytes = (size_t)(n > 0 ? n : 0) * size;
+	unsigned h = (unsigned)bytes;
+	for (size_t i = 0; i < bytes; i++)
+		h = h * 31u + ((const unsigned char *)a)[i];
+	struct kept **b = &buckets[h % SHL_F08_KEPT_BUCKETS], *k;
+	pthread_mutex_lock(&lock);
+	for (k = *b; k; k = k->next)
+		if (k->bytes == bytes && memcmp(k->a, a, bytes) == 0)
+			break;
+	if (!k && (k = malloc(sizeof *k + (bytes ? bytes : 1)))) {
+		k->bytes = bytes;
+		memcpy(k->a, a, bytes);
+		k->next = *b;
+		*b = k;
+	}
+	pthread_mutex_unlock(&lock);
+	return k ? k->a : NULL;
 }
 
 /* ---- non-contiguous sections ---- */
@@ -174,8 +211,8 @@ static inline void shl_f08_copy(const CFI_cdesc_t *d, char *tmp, bool to_tmp)
  * written back after it if the call writes the buffer. A nonblocking call in that case is
  * MPI_ERR_BUFFER (mpi_f08's MPI_SUBARRAYS_SUPPORTED is .FALSE.). */
 static inline int shl_f08_sect_enter(const CFI_cdesc_t *d, struct shl_f08_sect *s, MPI_Count *count,
-			      MPI_Datatype *type, int flags, const char *func, int objkind,
-			      void *obj)
+			      MPI_Datatype *type, int flags, const char *func, const char *arg,
+			      int objkind, void *obj)
 {
 	MPI_Count elems = 1;
 	for (int r = 0; r < d->rank; r++)
@@ -213,9 +250,9 @@ static inline int shl_f08_sect_enter(const CFI_cdesc_t *d, struct shl_f08_sect *
 		}
 	}
 	if (!(flags & SHL_F08_BLOCKING))
-		return shl_f08_error(MPI_ERR_BUFFER, func,
-				     "a non-contiguous array section as the buffer of a "
-				     "nonblocking, persistent or one-sided call needs a predefined "
+		return shl_f08_error(MPI_ERR_BUFFER, func, arg,
+				     " is a non-contiguous array section, which a nonblocking, "
+				     "persistent or one-sided call takes only with a predefined "
 				     "datatype of the elements' size and a count of all the "
 				     "section's elements (MPI_SUBARRAYS_SUPPORTED is .FALSE.)",
 				     objkind, obj);

@@ -1,0 +1,62 @@
+#!/bin/bash
+# fortran_f08_ialltoallw_keeps_its_datatypes: MPI_Ialltoallw from mpi_f08 gets its arrays of
+# datatypes as Fortran integers, which the binding converts for C; the collective reads the
+# C array while the operation is pending, after the binding returned. Rank 0 starts it first
+# and makes other calls (the binding's stack reused) before it lets the others start theirs;
+# every rank then receives each rank's block, at 4 and 64 ranks.
+# timeout: 180
+. "$SHOAL_TESTS/lib/common.bash"
+
+cat >"$TEST_TMP/alltoallw.f90" <<'SRC'
+program alltoallw
+  use mpi_f08
+  implicit none
+  integer :: rank, size, i, go, k
+  integer, allocatable :: sbuf(:), rbuf(:), cnt(:), displ(:)
+  type(MPI_Datatype), allocatable :: types(:)
+  type(MPI_Request) :: req
+
+  call MPI_Init()
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+  call MPI_Comm_size(MPI_COMM_WORLD, size)
+  allocate(sbuf(size), rbuf(size), cnt(size), displ(size), types(size))
+  do i = 1, size
+    sbuf(i) = 1000 * rank + i
+    cnt(i) = 1
+    displ(i) = 4 * (i - 1)
+    types(i) = MPI_INT
+  end do
+  rbuf = -1
+  go = 1
+  if (rank == 0) then
+    call MPI_Ialltoallw(sbuf, cnt, displ, types, rbuf, cnt, displ, types, MPI_COMM_WORLD, req)
+    do k = 1, 3
+      do i = 1, size - 1
+        call MPI_Send(go, 1, MPI_INT, i, 9, MPI_COMM_WORLD)
+      end do
+    end do
+  else
+    do k = 1, 3
+      call MPI_Recv(go, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+    end do
+    call MPI_Ialltoallw(sbuf, cnt, displ, types, rbuf, cnt, displ, types, MPI_COMM_WORLD, req)
+  end if
+  call MPI_Wait(req, MPI_STATUS_IGNORE)
+  do i = 1, size
+    if (rbuf(i) /= 1000 * (i - 1) + rank + 1) then
+      write (0, '(a, i0, a, i0, a, i0)') 'rank ', rank, ': block ', i, ' is ', rbuf(i)
+      error stop 1
+    end if
+  end do
+  call MPI_Finalize()
+  if (rank == 0) print '(a)', 'alltoallw ok'
+end program alltoallw
+SRC
+"$SHOAL_BUILD/bin/mpifort" -g -o "$TEST_TMP/alltoallw" "$TEST_TMP/alltoallw.f90" \
+	>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build"; }
+
+for n in 4 64; do
+	run -t 120 "$MPIEXEC" -n $n "$TEST_TMP/alltoallw"
+	expect_rc 0
+	expect_out "alltoallw ok"
+done
