@@ -20,13 +20,16 @@ my %foreign = (
 	'summary.md' => "a table bench/run writes into its results",
 	'run.py'     => "a user's script in the README's example",
 	'rank.sh'    => "the script process_ranks_exit_status_follows_rank_rules writes",
+	'mpif.h'     => "generated into the build's include/ by runtime/fortran/bindgen.py",
+	'mpif_bindings.c' => "generated into the build by runtime/fortran/bindgen.py",
+	'f08_bindings.c'  => "generated into the build by runtime/fortran/bindgen_f08.py",
 );
 # The sections of docs/architecture.md whose every name in backticks must be in the sources.
 my %named = map { $_ => 1 } ('The objects', 'One message on a node', 'One message across hosts',
 			     'Collectives', 'Tuning variables: where each acts');
 
 # The sources: every file of the tree but builds and hidden folders (.ci/ aside) whose
-# name says it is a source, a doc or a script.
+# name says it is a source, a doc or a script; the tree's other files may be cited too.
 my (@files, %exists, %base);
 sub walk {
 	my ($dir) = @_;
@@ -39,6 +42,9 @@ sub walk {
 		} elsif (-f _ && ($e =~ /\.(?:c|h|cpp|map|py|sh|bash|conf|in|supp|md)$/ ||
 				  $e eq 'Makefile' || ($e !~ /\./ && -x _ && -T _))) {
 			push @files, $p;
+			$exists{$p} = 1;
+			$base{$e} = 1;
+		} elsif (-f _) {  # cited, not read: Fortran sources, data (.f90, .inc, .txt)
 			$exists{$p} = 1;
 			$base{$e} = 1;
 		}
