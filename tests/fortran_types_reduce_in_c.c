@@ -1,7 +1,7 @@
 /* fortran_types_reduce_in_c: the Fortran datatypes of mpi.h (MPI_INTEGER ... MPI_LOGICAL16,
  * MPI_2REAL ...) reduce with the operations MPI 4.1 6.9.2 allows and refuse the others with
  * MPI_ERR_OP; each has its name, size, external32 size, combiner MPI_COMBINER_NAMED and a
- * Fortran integer of its own. */
+ * Fortran integer of its own; MPI_Type_get_value_index names the Fortran pairs. */
 /* ranks: 1 4 64 */
 #include <complex.h>
 #include <stdint.h>
@@ -142,6 +142,18 @@ int main(int argc, char **argv)
 	int pi[2] = { 7, rank }, piout[2];
 	CHECK_MPI(MPI_Allreduce(pi, piout, 1, MPI_2INTEGER, MPI_MINLOC, MPI_COMM_WORLD));
 	CHECK(piout[0] == 7 && piout[1] == 0);
+
+	MPI_Datatype pt;
+	CHECK_MPI(MPI_Type_get_value_index(MPI_REAL, MPI_REAL, &pt));
+	CHECK(pt == MPI_2REAL);
+	CHECK_MPI(MPI_Type_get_value_index(MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, &pt));
+	CHECK(pt == MPI_2DOUBLE_PRECISION);
+	CHECK_MPI(MPI_Type_get_value_index(MPI_INTEGER, MPI_INTEGER, &pt));
+	CHECK(pt == MPI_2INTEGER);
+	CHECK_MPI(MPI_Type_get_value_index(MPI_INT, MPI_INT, &pt));
+	CHECK(pt == MPI_2INT);
+	CHECK_MPI(MPI_Type_get_value_index(MPI_REAL, MPI_INT, &pt));
+	CHECK(pt == MPI_DATATYPE_NULL);
 
 	/* What MPI 4.1 6.9.2 does not define. */
 	refused(MPI_LOGICAL, MPI_SUM);

@@ -1,7 +1,7 @@
 /* The Fortran datatypes of MPI 4.1 (section 3.2.2 and the optional sized types of 19.1.9):
  * MPI_INTEGER, MPI_REAL, MPI_LOGICAL ... as predefined objects shared by every rank, and
  * MPI_Type_create_f90_integer/real/complex, which answer one cached derived type per
- * argument set (combiner MPI_COMBINER_F90_*). The layouts are gfortran's on x86-64: default
+ * argument set and rank (combiner MPI_COMBINER_F90_*). The layouts are gfortran's on x86-64: default
  * INTEGER, REAL and LOGICAL are 4 bytes, .TRUE. is 1, REAL(16) is IEEE binary128
  * (_Float128, not the x87 long double that is REAL(10)). MPI_REAL2 and MPI_COMPLEX4 are
  * MPI_DATATYPE_NULL: gfortran has no 2-byte REAL.
@@ -75,11 +75,12 @@ _Static_assert(sizeof(_Float128) == 16 && sizeof(__int128) == 16 &&
 
 /* ---- MPI_Type_create_f90_integer / real / complex ---- */
 
-/* The types already answered: one per (combiner, p, r), so that repeated calls give the
- * same handle (MPI 4.1 19.1.9 lets an implementation cache them; a program may call these
- * often). Never freed: it is erroneous to free them. */
+/* The types already answered: one per (rank, combiner, p, r), so that repeated calls give
+ * the same handle (MPI 4.1 19.1.9 lets an implementation cache them; a program may call
+ * these often). Per rank, as the attributes a rank may put on them are its own. Never
+ * freed: it is erroneous to free them. */
 struct f90_entry {
-	int combiner, p, r;
+	int owner, combiner, p, r;
 	struct shl_datatype *t;
 };
 
@@ -119,11 +120,13 @@ static int f90_type(const char *fn, const struct shl_datatype *base, int combine
 		    int r, MPI_Datatype *newtype)
 {
 	struct shl_datatype *t = NULL;
+	int owner = shl_self != NULL ? shl_self->world_rank : -1;
 	int rc = 0;
 
 	pthread_mutex_lock(&f90_lock);
 	for (size_t i = 0; i < f90_n && t == NULL; i++)
-		if (f90_cache[i].combiner == combiner && f90_cache[i].p == p && f90_cache[i].r == r)
+		if (f90_cache[i].owner == owner && f90_cache[i].combiner == combiner &&
+		    f90_cache[i].p == p && f90_cache[i].r == r)
 			t = f90_cache[i].t;
 	if (t == NULL && f90_n == f90_cap) {
 		size_t cap = f90_cap ? 2 * f90_cap : 16;
@@ -136,7 +139,7 @@ static int f90_type(const char *fn, const struct shl_datatype *base, int combine
 	if (t == NULL && rc == 0) {
 		rc = f90_make(base, combiner, p, r, &t);
 		if (rc == 0)
-			f90_cache[f90_n++] = (struct f90_entry){ combiner, p, r, t };
+			f90_cache[f90_n++] = (struct f90_entry){ owner, combiner, p, r, t };
 	}
 	pthread_mutex_unlock(&f90_lock);
 	if (rc != 0)

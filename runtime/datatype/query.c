@@ -506,15 +506,19 @@ int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
 			      MPI_Datatype *pair_type)
 {
 	const char *fn = "MPI_Type_get_value_index";
-	/* The named pair types of MPI 4.1 6.9.4 that C has; no unnamed ones are predefined
-	 * (other index types than int give MPI_DATATYPE_NULL, which the standard allows). */
-	static const struct { const struct shl_datatype *value, *pair; } pairs[] = {
-		{ &shl_mpi_float, &shl_mpi_float_int },
-		{ &shl_mpi_double, &shl_mpi_double_int },
-		{ &shl_mpi_long, &shl_mpi_long_int },
-		{ &shl_mpi_int, &shl_mpi_2int },
-		{ &shl_mpi_short, &shl_mpi_short_int },
-		{ &shl_mpi_long_double, &shl_mpi_long_double_int },
+	/* The named pair types of MPI 4.1 6.9.4, C's with an int index and Fortran's with an
+	 * index of the value's type; no unnamed ones are predefined (other pairs give
+	 * MPI_DATATYPE_NULL, which the standard allows). */
+	static const struct { const struct shl_datatype *value, *index, *pair; } pairs[] = {
+		{ &shl_mpi_float, &shl_mpi_int, &shl_mpi_float_int },
+		{ &shl_mpi_double, &shl_mpi_int, &shl_mpi_double_int },
+		{ &shl_mpi_long, &shl_mpi_int, &shl_mpi_long_int },
+		{ &shl_mpi_int, &shl_mpi_int, &shl_mpi_2int },
+		{ &shl_mpi_short, &shl_mpi_int, &shl_mpi_short_int },
+		{ &shl_mpi_long_double, &shl_mpi_int, &shl_mpi_long_double_int },
+		{ &shl_mpi_real, &shl_mpi_real, &shl_mpi_2real },
+		{ &shl_mpi_double_precision, &shl_mpi_double_precision, &shl_mpi_2double_precision },
+		{ &shl_mpi_integer, &shl_mpi_integer, &shl_mpi_2integer },
 	};
 	int err = check_type(fn, value_type);
 
@@ -525,8 +529,8 @@ int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
 	if (err != MPI_SUCCESS)
 		return err;
 	*pair_type = MPI_DATATYPE_NULL;
-	for (size_t i = 0; index_type == MPI_INT && i < sizeof(pairs) / sizeof(pairs[0]); i++)
-		if (pairs[i].value == value_type)
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		if (pairs[i].value == value_type && pairs[i].index == index_type)
 			*pair_type = (MPI_Datatype)pairs[i].pair;
 	return MPI_SUCCESS;
 }
