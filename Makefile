@@ -458,13 +458,13 @@ clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)
 
 # Fortran examples: examples/NAME.f90, built by mpifort into $(BUILD)/examples/NAME_f90 beside
-# the C ones (`make examples`) and run after them by `make demo`. Last in this file, so that
-# FORTRAN_ALL (mpifort, the modules, libmpifort) is complete where it is read.
+# the C ones (`make examples`) and run after them by `make demo`. $$(FORTRAN_ALL) (mpifort,
+# the modules, libmpifort) is read when the rule is used, with every block's part.
 FORTRAN_EXAMPLES := $(patsubst examples/%.f90,$(BUILD)/examples/%_f90,$(wildcard examples/*.f90))
 examples: $(FORTRAN_EXAMPLES)
 
 $(BUILD)/examples/%_f90: examples/%.f90 $(LIBMPI) $(MPIH) $(RANKCRT) $(RANKMAP) $(WRAPPERS) \
-                         $(FORTRAN_ALL)
+                         $$(FORTRAN_ALL)
 	@mkdir -p $(@D)
 	$(BUILD)/bin/mpifort -O2 -o $@ $<
 
