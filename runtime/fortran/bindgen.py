@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""The one description of Shoal's Fortran bindings, and the mpif.h / `mpi` backend.
+"""The one description of Shoal's Fortran bindings, and the command that runs its mpif.h /
+`mpi` backend (bindgen_mpif.py).
 
 Owns: reading every SHL_DECLARE of runtime/mpi.h and the Fortran facts of
-runtime/fortran/bindings.txt (whose opening documents its line format) into the IR below,
-and writing, for `python3 bindgen.py mpif OUTDIR`:
+runtime/fortran/bindings.txt (whose opening documents its line format) into the IR below
+(load()), and writing, for `python3 bindgen.py mpif OUTDIR`:
   mpif_bindings.c    the C bodies of mpif.h and the `mpi` module: `pmpi_x_` for every
                      function that is not manual, C-only or large-count, `mpi_x_` a weak
                      alias of it (the linker names gfortran gives external procedures);
@@ -12,11 +13,13 @@ and writing, for `python3 bindgen.py mpif OUTDIR`:
 and, for `python3 bindgen.py mpif-headers OUTDIR CONSTS` (CONSTS: that program's output):
   mpif.h             the include file (lines valid in fixed and free form);
   mpi.f90            the `mpi` module (constants, sentinels, explicit interfaces).
-Run by make (stdlib only); no thread of the library enters it. helper f08's
-bindgen_f08.py imports load().
+`python3 bindgen.py list` prints each function's fate (bound, manual, c-only,
+large-count, fortran-only) and reason. Run by make (stdlib only); no thread of the library
+enters it. bindgen_f08.py (mpi_f08) imports load().
 
 The IR (stable: fields are added, never renamed):
-  Func(name, ret, params, manual, fortran_only, large_count, c_only, reason, varargs)
+  Func(name, ret, params, manual, fortran_only, large_count, c_only, reason, varargs,
+       ierror)
     name: without MPI_ ("Send", "Send_c"); ret: the C return type ("int", "double",
     "MPI_Aint", ...); manual: written by hand (runtime/fortran/callbacks.c); c_only: no
     Fortran binding; reason: why manual or C-only; large_count: a `_c` twin (mpi_f08
