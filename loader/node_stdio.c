@@ -421,6 +421,21 @@ static struct stream *ours(FILE *f)
 			fn = (__typeof__(fn))dlsym(RTLD_NEXT, name);   \
 	} while (0)
 
+/* libc's read, write and writev behind the ones below, found by libmpi's constructor
+ * before any program runs (a crash report writes from a signal handler, where dlsym could
+ * deadlock), or at the first call if that comes earlier (a constructor of a library
+ * loaded before libmpi.so). */
+static ssize_t (*real_read)(int, void *, size_t);
+static ssize_t (*real_write)(int, const void *, size_t);
+static ssize_t (*real_writev)(int, const struct iovec *, int);
+
+__attribute__((constructor)) static void find_real_io(void)
+{
+	FIND(real_read, "read");
+	FIND(real_write, "write");
+	FIND(real_writev, "writev");
+}
+
 /* The stream whose line buffers take a write(2) on `fd` called from `caller`, with the
  * calling rank's side in *l: descriptors 1 and 2, written by a rank's code (its program,
  * its libraries: libgfortran's units 6 and 0), once the streams are made. NULL for other
@@ -449,7 +464,6 @@ static struct stream *rank_fd(int fd, const void *caller, struct line **l)
  * libc's read. */
 SHL_LOADER_EXPORT ssize_t read(int fd, void *p, size_t n)
 {
-	static ssize_t (*real)(int, void *, size_t);
 	struct stream *s = &streams[IN];
 	uintptr_t at = (uintptr_t)__builtin_return_address(0);
 
@@ -462,21 +476,20 @@ SHL_LOADER_EXPORT ssize_t read(int fd, void *p, size_t n)
 		funlockfile(s->f);
 		return r;
 	}
-	FIND(real, "read");
-	return real(fd, p, n);
+	FIND(real_read, "read");
+	return real_read(fd, p, n);
 }
 
 /* A rank's write(1, ...) or write(2, ...) is one of its lines (or a piece), labelled and
  * copied as its printf's are; it counts as written whole. */
 SHL_LOADER_EXPORT ssize_t write(int fd, const void *p, size_t n)
 {
-	static ssize_t (*real)(int, const void *, size_t);
 	struct line *l;
 	struct stream *s = rank_fd(fd, __builtin_return_address(0), &l);
 
 	if (s == NULL) {
-		FIND(real, "write");
-		return real(fd, p, n);
+		FIND(real_write, "write");
+		return real_write(fd, p, n);
 	}
 	struct iovec iov = { (void *)p, n };
 
@@ -486,14 +499,13 @@ SHL_LOADER_EXPORT ssize_t write(int fd, const void *p, size_t n)
 
 SHL_LOADER_EXPORT ssize_t writev(int fd, const struct iovec *iov, int n)
 {
-	static ssize_t (*real)(int, const struct iovec *, int);
 	struct line *l;
 	struct stream *s = rank_fd(fd, __builtin_return_address(0), &l);
 	size_t total = 0;
 
 	if (s == NULL || n < 0 || n > IOV_MAX) {
-		FIND(real, "writev");
-		return real(fd, iov, n);
+		FIND(real_writev, "writev");
+		return real_writev(fd, iov, n);
 	}
 	for (int i = 0; i < n; i++)
 		total += iov[i].iov_len;

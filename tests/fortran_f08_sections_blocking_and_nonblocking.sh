@@ -4,7 +4,9 @@
 # which receives it into b(2:n:2, 2): with MPI_Sendrecv, with MPI_Irecv/MPI_Isend/MPI_Waitall
 # (no copy: the binding describes the section with a datatype) and with a datatype of two
 # elements (a blocking call gets a copy); every received element is right and every element
-# around the section untouched, at 1, 4 and 64 ranks.
+# around the section untouched. Then fewer elements than a 2-D section c(1:6:2, 1:3) holds
+# (5 of 9: a whole column and two more) arrive by MPI_Irecv in array element order, and a
+# reversed section a(n:1:-2, 1) is sent; at 1, 4 and 64 ranks.
 # timeout: 180
 . "$SHOAL_TESTS/lib/common.bash"
 
@@ -18,6 +20,7 @@ program sections
   type(MPI_Request) :: req(2)
   type(MPI_Status) :: st, sts(2)
   type(MPI_Datatype) :: pair
+  integer :: c(6, 4), five(5), j, k, e
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -49,6 +52,33 @@ program sections
                     b(2:n:2, 2), pairs, pair, prev, 3, MPI_COMM_WORLD, st)
   call check(2 * pairs * 2)
   call MPI_Type_free(pair)
+
+  ! 5 elements into a 3 x 3 section: c(1,1) c(3,1) c(5,1) c(1,2) c(3,2), nothing else.
+  c = -1
+  five = [(100 * prev + i, i = 1, 5)]
+  call MPI_Irecv(c(1:6:2, 1:3), 5, MPI_INT, prev, 4, MPI_COMM_WORLD, req(1))
+  five = [(100 * rank + i, i = 1, 5)]
+  call MPI_Isend(five, 5, MPI_INT, next, 4, MPI_COMM_WORLD, req(2))
+  call MPI_Waitall(2, req, MPI_STATUSES_IGNORE)
+  e = 0
+  do k = 1, 4
+    do j = 1, 6
+      if (mod(j, 2) == 1 .and. k <= 3 .and. e < 5) then
+        e = e + 1
+        call expect(c(j, k) == 100 * prev + e, 'partly filled section element')
+      else
+        call expect(c(j, k) == -1, 'element past the count untouched')
+      end if
+    end do
+  end do
+
+  ! A reversed section: a(n:1:-2, 1) is a(10), a(8), ... a(2).
+  call fill()
+  call MPI_Sendrecv(a(n:1:-2, 1), half, MPI_DOUBLE, next, 5, &
+                    b(1:half, 1), half, MPI_DOUBLE, prev, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+  do j = 1, half
+    call expect(b(j, 1) == 1000 * prev + 10 + (n + 2 - 2 * j), 'reversed section element')
+  end do
 
   call MPI_Finalize()
   if (rank == 0) print '(a)', 'sections ok'

@@ -204,12 +204,73 @@ static inline void shl_f08_copy(const CFI_cdesc_t *d, char *tmp, bool to_tmp)
 	}
 }
 
+/* A datatype of all the elements of the section's dimensions 0..r-1 (nested hvectors of
+ * the descriptor's strides over `elem`); *t is `elem` itself for r = 0. */
+static inline int shl_f08_whole(const CFI_cdesc_t *d, int r, MPI_Datatype elem, MPI_Datatype *t)
+{
+	*t = elem;
+	for (int k = 0; k < r; k++) {
+		MPI_Datatype next;
+		int rc = PMPI_Type_create_hvector((int)d->dim[k].extent, 1, (MPI_Aint)d->dim[k].sm,
+						  *t, &next);
+		if (*t != elem)
+			PMPI_Type_free(t);
+		if (rc != MPI_SUCCESS)
+			return rc;
+		*t = next;
+	}
+	return MPI_SUCCESS;
+}
+
+/* A datatype of the first `m` elements, in array element order, of the section's
+ * dimensions 0..r-1 (0 < m <= their number): q whole slices along dimension r-1, then the
+ * first elements of the next slice. *t is `elem` itself when that is all it takes. */
+static inline int shl_f08_first(const CFI_cdesc_t *d, int r, MPI_Count m, MPI_Datatype elem,
+				MPI_Datatype *t)
+{
+	if (r == 0) {
+		*t = elem;
+		return MPI_SUCCESS;
+	}
+	MPI_Count slice = 1;
+	for (int k = 0; k < r - 1; k++)
+		slice *= d->dim[k].extent;
+	MPI_Count q = m / slice, rem = m % slice;
+	MPI_Aint sm = (MPI_Aint)d->dim[r - 1].sm;
+	MPI_Datatype whole = elem, head = MPI_DATATYPE_NULL, tail = MPI_DATATYPE_NULL;
+	int rc = MPI_SUCCESS;
+	if (q > 0) {
+		rc = shl_f08_whole(d, r - 1, elem, &whole);
+		if (rc == MPI_SUCCESS)
+			rc = PMPI_Type_create_hvector((int)q, 1, sm, whole, &head);
+		if (whole != elem)
+			PMPI_Type_free(&whole);
+	}
+	if (rc == MPI_SUCCESS && rem > 0)
+		rc = shl_f08_first(d, r - 1, rem, elem, &tail);
+	if (rc == MPI_SUCCESS && q > 0 && rem > 0) {
+		int len[2] = { 1, 1 };
+		MPI_Aint disp[2] = { 0, (MPI_Aint)q * sm };
+		MPI_Datatype parts[2] = { head, tail };
+		rc = PMPI_Type_create_struct(2, len, disp, parts, t);
+	} else if (rc == MPI_SUCCESS) {
+		*t = q > 0 ? head : tail;
+		return MPI_SUCCESS;
+	}
+	if (head != MPI_DATATYPE_NULL)
+		PMPI_Type_free(&head);
+	if (tail != MPI_DATATYPE_NULL && tail != elem)
+		PMPI_Type_free(&tail);
+	return rc;
+}
+
 /* A section the call cannot take as it is (rank >= 1, not contiguous, not empty). With a
- * predefined datatype of the elements' size and a count of all the section's elements, the
- * call gets a datatype that walks the section (nested hvectors of the descriptor's strides:
- * no copy, so nonblocking calls work too); otherwise a blocking call gets a contiguous copy,
- * written back after it if the call writes the buffer. A nonblocking call in that case is
- * MPI_ERR_BUFFER (mpi_f08's MPI_SUBARRAYS_SUPPORTED is .FALSE.). */
+ * predefined datatype of the elements' size and a count of at most the section's elements,
+ * the call gets a datatype that walks the first `count` of them (nested hvectors of the
+ * descriptor's strides: no copy, so nonblocking calls work too) and count 1; otherwise a
+ * blocking call gets a contiguous copy of the section, written back after it if the call
+ * writes the buffer. A nonblocking call in that case is MPI_ERR_BUFFER (mpi_f08's
+ * MPI_SUBARRAYS_SUPPORTED is .FALSE.). */
 static inline int shl_f08_sect_enter(const CFI_cdesc_t *d, struct shl_f08_sect *s, MPI_Count *count,
 			      MPI_Datatype *type, int flags, const char *func, const char *arg,
 			      int objkind, void *obj)
@@ -218,7 +279,11 @@ static inline int shl_f08_sect_enter(const CFI_cdesc_t *d, struct shl_f08_sect *
 	for (int r = 0; r < d->rank; r++)
 		elems *= d->dim[r].extent;
 	s->d = d;
-	if (count && type && *count == elems) {
+	if (count && type && *count == 0) {
+		s->addr = d->base_addr;
+		return MPI_SUCCESS;
+	}
+	if (count && type && *count > 0 && *count <= elems) {
 		int ni = 0, na = 0, nd = 0, combiner = 0, size = 0;
 		bool fits = true;
 		for (int r = 0; r < d->rank; r++)
@@ -226,18 +291,11 @@ static inline int shl_f08_sect_enter(const CFI_cdesc_t *d, struct shl_f08_sect *
 		if (fits && PMPI_Type_get_envelope(*type, &ni, &na, &nd, &combiner) == MPI_SUCCESS &&
 		    combiner == MPI_COMBINER_NAMED &&
 		    PMPI_Type_size(*type, &size) == MPI_SUCCESS && (size_t)size == d->elem_len) {
-			MPI_Datatype t = *type;
-			for (int r = 0; r < d->rank; r++) {
-				MPI_Datatype next;
-				int rc = PMPI_Type_create_hvector((int)d->dim[r].extent, 1,
-								  (MPI_Aint)d->dim[r].sm, t, &next);
-				if (t != *type)
-					PMPI_Type_free(&t);
-				if (rc != MPI_SUCCESS)
-					return rc;
-				t = next;
-			}
-			int rc = PMPI_Type_commit(&t);
+			MPI_Datatype t;
+			int rc = shl_f08_first(d, d->rank, *count, *type, &t);
+			if (rc != MPI_SUCCESS)
+				return rc;
+			rc = PMPI_Type_commit(&t);
 			if (rc != MPI_SUCCESS) {
 				PMPI_Type_free(&t);
 				return rc;
@@ -253,10 +311,21 @@ static inline int shl_f08_sect_enter(const CFI_cdesc_t *d, struct shl_f08_sect *
 		return shl_f08_error(MPI_ERR_BUFFER, func, arg,
 				     " is a non-contiguous array section, which a nonblocking, "
 				     "persistent or one-sided call takes only with a predefined "
-				     "datatype of the elements' size and a count of all the "
+				     "datatype of the elements' size and a count of at most the "
 				     "section's elements (MPI_SUBARRAYS_SUPPORTED is .FALSE.)",
 				     objkind, obj);
-	s->tmp = malloc((size_t)elems * d->elem_len);
+	/* Room for what the call may touch, were the count too large for the section (only the
+	 * section's elements are copied back). */
+	size_t bytes = (size_t)elems * d->elem_len;
+	MPI_Aint lb, extent, tlb, textent;
+	if (count && type && *count > 0 &&
+	    PMPI_Type_get_extent(*type, &lb, &extent) == MPI_SUCCESS &&
+	    PMPI_Type_get_true_extent(*type, &tlb, &textent) == MPI_SUCCESS) {
+		MPI_Count reach = (*count - 1) * (MPI_Count)extent + tlb + textent;
+		if (reach > 0 && (size_t)reach > bytes)
+			bytes = (size_t)reach;
+	}
+	s->tmp = malloc(bytes ? bytes : 1);
 	if (!s->tmp)
 		return shl_f08_no_mem(func, objkind, obj);
 	shl_f08_copy(d, s->tmp, true);
