@@ -17,10 +17,11 @@
 #include "runtime/core/rt.h"
 #include "runtime/datatype/internal.h"
 
-/* One predefined Fortran type of `size` bytes made of `n` components (a COMPLEX: 2), each
- * `ext` bytes in external32 (MPI 4.1 Table 15.x gives the Fortran sizes: LOGICAL 4,
- * INTEGERn n, REALn n, COMPLEXn n). Integers of 16 bytes, whose external32 form is the same
- * width big-endian, convert as SHL_DT_FLOAT: a plain byte swap. */
+/* One predefined Fortran type of `sz` bytes made of `n` components (a COMPLEX: 2), each
+ * `ext` bytes in external32 (the table of MPI 4.1 section 15.5.2 gives the Fortran sizes:
+ * LOGICAL and INTEGER 4, INTEGERn n, REALn n, COMPLEXn n, CHARACTER 1). Integers of 16
+ * bytes, whose external32 form is the same width big-endian, convert as SHL_DT_FLOAT: a
+ * plain byte swap (the integer path works in 64 bits). */
 #define FTYPE(var, sz, al, mpiname, k, ext, n, elems, a)                                \
 	SHL_API SHL_HANDLE_PREDEF struct shl_datatype var = {                           \
 		.magic = SHL_TYPE_MAGIC, .predefined = true, .contig = true,            \
