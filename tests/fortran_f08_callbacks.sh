@@ -115,7 +115,7 @@ program callbacks
   if (rank == 0) print '(a)', 'callbacks ok'
 end program callbacks
 SRC
-"$SHOAL_BUILD/bin/mpifort" -g -o "$TEST_TMP/callbacks" "$TEST_TMP/callbacks.f90" \
+"$SHOAL_BUILD/bin/mpifort" -g -J "$TEST_TMP" -o "$TEST_TMP/callbacks" "$TEST_TMP/callbacks.f90" \
 	>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build"; }
 
 for n in 1 4 64; do

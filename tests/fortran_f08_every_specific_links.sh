@@ -39,7 +39,7 @@ program keyval
   print '(a)', 'keyval ok'
 end program keyval
 SRC
-"$SHOAL_BUILD/bin/mpifort" -g -o "$TEST_TMP/keyval" "$TEST_TMP/keyval.f90" \
+"$SHOAL_BUILD/bin/mpifort" -g -J "$TEST_TMP" -o "$TEST_TMP/keyval" "$TEST_TMP/keyval.f90" \
 	>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build"; }
 run "$MPIEXEC" -n 2 "$TEST_TMP/keyval"
 expect_rc 0

@@ -52,7 +52,7 @@ program alltoallw
   if (rank == 0) print '(a)', 'alltoallw ok'
 end program alltoallw
 SRC
-"$SHOAL_BUILD/bin/mpifort" -g -o "$TEST_TMP/alltoallw" "$TEST_TMP/alltoallw.f90" \
+"$SHOAL_BUILD/bin/mpifort" -g -J "$TEST_TMP" -o "$TEST_TMP/alltoallw" "$TEST_TMP/alltoallw.f90" \
 	>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build"; }
 
 for n in 4 64; do

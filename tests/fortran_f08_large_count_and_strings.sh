@@ -108,7 +108,7 @@ contains
   end subroutine expect
 end program large
 SRC
-"$SHOAL_BUILD/bin/mpifort" -g -o "$TEST_TMP/large" "$TEST_TMP/large.f90" \
+"$SHOAL_BUILD/bin/mpifort" -g -J "$TEST_TMP" -o "$TEST_TMP/large" "$TEST_TMP/large.f90" \
 	>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build"; }
 
 for n in 1 4; do

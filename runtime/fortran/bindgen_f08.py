@@ -13,7 +13,7 @@ runtime/mpi.h and the Fortran facts of runtime/fortran/bindings.txt) and writes,
                      integer constants of mpi.h, with the values of this build of libmpi),
                      which the build runs.
 
-How a specific binds (docs/fortran.md, "mpi_f08"):
+How a specific binds (docs/fortran.md, "The mpi_f08 module"):
   - no choice buffer, no string, no large count: BIND(C) to the mpif.h/`mpi` C function
     (mpi_x_, by reference, NULL ierror when absent): a TYPE(MPI_Comm) is one integer;
   - a string (no buffer) or a hand-written (callback) function: an interface without
@@ -63,7 +63,7 @@ def nonblocking(name):
     split, partitioned and one-sided calls, and buffers attached to the library. Their
     buffers are ASYNCHRONOUS and are never copied to a temporary."""
     base = name[:-2] if name.endswith("_c") else name
-    return bool(re.match(r"I[a-mo-z]|Ineighbor|File_i(read|write)|R(put|get|accumulate|"
+    return bool(re.match(r"I(?!nfo|ntercomm|nit|s_)|File_i(read|write)|R(put|get|accumulate|"
                          r"get_accumulate)$|(Put|Get|Accumulate|Get_accumulate|Fetch_and_op|"
                          r"Compare_and_swap)$|Win_(create|attach|detach)$|"
                          r"(Buffer|Comm|Session)_(attach|detach)", base)
@@ -91,8 +91,6 @@ def ftype(func, p, asynch):
     if is_cptr(p):
         return "type(c_ptr), " + intent
     if k == "buffer":
-        if is_cptr(p):
-            return "type(c_ptr), " + intent
         d = "type(*), dimension(..)"
         if p.intent == "in":
             d += ", intent(in)"
