@@ -66,7 +66,7 @@ PCFILES  := $(BUILD)/lib/pkgconfig/mpi.pc $(BUILD)/lib/pkgconfig/ompi-c.pc \
 SHOALGDB := $(BUILD)/lib/shoal/shoal_gdb.py $(BUILD)/bin/shoal-gdb
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 
-.PHONY: all deps demo examples test-ready test test-node test-hosts test-debugger test-san test-programs \
+.PHONY: all deps demo demo-fortran examples test-ready test test-node test-hosts test-debugger test-san test-programs \
         bench bench-memory fuzz install clean
 all: $(LIBMPI) $(MPIH) $(RANKCRT) $(RANKMAP) $(NODE) $(MPIEXEC) $(BUILD)/bin/mpirun $(WRAPPERS) \
      $(PCFILES) $(SHOALGDB)
@@ -152,6 +152,7 @@ demo: deps
 	$(MPIEXEC) -n 64 $(BUILD)/examples/ring
 	$(MPIEXEC) -n 2 $(BUILD)/examples/pingpong
 	$(MPIEXEC) -n 8 $(BUILD)/examples/pi
+	$(MAKE) demo-fortran
 
 examples: $(EXAMPLES)
 
@@ -455,3 +456,21 @@ install: all
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)
+
+# Fortran examples: examples/NAME.f90, built by mpifort into $(BUILD)/examples/NAME_f90 beside
+# the C ones (`make examples`) and run after them by `make demo`. $$(FORTRAN_ALL) (mpifort,
+# the modules, libmpifort) is read when the rule is used, with every block's part.
+FORTRAN_EXAMPLES := $(patsubst examples/%.f90,$(BUILD)/examples/%_f90,$(wildcard examples/*.f90))
+examples: $(FORTRAN_EXAMPLES)
+
+$(BUILD)/examples/%_f90: examples/%.f90 $(LIBMPI) $(MPIH) $(RANKCRT) $(RANKMAP) $(WRAPPERS) \
+                         $$(FORTRAN_ALL)
+	@mkdir -p $(@D)
+	$(BUILD)/bin/mpifort -O2 -o $@ $<
+
+demo-fortran: all
+	$(MAKE) $(FORTRAN_EXAMPLES)
+	$(MPIEXEC) -n 4 $(BUILD)/examples/hello_f90
+	$(MPIEXEC) -n 4 $(BUILD)/examples/ring_f90
+	$(MPIEXEC) -n 64 $(BUILD)/examples/ring_f90
+	$(MPIEXEC) -n 8 $(BUILD)/examples/pi_f90

@@ -1,6 +1,7 @@
 #!/bin/bash
-# bench/smoke.sh: every benchmark of bench/benchmarks.conf, built with Shoal's mpicc, runs once
-# with its tiny "smoke" arguments under Shoal, exits 0 and prints RESULT lines with numbers.
+# bench/smoke.sh: every benchmark of bench/benchmarks.conf, built with Shoal's mpicc (mpifort
+# for a Fortran one, bench/NAME.f90), runs once with its tiny "smoke" arguments under Shoal,
+# exits 0 and prints RESULT lines with numbers.
 # Ranks: the first count of the benchmark's line. Times are never judged.
 # Run from anywhere; BUILD=dir picks Shoal's build tree (default build). Exit 0 pass,
 # 1 fail, 77 skip (Shoal not built). Prints a line per benchmark, then "N passed, N failed".
@@ -28,7 +29,12 @@ while read -r name ranks _ _ _ args; do
 	smoke=$(printf '%s\n' "$args" | awk -F'|' '{ gsub(/^ +| +$/, "", $3); print $3 }')
 	log=$out/$name.log
 	verdict=ok
-	if ! "$build/bin/mpicc" -O2 -std=c17 -o "$out/$name" "$root/bench/$name.c" >"$log" 2>&1; then
+	if [ -f "$root/bench/$name.f90" ]; then
+		cc=("$build/bin/mpifort" -O2 -o "$out/$name" "$root/bench/$name.f90")
+	else
+		cc=("$build/bin/mpicc" -O2 -std=c17 -o "$out/$name" "$root/bench/$name.c")
+	fi
+	if ! "${cc[@]}" >"$log" 2>&1; then
 		verdict="does not build"
 	else
 		# shellcheck disable=SC2086 # smoke holds several arguments

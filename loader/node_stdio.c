@@ -214,6 +214,10 @@ static void put_locked(struct stream *o, int k, const char *p, size_t n)
 	}
 }
 
+/* Whether the calling thread is inside put_pieces (initial-exec: libmpi.so is loaded at
+ * start-up, as for shl_loader_self). */
+static __thread bool in_put __attribute__((tls_model("initial-exec")));
+
 /* `n` pieces of output of the calling thread on `o`, as one write: a rank's go into its
  * line buffer (or its own freopen'ed file); the node's own threads' (Shoal's messages) out
  * unlabelled. */
@@ -224,6 +228,18 @@ static void put_pieces(struct stream *o, struct line *l, const struct iovec *iov
 			fwrite(iov[i].iov_base, 1, iov[i].iov_len, l->file);
 		return;
 	}
+	if (in_put) {
+		/* A signal handler's write(1, ...) that interrupted this thread inside this
+		 * function (it may hold the lock): out as it is, unlabelled, rather than wait
+		 * for ever. */
+		for (int i = 0; i < n; i++) {
+			struct iovec one = iov[i];
+
+			write_all(o->fd, &one, 1);
+		}
+		return;
+	}
+	in_put = true;
 	pthread_mutex_lock(&o->lock);
 	for (int i = 0; i < n; i++) {
 		if (l == NULL) {
@@ -235,6 +251,7 @@ static void put_pieces(struct stream *o, struct line *l, const struct iovec *iov
 		}
 	}
 	pthread_mutex_unlock(&o->lock);
+	in_put = false;
 }
 
 static ssize_t write_out(void *cookie, const char *p, size_t n)
