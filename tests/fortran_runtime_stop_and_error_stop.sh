@@ -1,5 +1,5 @@
 #!/bin/bash
-# fortran_runtime_stop_and_error_stop: ERROR STOP n in one rank ends the whole job with status n, whether the other ranks wait in MPI or have left it, after gfortran's "ERROR STOP n" line (unless QUIET) and a line "shoal: rank K: ERROR STOP n" (status 1 and the text for ERROR STOP 'text'), also run directly; STOP 5 ends only the ranks that reach it, with code 5 and its "STOP 5" line labelled with the rank, while the others end normally; a Fortran run-time error (-fcheck=bounds) ends its rank as exit(2) does, its message labelled; at 1, 4 and 64 ranks.
+# fortran_runtime_stop_and_error_stop: ERROR STOP n in one rank ends the whole job with status n, whether the other ranks wait in MPI or have left it, after gfortran's "ERROR STOP n" line (unless QUIET) and a line "shoal: rank K: ERROR STOP n" (status 1 and the text for ERROR STOP 'text'), also run directly; STOP 5 ends only the ranks that reach it, with code 5 and its "STOP 5" line labelled with the rank, while the others end normally; a Fortran run-time error (-fcheck=bounds) ends its rank as exit(2) does, its message labelled; a rank's SIGSEGV in Fortran code (gfortran's default -fbacktrace) is the node's crash report naming the rank and the source line, not libgfortran's handler; at 1, 4 and 64 ranks.
 # timeout: 400
 . "$SHOAL_TESTS/lib/common.bash"
 command -v gfortran >/dev/null || skip "gfortran is not installed (make deps)"
@@ -47,6 +47,12 @@ for n in 1 4 64; do
 	expect_err "^\[1,$k\]<stderr>:Fortran runtime error: Index '11' of dimension 1 of array 'a' above upper bound of 10\$"
 	expect_err "^shoal: rank $k exited with code 2\$"
 	expect_out_count '^\[1,[0-9]+\]<stdout>:rank [0-9]+ reads [0-9]+$' $k
+
+	run -t 150 "$MPIEXEC" -n $n --tag-output "$prog" segv "$TEST_TMP/d"
+	expect_rc 139
+	expect_err "shoal: rank $k: killed by signal SIGSEGV"
+	expect_err 'MAIN__ at .*fortran_runtime_stop.f90:72( |$)'
+	grep -q 'Program received signal' "$ERR" && { show; fail "libgfortran's own crash handler ran"; }
 done
 
 # Run directly: the same lines, unlabelled, and the same statuses.

@@ -7,12 +7,14 @@
 !   stop         (every odd rank, after MPI_Finalize) STOP 5; the even ranks wait until
 !                every odd rank is about to stop, then end normally
 !   bounds       (built -fcheck=bounds) an index past an array's end, after MPI_Finalize
+!   segv         stores through a null pointer, after MPI_Finalize (the others wait)
 program fortran_runtime_stop
   use iso_c_binding, only: c_int
   implicit none
   include 'fortran_rank.inc'
   integer(c_int) :: rank, size
   integer :: i, k, u, a(10)
+  integer, pointer :: p(:)
   logical :: there, all_there
   character(len=32) :: mode
   character(len=512) :: dir, f
@@ -63,6 +65,12 @@ program fortran_runtime_stop
     i = command_argument_count() + 8   ! 10, unknown to the compiler
     if (rank == k) i = i + 1
     write(*, '(A,I0,A,I0)') 'rank ', rank, ' reads ', a(i)
+    stop
+  case ('segv')
+    call frt_finalize()
+    nullify(p)
+    if (rank == k) p(command_argument_count()) = 1
+    call sleep(200)
     stop
   end select
   write(*, '(A,I0,A)') 'rank ', rank, ' not stopped'
