@@ -348,6 +348,18 @@ def classify(func, p):
     p.kind = ""
 
 
+def nonblocking(name):
+    """True where the buffer is used after the call returns: nonblocking, persistent,
+    split, partitioned and one-sided calls, and buffers attached to the library. Their
+    buffers, and arrays converted for C, must stay as they are until the call completes."""
+    base = name[:-2] if name.endswith("_c") else name
+    return bool(re.match(r"I(?!nfo|ntercomm|nit|s_)|File_i(read|write)|R(put|get|accumulate|"
+                         r"get_accumulate)$|(Put|Get|Accumulate|Get_accumulate|Fetch_and_op|"
+                         r"Compare_and_swap)$|Win_(create|attach|detach)$|"
+                         r"(Buffer|Comm|Session)_(attach|detach)", base)
+                or re.search(r"_(init|begin|end)$", base))
+
+
 def load(mpi_h, bindings_txt):
     """The description: every function of mpi.h classified, plus the Fortran-only ones.
     Raises DescriptionError naming what it cannot classify."""

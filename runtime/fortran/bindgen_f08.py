@@ -29,7 +29,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bindgen import DescriptionError, consts_rules, load  # noqa: E402  (the one description)
+from bindgen import DescriptionError, consts_rules, load, nonblocking  # noqa: E402  (the one description)
 
 # Functions bound by hand in mpi_f08_types.f90, and the C-only ones (MPI 4.1 19.3.4).
 HANDWRITTEN = {"Status_f082f", "Status_f2f08", "Sizeof", "F_sync_reg"}
@@ -58,16 +58,6 @@ def fail(func, msg):
     sys.exit(f"bindgen_f08: MPI_{func.name}: {msg}")
 
 
-def nonblocking(name):
-    """True where the buffer is used after the call returns: nonblocking, persistent,
-    split, partitioned and one-sided calls, and buffers attached to the library. Their
-    buffers are ASYNCHRONOUS and are never copied to a temporary."""
-    base = name[:-2] if name.endswith("_c") else name
-    return bool(re.match(r"I(?!nfo|ntercomm|nit|s_)|File_i(read|write)|R(put|get|accumulate|"
-                         r"get_accumulate)$|(Put|Get|Accumulate|Get_accumulate|Fetch_and_op|"
-                         r"Compare_and_swap)$|Win_(create|attach|detach)$|"
-                         r"(Buffer|Comm|Session)_(attach|detach)", base)
-                or re.search(r"_(init|begin|end)$", base))
 
 
 def is_cptr(p):
@@ -358,7 +348,7 @@ def c_function(func):
                 if p.intent == "in" and asynch:
                     # Read by the pending operation after this returns.
                     decls.append(f"\t{ct} *{n}_kept = NULL;")
-                    pre.append(f"\t{n}_kept = shl_f08_keep({n}, {n}_n, sizeof *{n});")
+                    pre.append(f"\t{n}_kept = shl_f_keep({n}, (size_t){n}_n, sizeof *{n});")
                     pre.append(f"\tif (!{n}_kept)\n\t\t{nomem}")
                     call[-1] = f"{n}_kept"
                 if p.intent != "in":

@@ -118,7 +118,13 @@ def wrapper(f):
                 if p.intent in ("in", "inout"):
                     late.append(f"for (size_t i = 0; i < {n}_n; i++)")
                     late.append(f"\t{n}[i] = shl_f_{conv}_f2c({fp}[i]);")
-                call.append(n)
+                if p.intent == "in" and bindgen.nonblocking(f.name):
+                    # Read by the pending operation after this returns.
+                    late.append(f"{ct} *{n}_kept = shl_f_keep({n}, {n}_n, sizeof *{n});")
+                    late.append(f"if ({n}_kept == NULL) {{ rc = shl_f_nomem({fn}); goto out_{n}; }}")
+                    call.append(f"{n}_kept")
+                else:
+                    call.append(n)
                 if p.intent in ("out", "inout"):
                     post.append(f"for (size_t i = 0, e = shl_f_len({c_length(p.array)}); "
                                 f"i < e && i < {n}_n; i++)")

@@ -131,38 +131,6 @@ static inline void shl_f08_str_out(const CFI_cdesc_t *d, const char *c)
 	memset((char *)d->base_addr + n, ' ', d->elem_len - n);
 }
 
-/* An array of handles that a nonblocking or persistent call reads until it completes (the
- * datatypes of MPI_Ialltoallw, MPI_Neighbor_alltoallw_init, ...), which C takes as the
- * caller's memory: a copy that lives as long as the rank, one per distinct array (a program
- * passes the same few arrays again and again), so nothing frees it under a pending call.
- * NULL when out of memory. Entered by the rank's threads, under a lock of the rank's copy. */
-#define SHL_F08_KEPT_BUCKETS 256
-static inline void *shl_f08_keep(const void *a, int n, size_t size)
-{
-	static struct kept {
-		struct kept *next;
-		size_t bytes;
-		_Alignas(max_align_t) unsigned char a[];
-	} *buckets[SHL_F08_KEPT_BUCKETS];
-	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-	size_t bytes = (size_t)(n > 0 ? n : 0) * size;
-	unsigned h = (unsigned)bytes;
-	for (size_t i = 0; i < bytes; i++)
-		h = h * 31u + ((const unsigned char *)a)[i];
-	struct kept **b = &buckets[h % SHL_F08_KEPT_BUCKETS], *k;
-	pthread_mutex_lock(&lock);
-	for (k = *b; k; k = k->next)
-		if (k->bytes == bytes && memcmp(k->a, a, bytes) == 0)
-			break;
-	if (!k && (k = malloc(sizeof *k + (bytes ? bytes : 1)))) {
-		k->bytes = bytes;
-		memcpy(k->a, a, bytes);
-		k->next = *b;
-		*b = k;
-	}
-	pthread_mutex_unlock(&lock);
-	return k ? k->a : NULL;
-}
 
 /* ---- non-contiguous sections ---- */
 

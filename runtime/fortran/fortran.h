@@ -191,4 +191,11 @@ SHL_F_API int shl_f_comm_size(MPI_Comm comm);
 SHL_F_API int shl_f_neighbors_in(MPI_Comm comm);
 SHL_F_API int shl_f_neighbors_out(MPI_Comm comm);
 
+/* An array of handles that a nonblocking or persistent call reads until it completes (the
+ * datatypes of MPI_Ialltoallw, MPI_Neighbor_alltoallw_init, ...), which C takes as the
+ * caller's memory: a copy that lives as long as the rank, one per distinct array (a program
+ * passes the same few arrays again and again), so nothing frees it under a pending call.
+ * NULL when out of memory. */
+SHL_F_API void *shl_f_keep(const void *a, size_t n, size_t size);
+
 #endif

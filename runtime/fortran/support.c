@@ -205,3 +205,33 @@ SHL_F_API void pmpi_f_sync_reg_(void *buf)
 }
 extern void mpi_f_sync_reg_(void *buf)
 	__attribute__((weak, alias("pmpi_f_sync_reg_"), visibility("default")));
+
+/* shl_f_keep's arrays, hashed by their bytes; entered by the rank's threads. */
+#define SHL_F_KEPT_BUCKETS 256
+static struct kept {
+	struct kept *next;
+	size_t bytes;
+	_Alignas(max_align_t) unsigned char a[];
+} *kept[SHL_F_KEPT_BUCKETS];
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void *shl_f_keep(const void *a, size_t n, size_t size)
+{
+	size_t bytes = n * size;
+	unsigned h = (unsigned)bytes;
+	for (size_t i = 0; i < bytes; i++)
+		h = h * 31u + ((const unsigned char *)a)[i];
+	struct kept **b = &kept[h % SHL_F_KEPT_BUCKETS], *k;
+	pthread_mutex_lock(&kept_lock);
+	for (k = *b; k; k = k->next)
+		if (k->bytes == bytes && memcmp(k->a, a, bytes) == 0)
+			break;
+	if (!k && (k = malloc(sizeof *k + (bytes ? bytes : 1)))) {
+		k->bytes = bytes;
+		memcpy(k->a, a, bytes);
+		k->next = *b;
+		*b = k;
+	}
+	pthread_mutex_unlock(&kept_lock);
+	return k ? k->a : NULL;
+}

@@ -1,7 +1,8 @@
 #!/bin/bash
-# fortran_f08_ialltoallw_keeps_its_datatypes: MPI_Ialltoallw from mpi_f08 gets its arrays of
-# datatypes as Fortran integers, which the binding converts for C; the collective reads the
-# C array while the operation is pending, after the binding returned. Rank 0 starts it first
+# fortran_ialltoallw_keeps_its_datatypes: MPI_Ialltoallw from mpi_f08 (and from the mpi
+# module, whose binding is another) gets its arrays of datatypes as Fortran integers, which
+# the binding converts for C; the collective reads the C array while the operation is
+# pending, after the binding returned. Rank 0 starts it first
 # and makes other calls (the binding's stack reused) before it lets the others start theirs;
 # every rank then receives each rank's block, at 4 and 64 ranks.
 # timeout: 180
@@ -52,11 +53,20 @@ program alltoallw
   if (rank == 0) print '(a)', 'alltoallw ok'
 end program alltoallw
 SRC
-"$SHOAL_BUILD/bin/mpifort" -g -J "$TEST_TMP" -o "$TEST_TMP/alltoallw" "$TEST_TMP/alltoallw.f90" \
-	>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build"; }
+# The same program through the mpi module: integer handles and an ierror argument.
+sed -e 's/use mpi_f08/use mpi/' -e 's/type(MPI_Datatype), allocatable/integer, allocatable/' \
+    -e 's/type(MPI_Request) :: req/integer :: req, ierr/' \
+    -e 's/^\( *call MPI_[A-Za-z_]*(.*\))$/\1, ierr)/' -e 's/(, ierr)/(ierr)/' \
+    "$TEST_TMP/alltoallw.f90" >"$TEST_TMP/alltoallw_mpi.f90"
+for p in alltoallw alltoallw_mpi; do
+	"$SHOAL_BUILD/bin/mpifort" -g -J "$TEST_TMP" -o "$TEST_TMP/$p" "$TEST_TMP/$p.f90" \
+		>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build $p"; }
+done
 
-for n in 4 64; do
-	run -t 120 "$MPIEXEC" -n $n "$TEST_TMP/alltoallw"
-	expect_rc 0
-	expect_out "alltoallw ok"
+for p in alltoallw alltoallw_mpi; do
+	for n in 4 64; do
+		run -t 120 "$MPIEXEC" -n $n "$TEST_TMP/$p"
+		expect_rc 0
+		expect_out "alltoallw ok"
+	done
 done
