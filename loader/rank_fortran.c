@@ -64,7 +64,7 @@ static void flush_units(int rank)
  * rank's own libgfortran as given, except -fbacktrace in a rank: with it, libgfortran
  * would set handlers of SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT ... for the
  * whole node, and a run-time error's backtrace (libbacktrace reading every loaded object,
- * other ranks' copies as they unload) was seen to crash or hang the node at 64 ranks.
+ * other ranks' copies as they unload) can crash or hang the node at 64 ranks.
  * A crash is reported by the node (loader/node_signals.c), with its backtrace; a run-time
  * error still names its file and line. dlvsym skips the unversioned definition here. */
 SHL_LOADER_EXPORT void _gfortran_set_options(int num, int options[])
