@@ -308,6 +308,9 @@ def classify(func, p):
             p.kind, p.intent = "extra_state", "in"
         elif p.name in ("attribute_val", "attribute_val_in", "attribute_val_out"):
             p.kind = ""  # language-dependent values: manual functions only
+            # The get_attr family writes the value; the others read it.
+            get = func.name.endswith("get_attr") or func.name == "Attr_get"
+            p.intent = "out" if get or p.name == "attribute_val_out" else "in"
         elif p.name == "baseptr":
             p.kind, p.intent = "aint", "out"  # C writes a pointer into the Fortran integer
         else:

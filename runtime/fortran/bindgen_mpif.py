@@ -360,11 +360,17 @@ def mpif_h(funcs, consts):
     return "\n".join(fixed(x) for x in L) + "\n"
 
 
-def f_decl(p):
+def f_decl(p, f=None):
     """A dummy's declaration in the `mpi` module's interfaces (kinds as literals: an
-    interface body sees none of the module's names)."""
+    interface body sees none of the module's names). A procedure is EXTERNAL; an attribute
+    value (hand-written functions of f) INTEGER(KIND=MPI_ADDRESS_KIND), INTEGER in the
+    MPI-1 Attr_ functions."""
     k = p.kind
     intent = f", INTENT({p.intent.upper()})" if p.intent else ""
+    if k == "callback":
+        return [f"EXTERNAL :: {p.name}"]
+    if k == "" and f is not None and f.manual and p.name.startswith("attribute_val"):
+        k = "int" if f.name.startswith("Attr_") else "aint"
     if k == "buffer":
         return [f"!GCC$ ATTRIBUTES NO_ARG_CHECK :: {p.name}",
                 f"TYPE(*), DIMENSION(*) :: {p.name}"]
@@ -408,7 +414,7 @@ def interface(f, prefix, cptr=False):
         t = {"double": "DOUBLE PRECISION", "aint": "INTEGER(KIND=8)"}[f.ret_kind]
         L.append(f"  {t} :: {prefix}{f.name}")
     for p in ps:
-        for d in f_decl(p):
+        for d in f_decl(p, f):
             L.append("  " + d)
     if f.ierror:
         L.append("  INTEGER, INTENT(OUT) :: ierror")
@@ -455,7 +461,7 @@ def mpi_module(funcs, consts):
     L.append("  interface")
     cptr_funcs = []
     for f in funcs:
-        if not f.bound or f.ret_kind != "error":
+        if not (f.bound or (f.manual and not f.large_count)) or f.ret_kind != "error":
             continue
         if any(p.name == "baseptr" for p in f.params):
             cptr_funcs.append(f)  # generic, below
