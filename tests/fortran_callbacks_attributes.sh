@@ -198,9 +198,9 @@ contains
     end subroutine
 end program
 FORTRAN
-"$MPICC" -g -c -o "$TEST_TMP/cpart.o" "$TEST_TMP/cpart.c" >"$TEST_TMP/build.log" 2>&1 &&
-"$SHOAL_BUILD/bin/mpifort" -O1 -g -J "$TEST_TMP" -o "$TEST_TMP/$name" "$TEST_TMP/$name.f90" \
-	"$TEST_TMP/cpart.o" >>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "could not build $name"; }
+"$MPICC" -g -c -o "$TEST_TMP/cpart.o" "$TEST_TMP/cpart.c" >"$TEST_TMP/build.log" 2>&1 ||
+	{ cat "$TEST_TMP/build.log"; fail "mpicc could not build cpart.c"; }
+build_fortran $name -O1 -g "$TEST_TMP/$name.f90" "$TEST_TMP/cpart.o"
 for n in 1 4; do
 	run -t 60 "$MPIEXEC" -n $n "$TEST_TMP/$name"
 	expect_rc 0

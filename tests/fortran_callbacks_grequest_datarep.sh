@@ -3,8 +3,7 @@
 # timeout: 120
 . "$SHOAL_TESTS/lib/common.bash"
 name=fortran_callbacks_grequest_datarep
-"$SHOAL_BUILD/bin/mpifort" -O1 -g -J "$TEST_TMP" -o "$TEST_TMP/$name" "$SHOAL_TESTS/$name.f90" \
-	>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build $name.f90"; }
+build_fortran $name -O1 -g "$SHOAL_TESTS/$name.f90"
 cd "$TEST_TMP" || fail "no $TEST_TMP"
 for n in 1 4; do
 	rm -f rep.*

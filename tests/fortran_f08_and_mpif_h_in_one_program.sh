@@ -57,8 +57,7 @@ program mixed
   if (rank == 0) print '(a)', 'mixed ok'
 end program mixed
 SRC
-"$SHOAL_BUILD/bin/mpifort" -g -J "$TEST_TMP" -o "$TEST_TMP/mixed" "$TEST_TMP/new.f90" "$TEST_TMP/old.f" \
-	>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build"; }
+build_fortran mixed -g "$TEST_TMP/new.f90" "$TEST_TMP/old.f"
 
 for n in 1 4 64; do
 	run -t 120 "$MPIEXEC" -n $n "$TEST_TMP/mixed"

@@ -115,8 +115,7 @@ program callbacks
   if (rank == 0) print '(a)', 'callbacks ok'
 end program callbacks
 SRC
-"$SHOAL_BUILD/bin/mpifort" -g -J "$TEST_TMP" -o "$TEST_TMP/callbacks" "$TEST_TMP/callbacks.f90" \
-	>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build"; }
+build_fortran callbacks -g "$TEST_TMP/callbacks.f90"
 
 for n in 1 4 64; do
 	run -t 120 "$MPIEXEC" -n $n "$TEST_TMP/callbacks"

@@ -39,8 +39,7 @@ program keyval
   print '(a)', 'keyval ok'
 end program keyval
 SRC
-"$SHOAL_BUILD/bin/mpifort" -g -J "$TEST_TMP" -o "$TEST_TMP/keyval" "$TEST_TMP/keyval.f90" \
-	>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build"; }
+build_fortran keyval -g "$TEST_TMP/keyval.f90"
 run "$MPIEXEC" -n 2 "$TEST_TMP/keyval"
 expect_rc 0
 expect_out_count "keyval ok" 2

@@ -95,8 +95,7 @@ contains
   end subroutine expect
 end program handles
 SRC
-"$SHOAL_BUILD/bin/mpifort" -g -J "$TEST_TMP" -o "$TEST_TMP/handles" "$TEST_TMP/handles.f90" \
-	>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build"; }
+build_fortran handles -g "$TEST_TMP/handles.f90"
 
 for n in 1 4 64; do
 	run -t 120 "$MPIEXEC" -n $n "$TEST_TMP/handles"

@@ -108,8 +108,7 @@ contains
   end subroutine expect
 end program large
 SRC
-"$SHOAL_BUILD/bin/mpifort" -g -J "$TEST_TMP" -o "$TEST_TMP/large" "$TEST_TMP/large.f90" \
-	>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build"; }
+build_fortran large -g "$TEST_TMP/large.f90"
 
 for n in 1 4; do
 	run -t 60 "$MPIEXEC" -n $n "$TEST_TMP/large"

@@ -33,8 +33,7 @@ program secterr
   call MPI_Finalize()
 end program secterr
 SRC
-"$SHOAL_BUILD/bin/mpifort" -g -J "$TEST_TMP" -o "$TEST_TMP/secterr" "$TEST_TMP/secterr.f90" \
-	>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build"; }
+build_fortran secterr -g "$TEST_TMP/secterr.f90"
 
 run "$MPIEXEC" -n 1 "$TEST_TMP/secterr" return
 expect_rc 0

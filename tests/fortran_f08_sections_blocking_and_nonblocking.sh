@@ -133,8 +133,7 @@ contains
   end subroutine expect
 end program sections
 SRC
-"$SHOAL_BUILD/bin/mpifort" -g -J "$TEST_TMP" -o "$TEST_TMP/sections" "$TEST_TMP/sections.f90" \
-	>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build"; }
+build_fortran sections -g "$TEST_TMP/sections.f90"
 
 for n in 1 4 64; do
 	run -t 120 "$MPIEXEC" -n $n "$TEST_TMP/sections"

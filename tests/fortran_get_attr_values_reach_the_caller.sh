@@ -76,8 +76,7 @@ end program attr_mpi
 SRC
 
 for p in attr_f08 attr_mpi; do
-	"$SHOAL_BUILD/bin/mpifort" -O2 -J "$TEST_TMP" -o "$TEST_TMP/$p" "$TEST_TMP/$p.f90" \
-		>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build $p"; }
+	build_fortran $p -O2 "$TEST_TMP/$p.f90"
 done
 for n in 1 4; do
 	run -t 120 "$MPIEXEC" -n $n "$TEST_TMP/attr_f08"

@@ -59,8 +59,7 @@ sed -e 's/use mpi_f08/use mpi/' -e 's/type(MPI_Datatype), allocatable/integer, a
     -e 's/^\( *call MPI_[A-Za-z_]*(.*\))$/\1, ierr)/' -e 's/(, ierr)/(ierr)/' \
     "$TEST_TMP/alltoallw.f90" >"$TEST_TMP/alltoallw_mpi.f90"
 for p in alltoallw alltoallw_mpi; do
-	"$SHOAL_BUILD/bin/mpifort" -g -J "$TEST_TMP" -o "$TEST_TMP/$p" "$TEST_TMP/$p.f90" \
-		>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build $p"; }
+	build_fortran $p -g "$TEST_TMP/$p.f90"
 done
 
 for p in alltoallw alltoallw_mpi; do

@@ -5,9 +5,8 @@
 . "$SHOAL_TESTS/lib/netns.bash"
 command -v gfortran >/dev/null || skip "gfortran is not installed (make deps)"
 for p in output stop; do
-	"$SHOAL_BUILD/bin/mpifort" -g -I"$SHOAL_TESTS/lib" -J "$TEST_TMP" -o "$TEST_TMP/$p" \
-		"$SHOAL_TESTS/lib/fortran_runtime_$p.f90" "$SHOAL_TESTS/lib/fortran_rank.c" \
-		>"$TEST_TMP/$p.build" 2>&1 || { cat "$TEST_TMP/$p.build"; fail "mpifort could not build $p"; }
+	build_fortran $p -g -I"$SHOAL_TESTS/lib" \
+		"$SHOAL_TESTS/lib/fortran_runtime_$p.f90" "$SHOAL_TESTS/lib/fortran_rank.c"
 done
 pad=abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij
 mkdir -p "$TEST_TMP/d"

@@ -4,9 +4,8 @@
 . "$SHOAL_TESTS/lib/common.bash"
 command -v gfortran >/dev/null || skip "gfortran is not installed (make deps)"
 unset GFORTRAN_UNBUFFERED_PRECONNECTED GFORTRAN_UNBUFFERED_ALL
-"$SHOAL_BUILD/bin/mpifort" -g -I"$SHOAL_TESTS/lib" -J "$TEST_TMP" -o "$TEST_TMP/output" \
-	"$SHOAL_TESTS/lib/fortran_runtime_output.f90" "$SHOAL_TESTS/lib/fortran_rank.c" \
-	>"$TEST_TMP/output.build" 2>&1 || { cat "$TEST_TMP/output.build"; fail "mpifort could not build output"; }
+build_fortran output -g -I"$SHOAL_TESTS/lib" \
+	"$SHOAL_TESTS/lib/fortran_runtime_output.f90" "$SHOAL_TESTS/lib/fortran_rank.c"
 pad=abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij
 
 # check N OUT_PREFIX ERR_PREFIX: every rank's lines, whole, each with its rank's prefix

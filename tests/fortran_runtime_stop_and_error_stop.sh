@@ -4,9 +4,8 @@
 . "$SHOAL_TESTS/lib/common.bash"
 command -v gfortran >/dev/null || skip "gfortran is not installed (make deps)"
 for p in stop:-g bounds:"-g -fcheck=bounds"; do
-	"$SHOAL_BUILD/bin/mpifort" ${p#*:} -I"$SHOAL_TESTS/lib" -J "$TEST_TMP" -o "$TEST_TMP/${p%%:*}" \
-		"$SHOAL_TESTS/lib/fortran_runtime_stop.f90" "$SHOAL_TESTS/lib/fortran_rank.c" \
-		>"$TEST_TMP/build.log" 2>&1 || { cat "$TEST_TMP/build.log"; fail "mpifort could not build ${p%%:*}"; }
+	build_fortran ${p%%:*} ${p#*:} -I"$SHOAL_TESTS/lib" \
+		"$SHOAL_TESTS/lib/fortran_runtime_stop.f90" "$SHOAL_TESTS/lib/fortran_rank.c"
 done
 prog=$TEST_TMP/stop
 mkdir -p "$TEST_TMP/d"

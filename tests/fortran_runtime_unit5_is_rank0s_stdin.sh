@@ -3,9 +3,8 @@
 # timeout: 200
 . "$SHOAL_TESTS/lib/common.bash"
 command -v gfortran >/dev/null || skip "gfortran is not installed (make deps)"
-"$SHOAL_BUILD/bin/mpifort" -g -I"$SHOAL_TESTS/lib" -J "$TEST_TMP" -o "$TEST_TMP/stdin" \
-	"$SHOAL_TESTS/lib/fortran_runtime_stdin.f90" "$SHOAL_TESTS/lib/fortran_rank.c" \
-	>"$TEST_TMP/stdin.build" 2>&1 || { cat "$TEST_TMP/stdin.build"; fail "mpifort could not build stdin"; }
+build_fortran stdin -g -I"$SHOAL_TESTS/lib" \
+	"$SHOAL_TESTS/lib/fortran_runtime_stdin.f90" "$SHOAL_TESTS/lib/fortran_rank.c"
 seq 1 50000 | sed 's/^/input /' >"$TEST_TMP/input"
 
 for n in 1 4 64; do

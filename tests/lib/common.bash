@@ -23,6 +23,15 @@ build() {
 		{ cat "$TEST_TMP/$name.build"; fail "mpicc could not build $name"; }
 }
 
+# build_fortran NAME [mpifort flags and files...]: compile with mpifort into $TEST_TMP/NAME,
+# module files (.mod) in $TEST_TMP; the compiler's output is shown when it fails.
+build_fortran() {
+	local name=$1
+	shift
+	"$SHOAL_BUILD/bin/mpifort" -J "$TEST_TMP" -o "$TEST_TMP/$name" "$@" >"$TEST_TMP/$name.build" 2>&1 ||
+		{ cat "$TEST_TMP/$name.build"; fail "mpifort could not build $name"; }
+}
+
 # run [-t SECONDS] CMD...: run CMD with stdout in $OUT, stderr in $ERR, status in $RC.
 # stdout is a file, not a terminal, as in a batch job.  Default limit 30 s.
 run() {
