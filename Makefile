@@ -184,15 +184,17 @@ $(BUILD)/bin/mpif77 $(BUILD)/bin/mpif90: $(BUILD)/bin/mpifort
 	ln -sf mpifort $@
 
 # The Fortran blocks below this one add to FORTRAN_ALL later: $$(FORTRAN_ALL) is read when
-# the rule is used (second expansion), with every block's part.
+# the rule is used (second expansion), with every block's part. A program may INCLUDE a
+# file of tests/lib (FTEST_INCLUDES): a change to one rebuilds them all.
+FTEST_INCLUDES := $(wildcard tests/lib/*.inc)
 .SECONDEXPANSION:
-$(BUILD)/tests/%: tests/%.f90 $(TEST_TOOLS) $$(FORTRAN_ALL) | $(LIBMPI)
+$(BUILD)/tests/%: tests/%.f90 $(TEST_TOOLS) $(FTEST_INCLUDES) $$(FORTRAN_ALL) | $(LIBMPI)
 	@mkdir -p $(@D)/fmod/$*
 	@echo "$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $<"
 	@$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $< >$@.build 2>&1 || \
 	  { cat $@.build; rm -f $@; exit 1; }; cat $@.build; rm -f $@.build
 
-$(BUILD)/tests/%: tests/%.f $(TEST_TOOLS) $$(FORTRAN_ALL) | $(LIBMPI)
+$(BUILD)/tests/%: tests/%.f $(TEST_TOOLS) $(FTEST_INCLUDES) $$(FORTRAN_ALL) | $(LIBMPI)
 	@mkdir -p $(@D)/fmod/$*
 	@echo "$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $<"
 	@$(BUILD)/bin/mpifort $(FTEST_FLAGS) -J $(@D)/fmod/$* -o $@ $< >$@.build 2>&1 || \
