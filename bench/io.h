@@ -302,4 +302,51 @@ static inline int io_main(int argc, char **argv, const char *bench, struct bench
 	return failed;
 }
 
+/* The interleaved pattern of io_contig and io_small (IOR's segmented one): pieces of
+ * `piece` bytes (rounded down to whole words, at least one word), as many a rank as -s file
+ * bytes hold for n ranks, else `total` / n (at least 1); rank r's piece k at
+ * (k * n + r) * piece. */
+static inline void io_interleaved_setup(const struct bench_opts *o, struct io_layout *l,
+					long piece, long total)
+{
+	int n = bench_size(), r = bench_rank();
+
+	piece = piece / 8 * 8;
+	if (piece < 8)
+		piece = 8;
+	long count = o->size > 0 ? o->size / ((long)n * piece) : total / n;
+	if (count < 1)
+		count = 1;
+	l->npieces = count;
+	l->pieces = calloc((size_t)count, sizeof *l->pieces);
+	for (long k = 0; k < count; k++)
+		l->pieces[k] = (struct io_piece){ (MPI_Offset)(k * n + r) * piece, piece };
+	l->bytes = count * piece;
+	l->file_bytes = (MPI_Offset)count * n * piece;
+}
+
+/* One call a piece, explicit offsets on the default view: MPI_File_write_at / read_at, or
+ * their _all forms (one collective call a piece, as IOR's collective mode makes them). */
+static inline int io_each_piece_at(MPI_File fh, const struct io_layout *l, bool write,
+				   bool coll, void *buf)
+{
+	char *p = buf;
+
+	for (long k = 0; k < l->npieces; k++) {
+		MPI_Offset off = l->pieces[k].off;
+		int len = (int)l->pieces[k].len;
+		int rc;
+		if (write)
+			rc = coll ? MPI_File_write_at_all(fh, off, p, len, MPI_BYTE, MPI_STATUS_IGNORE)
+				  : MPI_File_write_at(fh, off, p, len, MPI_BYTE, MPI_STATUS_IGNORE);
+		else
+			rc = coll ? MPI_File_read_at_all(fh, off, p, len, MPI_BYTE, MPI_STATUS_IGNORE)
+				  : MPI_File_read_at(fh, off, p, len, MPI_BYTE, MPI_STATUS_IGNORE);
+		if (rc != MPI_SUCCESS)
+			return rc;
+		p += len;
+	}
+	return MPI_SUCCESS;
+}
+
 #endif /* SHOAL_BENCH_IO_H */
