@@ -32,7 +32,7 @@ program f08_bandwidth
         n = fbench_iters(size, iters, iters_large)
         warm = fbench_warmup(n)
         t0 = 0
-        call sync()
+        call fbench_sync(rank, nranks)
         do k = -warm, n - 1
             if (rank >= 2) exit
             if (k == 0) t0 = MPI_Wtime()
@@ -57,19 +57,6 @@ program f08_bandwidth
     call MPI_Finalize()
 
 contains
-
-    ! sync: a dissemination barrier of zero-byte MPI_Sendrecv (no collective is timed).
-    subroutine sync()
-        character :: s(1), r(1)
-        integer :: d
-
-        d = 1
-        do while (d < nranks)
-            call MPI_Sendrecv(s, 0, MPI_BYTE, mod(rank + d, nranks), 32767, r, 0, MPI_BYTE, &
-                mod(rank - d + nranks, nranks), 32767, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
-            d = 2 * d
-        end do
-    end subroutine
 
     include 'fbench.inc'
 end program
