@@ -360,7 +360,7 @@ def c_function(func):
                 decls.append(f"\tint {n}_n = 0;")
                 decls.append(f"\tMPI_Status *{n} = MPI_STATUSES_IGNORE;")
                 pre.append(f"\t{n}_n = (int)({array_len(p.array)});")
-                pre.append(f"\tif (!shl_f08_is_statuses_ignore({fn})) {{")
+                pre.append(f"\tif (!shl_f_is_statuses_ignore({fn})) {{")
                 pre.append(f"\t\t{n} = malloc(sizeof *{n} * (size_t)({n}_n > 0 ? {n}_n : 1));")
                 pre.append(f"\t\tif (!{n})\n\t\t\t{nomem}")
                 if p.intent != "out":
@@ -375,7 +375,7 @@ def c_function(func):
                 decls.append(f"\tconst MPI_Status *{n} = memcpy(&{n}_v, {fn}, sizeof {n}_v);")
             else:
                 decls.append(f"\tMPI_Status {n}_v;")
-                decls.append(f"\tMPI_Status *{n} = shl_f08_is_status_ignore({fn}) ? "
+                decls.append(f"\tMPI_Status *{n} = shl_f_is_status_ignore({fn}) ? "
                              f"MPI_STATUS_IGNORE : &{n}_v;")
                 post.append(f"\tif ({n} != MPI_STATUS_IGNORE)\n"
                             f"\t\tmemcpy({fn}, &{n}_v, sizeof {n}_v);")

@@ -26,16 +26,6 @@
 	extern __typeof__(PMPI_##name##_f08ts) MPI_##name##_f08ts \
 		__attribute__((weak, alias("PMPI_" #name "_f08ts"), visibility("default")));
 
-static inline bool shl_f08_is_status_ignore(const MPI_Fint *s)
-{
-	return shl_f_is_status_ignore(s);
-}
-
-static inline bool shl_f08_is_statuses_ignore(const MPI_Fint *s)
-{
-	return shl_f_is_statuses_ignore(s);
-}
-
 /* Whether the described elements lie one after the other (a scalar, a whole array, a
  * contiguous section, an empty one). */
 static inline bool shl_f08_contig(const CFI_cdesc_t *d)
@@ -126,9 +116,7 @@ static inline char *shl_f08_str_in(const CFI_cdesc_t *d)
 /* A string result: C's string copied into the Fortran variable, blank-padded. */
 static inline void shl_f08_str_out(const CFI_cdesc_t *d, const char *c)
 {
-	size_t n = strnlen(c, d->elem_len);
-	memcpy(d->base_addr, c, n);
-	memset((char *)d->base_addr + n, ' ', d->elem_len - n);
+	shl_f_str_out(d->base_addr, d->elem_len, c, d->elem_len);
 }
 
 
